@@ -1,0 +1,2 @@
+pub mod piece;
+pub mod position;
