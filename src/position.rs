@@ -146,8 +146,20 @@ impl Position {
             let file = file as u8;
             let (w, b) = (Color::White, Color::Black);
             pos.set(Square::new(file, 0), Some(Piece { color: w, role }));
-            pos.set(Square::new(file, 1), Some(Piece { color: w, role: Role::Pawn }));
-            pos.set(Square::new(file, 6), Some(Piece { color: b, role: Role::Pawn }));
+            pos.set(
+                Square::new(file, 1),
+                Some(Piece {
+                    color: w,
+                    role: Role::Pawn,
+                }),
+            );
+            pos.set(
+                Square::new(file, 6),
+                Some(Piece {
+                    color: b,
+                    role: Role::Pawn,
+                }),
+            );
             pos.set(Square::new(file, 7), Some(Piece { color: b, role }));
         }
         pos.castling = "KQkq".to_string();
@@ -213,7 +225,8 @@ impl Position {
 
     /// Every occupied square with its piece.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.squares().filter_map(|sq| self.get(sq).map(|p| (sq, p)))
+        self.squares()
+            .filter_map(|sq| self.get(sq).map(|p| (sq, p)))
     }
 
     /// The square of `color`'s king, if there is exactly one... or the first found.

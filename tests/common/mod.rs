@@ -1,0 +1,109 @@
+//! Helpers shared by the integration tests: decoding, pixel comparison, golden files.
+#![allow(dead_code)]
+
+use image::{Rgba, RgbaImage};
+use std::path::PathBuf;
+
+/// Decode PNG bytes into RGBA pixels.
+pub fn decode(png: &[u8]) -> RgbaImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .expect("the PNG decodes")
+        .to_rgba8()
+}
+
+/// A tiny-skia pixmap (premultiplied) as straight RGBA.
+pub fn from_pixmap(pixmap: &resvg::tiny_skia::Pixmap) -> RgbaImage {
+    let mut img = RgbaImage::new(pixmap.width(), pixmap.height());
+    for (dst, src) in img.pixels_mut().zip(pixmap.pixels()) {
+        let c = src.demultiply();
+        *dst = Rgba([c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    img
+}
+
+/// Rasterise SVG text with resvg at its own size.
+pub fn rasterise_svg(svg: &str) -> RgbaImage {
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("non-empty");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    from_pixmap(&pixmap)
+}
+
+/// How two images differ.
+#[derive(Debug)]
+pub struct Difference {
+    /// Largest difference of any channel of any pixel.
+    pub max: u8,
+    /// Pixels with some channel differing by more than the tolerance.
+    pub over: usize,
+    /// The difference image: black where equal, red where over the tolerance.
+    pub image: RgbaImage,
+}
+
+/// Compare two images of the same size pixel by pixel.
+pub fn compare(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> Difference {
+    assert_eq!(a.dimensions(), b.dimensions(), "image sizes differ");
+    let mut image = RgbaImage::new(a.width(), a.height());
+    let (mut max, mut over) = (0u8, 0usize);
+    for ((pa, pb), pd) in a.pixels().zip(b.pixels()).zip(image.pixels_mut()) {
+        let d = (0..4).map(|i| pa[i].abs_diff(pb[i])).max().unwrap_or(0);
+        max = max.max(d);
+        if d > tolerance {
+            over += 1;
+            *pd = Rgba([255, 0, 0, 255]);
+        } else {
+            let g = d.saturating_mul(20);
+            *pd = Rgba([g, g, g, 255]);
+        }
+    }
+    Difference { max, over, image }
+}
+
+/// Directory of the golden images.
+pub fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+}
+
+/// Path of a fixture file.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join(name)
+}
+
+/// Lines of a fixture file: `(input, expected)` split on the tab, comments skipped.
+pub fn fixture_cases(name: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(fixture(name)).expect("fixture file exists");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+/// A small deterministic random number generator (xorshift64*), for reproducible cases.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// Next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
