@@ -1,13 +1,80 @@
 //! Staunton turns a chess position written in FEN into a diagram, PNG or SVG.
+//!
+//! One core, three faces: this library, the `staunton` command line and an HTTP service.
+//! The pipeline runs one way:
+//!
+//! ```text
+//! text ──► request::Request (fen::parse + options) ──► scene::build ──┬─► svg::write
+//!                                                                     └─► raster::paint ─► encode::png
+//! ```
+//!
+//! The quickest use, e.g. in a snapshot test:
+//!
+//! ```
+//! use staunton::{render_png, render_svg, RenderOptions};
+//!
+//! let png = render_png("start", &RenderOptions::default())?;
+//! assert_eq!(&png[1..4], b"PNG");
+//!
+//! let options = RenderOptions { size: 240, ..RenderOptions::default() };
+//! let svg = render_svg("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", &options)?;
+//! assert!(svg.starts_with("<svg"));
+//! # Ok::<(), staunton::Error>(())
+//! ```
+//!
+//! For many renders, or a custom set of pieces, keep a [`Renderer`] and call it directly.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod encode;
 pub mod fen;
+pub mod font;
+pub mod options;
 pub mod piece;
+pub mod pieces;
 pub mod position;
+pub mod raster;
+pub mod render;
+pub mod request;
+pub mod scene;
+pub mod svg;
+pub mod theme;
 
 pub use fen::FenError;
+pub use options::{Coordinates, Format, Orientation, RenderOptions};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, Square};
+pub use render::{RenderError, Renderer};
+
+use std::sync::OnceLock;
+
+/// Anything that can go wrong in the one-call API.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The FEN does not parse.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The render failed (e.g. an unknown piece set).
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
+/// A renderer with the built-in pieces, shared by the one-call functions.
+fn default_renderer() -> &'static Renderer {
+    static RENDERER: OnceLock<Renderer> = OnceLock::new();
+    RENDERER.get_or_init(Renderer::default)
+}
+
+/// Render `fen` as a PNG image with the built-in pieces.
+pub fn render_png(fen: &str, options: &RenderOptions) -> Result<Vec<u8>, Error> {
+    let position = fen::parse(fen)?;
+    Ok(default_renderer().png(&position, options)?)
+}
+
+/// Render `fen` as an SVG document with the built-in pieces.
+pub fn render_svg(fen: &str, options: &RenderOptions) -> Result<String, Error> {
+    let position = fen::parse(fen)?;
+    Ok(default_renderer().svg(&position, options)?)
+}

@@ -1,0 +1,141 @@
+//! The label font: glyph outlines for coordinate labels, read once from DejaVu Sans
+//! compiled into the binary.
+//!
+//! Owns glyph geometry only. Both backends draw the same outlines (SVG as `<path>`, raster
+//! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
+//! of the machine or the browser. Where labels go is `scene.rs`.
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+use tiny_skia::{Path, PathBuilder};
+
+/// One glyph: its outline in font units (y up, origin on the baseline) and metrics.
+#[derive(Debug, Clone)]
+pub struct Glyph {
+    /// The outline, ready for tiny-skia, in font units (y up).
+    pub path: Option<Path>,
+    /// The same outline as SVG path data, in font units (y up).
+    pub svg_path: String,
+    /// Horizontal extent of the ink: (x min, x max), font units.
+    pub ink_x: (f32, f32),
+}
+
+/// The label font: glyphs for `a`–`z`, `0`–`9` and a few signs.
+#[derive(Debug)]
+pub struct LabelFont {
+    glyphs: Vec<(char, Glyph)>,
+    units_per_em: f32,
+    cap_height: f32,
+}
+
+struct Outline {
+    builder: PathBuilder,
+    svg: String,
+}
+
+impl ttf_parser::OutlineBuilder for Outline {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.builder.move_to(x, y);
+        let _ = write!(self.svg, "M{x} {y}");
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.builder.line_to(x, y);
+        let _ = write!(self.svg, "L{x} {y}");
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.builder.quad_to(x1, y1, x, y);
+        let _ = write!(self.svg, "Q{x1} {y1} {x} {y}");
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.builder.cubic_to(x1, y1, x2, y2, x, y);
+        let _ = write!(self.svg, "C{x1} {y1} {x2} {y2} {x} {y}");
+    }
+    fn close(&mut self) {
+        self.builder.close();
+        self.svg.push('Z');
+    }
+}
+
+const CHARSET: &str = "abcdefghijklmnopqrstuvwxyz0123456789+-";
+
+impl LabelFont {
+    /// The built-in font (DejaVu Sans Bold), parsed on first use.
+    pub fn builtin() -> &'static LabelFont {
+        static FONT: OnceLock<LabelFont> = OnceLock::new();
+        FONT.get_or_init(|| {
+            LabelFont::from_ttf(dejavu::sans::bold()).unwrap_or_else(LabelFont::empty)
+        })
+    }
+
+    fn empty() -> LabelFont {
+        LabelFont {
+            glyphs: Vec::new(),
+            units_per_em: 1000.0,
+            cap_height: 700.0,
+        }
+    }
+
+    /// Read the glyphs of [`CHARSET`] from a TrueType font. `None` if the font is unreadable.
+    fn from_ttf(data: &[u8]) -> Option<LabelFont> {
+        let face = ttf_parser::Face::parse(data, 0).ok()?;
+        let units_per_em = f32::from(face.units_per_em());
+        let cap_height = face
+            .capital_height()
+            .map(f32::from)
+            .unwrap_or(units_per_em * 0.73);
+        let glyphs = CHARSET
+            .chars()
+            .filter_map(|c| {
+                let id = face.glyph_index(c)?;
+                let mut outline = Outline {
+                    builder: PathBuilder::new(),
+                    svg: String::new(),
+                };
+                let bbox = face.outline_glyph(id, &mut outline)?;
+                let glyph = Glyph {
+                    path: outline.builder.finish(),
+                    svg_path: outline.svg,
+                    ink_x: (f32::from(bbox.x_min), f32::from(bbox.x_max)),
+                };
+                Some((c, glyph))
+            })
+            .collect();
+        Some(LabelFont {
+            glyphs,
+            units_per_em,
+            cap_height,
+        })
+    }
+
+    /// The glyph for `c`, if the label charset has it.
+    pub fn glyph(&self, c: char) -> Option<&Glyph> {
+        self.glyphs.iter().find(|(g, _)| *g == c).map(|(_, g)| g)
+    }
+
+    /// Font units per em.
+    pub fn units_per_em(&self) -> f32 {
+        self.units_per_em
+    }
+
+    /// Height of capitals and digits, in font units.
+    pub fn cap_height(&self) -> f32 {
+        self.cap_height
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_font_has_every_label_glyph() {
+        let font = LabelFont::builtin();
+        for c in "abcdefghij12345678".chars() {
+            let g = font.glyph(c).unwrap_or_else(|| panic!("no glyph for {c}"));
+            assert!(g.path.is_some(), "{c} has an outline");
+            assert!(g.ink_x.1 > g.ink_x.0);
+            assert!(g.svg_path.starts_with('M'));
+        }
+        assert!(font.cap_height() > 0.5 * font.units_per_em());
+    }
+}

@@ -1,0 +1,254 @@
+//! Piece sets: the artwork of each piece, parsed once, ready for both backends.
+//!
+//! Owns loading and checking piece SVGs. A set holds, for each of the 16 pieces, a parsed
+//! usvg tree (rasterised into sprites by `raster.rs`) and a normalised `<symbol>` body
+//! (written once per used piece by `svg.rs`). The built-in set is compiled into the binary.
+//!
+//! Every piece SVG goes through usvg, with a resolver that loads no external files or
+//! images, and is written back by usvg's own writer: what reaches an SVG answer is usvg's
+//! output (paths and groups), never the raw file, so a set cannot smuggle scripts or links.
+
+use crate::piece::Piece;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a piece set could not be loaded.
+#[derive(Debug, Error)]
+pub enum PieceSetError {
+    /// A piece's SVG is missing.
+    #[error("piece set \"{set}\" has no SVG for {piece}")]
+    Missing {
+        /// Set name.
+        set: String,
+        /// The piece's file stem, e.g. `wK`.
+        piece: String,
+    },
+    /// A piece's SVG does not parse.
+    #[error("piece set \"{set}\": {piece} is not a usable SVG: {reason}")]
+    Broken {
+        /// Set name.
+        set: String,
+        /// The piece's file stem, e.g. `wK`.
+        piece: String,
+        /// What usvg said.
+        reason: String,
+    },
+}
+
+/// One piece's artwork.
+pub struct PieceArt {
+    /// The parsed drawing, for rasterising sprites.
+    pub tree: usvg::Tree,
+    /// `viewBox` of the symbol: `0 0 w h`.
+    pub view_box: (f32, f32),
+    /// The symbol body: usvg's normalised SVG elements.
+    pub symbol_body: String,
+}
+
+impl std::fmt::Debug for PieceArt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PieceArt")
+            .field("view_box", &self.view_box)
+            .field("symbol_body_len", &self.symbol_body.len())
+            .finish()
+    }
+}
+
+/// A complete set: all 16 pieces (the six standard roles plus archbishop and chancellor).
+#[derive(Debug)]
+pub struct PieceSet {
+    name: String,
+    art: Vec<PieceArt>,
+}
+
+/// usvg options that read nothing from disk or network: `<image>` references resolve to
+/// nothing, and there is no resources directory.
+fn isolated_options() -> usvg::Options<'static> {
+    usvg::Options {
+        resources_dir: None,
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    }
+}
+
+/// Parse one piece SVG and normalise it into a symbol body.
+fn load_art(set: &str, piece: Piece, svg: &str) -> Result<PieceArt, PieceSetError> {
+    let broken = |reason: String| PieceSetError::Broken {
+        set: set.to_string(),
+        piece: piece.code(),
+        reason,
+    };
+    let tree = usvg::Tree::from_str(svg, &isolated_options()).map_err(|e| broken(e.to_string()))?;
+    let size = tree.size();
+    let written = tree.to_string(&usvg::WriteOptions {
+        id_prefix: Some(format!("{set}-{}-", piece.code())),
+        coordinates_precision: 2,
+        transforms_precision: 4,
+        indent: usvg::Indent::None,
+        attributes_indent: usvg::Indent::None,
+        ..usvg::WriteOptions::default()
+    });
+    // usvg writes `<svg …attributes…>body</svg>`; keep the body.
+    let body = written
+        .find("<svg")
+        .and_then(|start| written[start..].find('>').map(|end| start + end + 1))
+        .and_then(|open| written.rfind("</svg>").map(|close| (open, close)))
+        .filter(|(open, close)| open <= close)
+        .map(|(open, close)| written[open..close].trim().to_string())
+        .ok_or_else(|| broken("usvg wrote no <svg> element".to_string()))?;
+    if tree.root().children().is_empty() {
+        return Err(broken("it draws nothing".to_string()));
+    }
+    // Sprites are rasterised from the normalised text too, so the PNG and SVG backends draw
+    // exactly the same geometry.
+    let tree = usvg::Tree::from_str(&written, &isolated_options())
+        .map_err(|e| broken(format!("usvg cannot re-read its own output: {e}")))?;
+    Ok(PieceArt {
+        tree,
+        view_box: (size.width(), size.height()),
+        symbol_body: body,
+    })
+}
+
+macro_rules! builtin_svgs {
+    ($($code:literal),* $(,)?) => {
+        &[$(($code, include_str!(concat!("../assets/pieces/staunton/", $code, ".svg")))),*]
+    };
+}
+
+/// The built-in set's SVG sources, by file stem.
+const BUILTIN: &[(&str, &str)] = builtin_svgs![
+    "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
+];
+
+impl PieceSet {
+    /// Build a set named `name` from a source of SVG text per piece.
+    pub fn from_sources(
+        name: &str,
+        mut source: impl FnMut(Piece) -> Option<String>,
+    ) -> Result<PieceSet, PieceSetError> {
+        let art = Piece::all()
+            .map(|piece| {
+                let svg = source(piece).ok_or_else(|| PieceSetError::Missing {
+                    set: name.to_string(),
+                    piece: piece.code(),
+                })?;
+                load_art(name, piece, &svg)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PieceSet {
+            name: name.to_string(),
+            art,
+        })
+    }
+
+    /// The built-in set (`staunton`), compiled into the binary.
+    pub fn builtin() -> PieceSet {
+        let set = PieceSet::from_sources(crate::options::DEFAULT_PIECE_SET, |piece| {
+            let code = piece.code();
+            BUILTIN
+                .iter()
+                .find(|(c, _)| *c == code)
+                .map(|(_, svg)| svg.to_string())
+        });
+        match set {
+            Ok(set) => set,
+            // The built-in artwork is tested; failing here is a build defect, not user input.
+            Err(e) => panic!("built-in piece set is broken: {e}"),
+        }
+    }
+
+    /// The set's name, as requested with `pieces=`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The artwork of `piece`.
+    pub fn art(&self, piece: Piece) -> &PieceArt {
+        &self.art[piece.index()]
+    }
+}
+
+/// The piece sets a renderer knows, by name.
+#[derive(Debug, Clone)]
+pub struct PieceSets {
+    sets: Vec<Arc<PieceSet>>,
+}
+
+impl PieceSets {
+    /// Only the built-in set.
+    pub fn builtin() -> PieceSets {
+        PieceSets {
+            sets: vec![Arc::new(PieceSet::builtin())],
+        }
+    }
+
+    /// The set called `name` (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&Arc<PieceSet>> {
+        self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Names of all sets, in load order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.sets.iter().map(|s| s.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_set_has_sixteen_drawable_pieces() {
+        let set = PieceSet::builtin();
+        for piece in Piece::all() {
+            let art = set.art(piece);
+            assert_eq!(art.view_box, (100.0, 100.0), "{}", piece.code());
+            assert!(art.symbol_body.starts_with('<'), "{}", piece.code());
+            assert!(!art.symbol_body.contains("<svg"));
+        }
+    }
+
+    #[test]
+    fn hostile_svg_loses_scripts_and_links() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">
+            <script>alert(1)</script>
+            <image xlink:href="/etc/passwd" width="10" height="10"/>
+            <a href="https://example.com"><rect width="5" height="5" fill="red" onclick="alert(2)"/></a>
+        </svg>"#;
+        let set = PieceSet::from_sources("evil", |_| Some(svg.to_string())).expect("loads");
+        let body = &set.art(Piece::all().next().unwrap()).symbol_body;
+        for bad in [
+            "script",
+            "alert",
+            "passwd",
+            "example.com",
+            "onclick",
+            "<image",
+        ] {
+            assert!(!body.contains(bad), "{bad} survived in {body}");
+        }
+        assert!(
+            body.contains("path"),
+            "the rectangle survives as a path: {body}"
+        );
+    }
+
+    #[test]
+    fn broken_and_missing_pieces_are_reported_by_name() {
+        let err = PieceSet::from_sources("half", |p| (p.code() != "bQ").then(|| {
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>"#.to_string()
+        }))
+        .unwrap_err();
+        assert_eq!(err.to_string(), "piece set \"half\" has no SVG for bQ");
+        let err = PieceSet::from_sources("junk", |_| Some("<svg".to_string())).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("piece set \"junk\": wK is not a usable SVG"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! The raster backend: paints a [`Scene`] into a tiny-skia pixmap.
+//!
+//! Owns pixels. Pieces are sprites: each piece is rasterised by resvg once per
+//! (set, piece, square size) and kept in a [`SpriteCache`] bounded by bytes, so a render is
+//! rectangle fills, sprite blits and a few small glyph fills: never an SVG parse.
+
+use crate::font::LabelFont;
+use crate::pieces::PieceSet;
+use crate::scene::Scene;
+use crate::theme::Rgba;
+use moka::sync::Cache;
+use resvg::tiny_skia::{Color, FillRule, Paint, Pixmap, PixmapPaint, Rect as SkRect, Transform};
+use std::sync::Arc;
+
+/// Default byte budget of the sprite cache.
+pub const DEFAULT_SPRITE_CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct SpriteKey {
+    set: Arc<str>,
+    piece: u8,
+    px: u32,
+}
+
+/// Rasterised pieces, keyed by (set, piece, square size), bounded by bytes.
+#[derive(Clone)]
+pub struct SpriteCache {
+    cache: Cache<SpriteKey, Arc<Pixmap>>,
+}
+
+impl std::fmt::Debug for SpriteCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpriteCache")
+            .field("entries", &self.cache.entry_count())
+            .field("bytes", &self.cache.weighted_size())
+            .finish()
+    }
+}
+
+impl SpriteCache {
+    /// A cache that holds at most about `max_bytes` of sprite pixels.
+    pub fn new(max_bytes: u64) -> SpriteCache {
+        SpriteCache {
+            cache: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|_k: &SpriteKey, v: &Arc<Pixmap>| {
+                    u32::try_from(v.data().len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+        }
+    }
+
+    /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use.
+    pub fn sprite(
+        &self,
+        set: &PieceSet,
+        piece: crate::piece::Piece,
+        px: u32,
+    ) -> Option<Arc<Pixmap>> {
+        let key = SpriteKey {
+            set: Arc::from(set.name()),
+            piece: piece.index() as u8,
+            px,
+        };
+        self.cache
+            .try_get_with(key, || rasterise(set, piece, px).ok_or(()))
+            .ok()
+    }
+
+    /// Bytes of sprite pixels held now (after pending maintenance).
+    pub fn weighted_size(&self) -> u64 {
+        self.cache.run_pending_tasks();
+        self.cache.weighted_size()
+    }
+}
+
+/// Rasterise one piece into a `px` × `px` pixmap.
+fn rasterise(set: &PieceSet, piece: crate::piece::Piece, px: u32) -> Option<Arc<Pixmap>> {
+    let art = set.art(piece);
+    let mut pixmap = Pixmap::new(px, px)?;
+    let (vw, vh) = art.view_box;
+    let transform = Transform::from_scale(px as f32 / vw, px as f32 / vh);
+    resvg::render(&art.tree, transform, &mut pixmap.as_mut());
+    Some(Arc::new(pixmap))
+}
+
+fn paint_of(color: Rgba) -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color(Color::from_rgba8(color.r, color.g, color.b, color.a));
+    paint.anti_alias = true;
+    paint
+}
+
+/// Paint `scene` with pieces from `set` (sprites from `sprites`) and labels from `font`.
+///
+/// `None` only if the scene has no pixels (it always has: sizes are at least 16 px).
+pub fn paint(
+    scene: &Scene,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    font: &LabelFont,
+) -> Option<Pixmap> {
+    let mut pixmap = Pixmap::new(scene.width, scene.height)?;
+    let bg = scene.background;
+    pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+    for fill in &scene.fills {
+        let r = fill.rect;
+        if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
+            pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
+        }
+    }
+    for p in &scene.pieces {
+        if let Some(sprite) = sprites.sprite(set, p.piece, p.rect.w) {
+            pixmap.draw_pixmap(
+                p.rect.x as i32,
+                p.rect.y as i32,
+                sprite.as_ref().as_ref(),
+                &PixmapPaint::default(),
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    for label in &scene.labels {
+        let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
+            continue;
+        };
+        let s = label.scale;
+        pixmap.fill_path(
+            path,
+            &paint_of(label.color),
+            FillRule::Winding,
+            Transform::from_row(s, 0.0, 0.0, -s, label.x, label.y),
+            None,
+        );
+    }
+    Some(pixmap)
+}

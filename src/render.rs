@@ -1,0 +1,119 @@
+//! The renderer: position + options in, encoded image out.
+//!
+//! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
+//! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
+//! whole images (that is the service's job, `http/`).
+
+use crate::encode;
+use crate::font::LabelFont;
+use crate::options::{Format, RenderOptions};
+use crate::pieces::PieceSets;
+use crate::position::Position;
+use crate::raster::{self, SpriteCache};
+use crate::scene::{self, Scene};
+use crate::svg;
+use crate::theme::Theme;
+use thiserror::Error;
+
+/// Why a render failed. User input never reaches these when it went through `request.rs`.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// The options name a piece set this renderer does not have.
+    #[error("unknown piece set \"{0}\"")]
+    UnknownPieceSet(String),
+    /// PNG encoding failed.
+    #[error("PNG encoding failed: {0}")]
+    Encode(#[from] png::EncodingError),
+    /// The image could not be allocated.
+    #[error("cannot allocate a {0}×{1} image")]
+    Allocate(u32, u32),
+}
+
+/// Renders diagrams. Cheap to share (`Arc`) between threads.
+#[derive(Debug)]
+pub struct Renderer {
+    sets: PieceSets,
+    sprites: SpriteCache,
+    theme: Theme,
+    font: &'static LabelFont,
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Renderer::new(PieceSets::builtin(), raster::DEFAULT_SPRITE_CACHE_BYTES)
+    }
+}
+
+impl Renderer {
+    /// A renderer over `sets`, keeping at most about `sprite_bytes` of sprites.
+    pub fn new(sets: PieceSets, sprite_bytes: u64) -> Renderer {
+        Renderer {
+            sets,
+            sprites: SpriteCache::new(sprite_bytes),
+            theme: Theme::default(),
+            font: LabelFont::builtin(),
+        }
+    }
+
+    /// The piece sets this renderer knows.
+    pub fn piece_sets(&self) -> &PieceSets {
+        &self.sets
+    }
+
+    /// The sprite cache (for metrics and tests).
+    pub fn sprites(&self) -> &SpriteCache {
+        &self.sprites
+    }
+
+    /// Lay out `position` as `options` ask.
+    pub fn scene(&self, position: &Position, options: &RenderOptions) -> Scene {
+        scene::build(position, options, &self.theme, self.font)
+    }
+
+    /// Render `position` as SVG text.
+    pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
+        let set = self.set(options)?;
+        Ok(svg::write(&self.scene(position, options), set, self.font))
+    }
+
+    /// Render `position` into a pixmap (premultiplied RGBA).
+    pub fn pixmap(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+    ) -> Result<resvg::tiny_skia::Pixmap, RenderError> {
+        let set = self.set(options)?;
+        let scene = self.scene(position, options);
+        raster::paint(&scene, set, &self.sprites, self.font)
+            .ok_or(RenderError::Allocate(scene.width, scene.height))
+    }
+
+    /// Render `position` as PNG bytes.
+    pub fn png(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+    ) -> Result<Vec<u8>, RenderError> {
+        Ok(encode::png(&self.pixmap(position, options)?)?)
+    }
+
+    /// Render `position` in `format`.
+    pub fn render(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+        format: Format,
+    ) -> Result<Vec<u8>, RenderError> {
+        match format {
+            Format::Png => self.png(position, options),
+            Format::Svg => self.svg(position, options).map(String::into_bytes),
+        }
+    }
+
+    fn set(&self, options: &RenderOptions) -> Result<&crate::pieces::PieceSet, RenderError> {
+        self.sets
+            .get(&options.piece_set)
+            .map(|s| s.as_ref())
+            .ok_or_else(|| RenderError::UnknownPieceSet(options.piece_set.clone()))
+    }
+}

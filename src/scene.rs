@@ -1,0 +1,443 @@
+//! The scene: a diagram laid out in pixels, ready for either backend.
+//!
+//! Owns geometry: image size, where each square, piece and label goes, in paint order.
+//! Pure: no I/O, no piece artwork, no encoding. `svg.rs` writes a scene as text and
+//! `raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+
+use crate::font::LabelFont;
+use crate::options::{Coordinates, RenderOptions};
+use crate::piece::{Color, Piece};
+use crate::position::{Position, Square};
+use crate::theme::{Rgba, Theme};
+
+/// An axis-aligned rectangle on whole pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width.
+    pub w: u32,
+    /// Height.
+    pub h: u32,
+}
+
+/// A filled rectangle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fill {
+    /// Where.
+    pub rect: Rect,
+    /// What colour.
+    pub color: Rgba,
+}
+
+/// A piece drawn into a square.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacedPiece {
+    /// Which piece.
+    pub piece: Piece,
+    /// The square's top-left corner and side, in pixels.
+    pub rect: Rect,
+}
+
+/// One character of a coordinate label.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Label {
+    /// The character (`a`–`j`, `1`–`8`).
+    pub ch: char,
+    /// Glyph origin (left end of the baseline), in pixels.
+    pub x: f32,
+    /// Baseline, in pixels.
+    pub y: f32,
+    /// Pixels per font unit.
+    pub scale: f32,
+    /// Colour.
+    pub color: Rgba,
+}
+
+/// A diagram laid out in pixels. Paint order: background, fills, pieces, labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Image width.
+    pub width: u32,
+    /// Image height.
+    pub height: u32,
+    /// Colour under everything.
+    pub background: Rgba,
+    /// Frame and squares, in paint order.
+    pub fills: Vec<Fill>,
+    /// Pieces.
+    pub pieces: Vec<PlacedPiece>,
+    /// Label glyphs.
+    pub labels: Vec<Label>,
+    /// The board's rectangle (the squares only).
+    pub board: Rect,
+    /// Side of one square in pixels.
+    pub square: u32,
+    /// The colour at the bottom of the board.
+    pub bottom: Color,
+}
+
+/// Board and margin sizes for an image `size` px wide.
+struct Layout {
+    square: u32,
+    left: u32,
+    top: u32,
+    width: u32,
+    height: u32,
+    frame: u32,
+}
+
+fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates) -> Layout {
+    match coordinates {
+        Coordinates::Outside => {
+            // A margin of about 5 % of the width on every side holds the labels; the squares
+            // take what is left, whole pixels each, and the rest goes back to the margins.
+            let margin = size.div_ceil(20).max(1);
+            let square = (size.saturating_sub(2 * margin) / files).max(1);
+            let board_w = square * files;
+            let left = size.saturating_sub(board_w) / 2;
+            let width = size.max(board_w);
+            let top = left;
+            let height = square * ranks + 2 * top;
+            let frame = (square / 28).clamp(1, left.max(1));
+            Layout {
+                square,
+                left,
+                top,
+                width,
+                height,
+                frame,
+            }
+        }
+        Coordinates::Inside | Coordinates::None => {
+            let square = (size / files).max(1);
+            Layout {
+                square,
+                left: 0,
+                top: 0,
+                width: square * files,
+                height: square * ranks,
+                frame: 0,
+            }
+        }
+    }
+}
+
+/// Where squares are on screen: the board rectangle, the square size and the turn.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    board: Rect,
+    square: u32,
+    files: u32,
+    ranks: u32,
+    bottom: Color,
+}
+
+impl Grid {
+    /// The pixel rectangle of `s`.
+    fn rect(&self, s: Square) -> Rect {
+        let (f, r) = (u32::from(s.file), u32::from(s.rank));
+        let (col, row) = match self.bottom {
+            Color::White => (f, self.ranks - 1 - r),
+            Color::Black => (self.files - 1 - f, r),
+        };
+        Rect {
+            x: self.board.x + col * self.square,
+            y: self.board.y + row * self.square,
+            w: self.square,
+            h: self.square,
+        }
+    }
+}
+
+/// Lay out `position` as `options` ask, with `theme`'s colours and `font`'s label glyphs.
+pub fn build(
+    position: &Position,
+    options: &RenderOptions,
+    theme: &Theme,
+    font: &LabelFont,
+) -> Scene {
+    let files = u32::from(position.files());
+    let ranks = u32::from(position.ranks());
+    let size = options
+        .size
+        .clamp(crate::options::MIN_SIZE, crate::options::MAX_SIZE);
+    let l = layout(size, files, ranks, options.coordinates);
+    let sq = l.square;
+    let grid = Grid {
+        board: Rect {
+            x: l.left,
+            y: l.top,
+            w: sq * files,
+            h: sq * ranks,
+        },
+        square: sq,
+        files,
+        ranks,
+        bottom: options.orientation.bottom(position.turn),
+    };
+    let board = grid.board;
+
+    let mut fills = Vec::with_capacity(2 + (files * ranks) as usize / 2);
+    if l.frame > 0 {
+        fills.push(Fill {
+            rect: Rect {
+                x: board.x - l.frame,
+                y: board.y - l.frame,
+                w: board.w + 2 * l.frame,
+                h: board.h + 2 * l.frame,
+            },
+            color: theme.frame,
+        });
+    }
+    // Light squares as one rectangle, dark squares on top.
+    fills.push(Fill {
+        rect: board,
+        color: theme.light,
+    });
+    for s in position.squares().filter(|s| s.is_dark()) {
+        fills.push(Fill {
+            rect: grid.rect(s),
+            color: theme.dark,
+        });
+    }
+
+    let pieces = position
+        .pieces()
+        .map(|(s, piece)| PlacedPiece {
+            piece,
+            rect: grid.rect(s),
+        })
+        .collect();
+
+    Scene {
+        width: l.width,
+        height: l.height,
+        background: theme.margin,
+        fills,
+        pieces,
+        labels: labels(position, options.coordinates, &grid, &l, theme, font),
+        board,
+        square: sq,
+        bottom: grid.bottom,
+    }
+}
+
+/// Labels whose digits would be under this many pixels tall are not drawn: unreadable.
+const MIN_CAP_PX: f32 = 4.0;
+
+/// The coordinate labels, glyph by glyph.
+fn labels(
+    position: &Position,
+    coordinates: Coordinates,
+    grid: &Grid,
+    l: &Layout,
+    theme: &Theme,
+    font: &LabelFont,
+) -> Vec<Label> {
+    let mut out = Vec::new();
+    let sq = grid.square as f32;
+    let cap = font.cap_height() / font.units_per_em();
+    // Place `ch` with its ink centred on `cx`, or its ink starting at `left`, or its ink
+    // ending at `right`; the baseline at `baseline`.
+    enum At {
+        Centre(f32),
+        Left(f32),
+        Right(f32),
+    }
+    let mut put = |ch: char, at: At, baseline: f32, cap_px: f32, color: Rgba| {
+        let Some(glyph) = font.glyph(ch) else { return };
+        let scale = cap_px / cap / font.units_per_em();
+        let (ink_l, ink_r) = glyph.ink_x;
+        let x = match at {
+            At::Centre(cx) => cx - (ink_l + ink_r) / 2.0 * scale,
+            At::Left(left) => left - ink_l * scale,
+            At::Right(right) => right - ink_r * scale,
+        };
+        out.push(Label {
+            ch,
+            x,
+            y: baseline,
+            scale,
+            color,
+        });
+    };
+    match coordinates {
+        Coordinates::Outside => {
+            // Labels sit centred in the margin, clear of the frame; the text height is
+            // about half the margin and never more than a third of a square.
+            let margin = l.left.saturating_sub(l.frame) as f32;
+            let cap_px = (margin * 0.5).min(sq * 0.34);
+            if cap_px < MIN_CAP_PX {
+                return out;
+            }
+            let below = (grid.board.y + grid.board.h + l.frame) as f32;
+            // Letters mix x-height and ascenders; centring the cap height reads as centred.
+            let baseline = (below + l.height as f32) / 2.0 + cap_px / 2.0;
+            for f in 0..position.files() {
+                let r = grid.rect(Square::new(f, 0));
+                let cx = r.x as f32 + sq / 2.0;
+                put(
+                    Square::new(f, 0).file_char(),
+                    At::Centre(cx),
+                    baseline,
+                    cap_px,
+                    theme.label,
+                );
+            }
+            let cx = margin / 2.0;
+            for rank in 0..position.ranks() {
+                let r = grid.rect(Square::new(0, rank));
+                let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
+                put(
+                    Square::new(0, rank).rank_char(),
+                    At::Centre(cx),
+                    baseline,
+                    cap_px,
+                    theme.label,
+                );
+            }
+        }
+        Coordinates::Inside => {
+            // On the board: ranks in the top-left corner of the left-hand column, files in
+            // the bottom-right corner of the bottom row, in the other square colour.
+            let cap_px = sq * 0.2;
+            if cap_px < MIN_CAP_PX {
+                return out;
+            }
+            let pad = (sq * 0.07).max(1.0);
+            let other = |s: Square| if s.is_dark() { theme.light } else { theme.dark };
+            let (bottom_rank, left_file) = match grid.bottom {
+                Color::White => (0, 0),
+                Color::Black => (position.ranks() - 1, position.files() - 1),
+            };
+            for f in 0..position.files() {
+                let s = Square::new(f, bottom_rank);
+                let r = grid.rect(s);
+                let right = (r.x + r.w) as f32 - pad;
+                // Leave room under the baseline for the descender of g and j.
+                let baseline = (r.y + r.h) as f32 - pad - cap_px * 0.22;
+                put(s.file_char(), At::Right(right), baseline, cap_px, other(s));
+            }
+            for rank in 0..position.ranks() {
+                let s = Square::new(left_file, rank);
+                let r = grid.rect(s);
+                put(
+                    s.rank_char(),
+                    At::Left(r.x as f32 + pad),
+                    r.y as f32 + pad + cap_px,
+                    cap_px,
+                    other(s),
+                );
+            }
+        }
+        Coordinates::None => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Orientation;
+
+    fn scene(fen_files: u8, size: u32, coordinates: Coordinates) -> Scene {
+        let pos = if fen_files == 8 {
+            Position::start()
+        } else {
+            Position::empty(10)
+        };
+        let options = RenderOptions {
+            size,
+            coordinates,
+            ..RenderOptions::default()
+        };
+        build(&pos, &options, &Theme::default(), LabelFont::builtin())
+    }
+
+    #[test]
+    fn without_coordinates_the_image_is_exactly_the_board() {
+        for size in [16, 17, 100, 400, 401, 799, 2048] {
+            let s = scene(8, size, Coordinates::None);
+            assert_eq!(s.square, size / 8);
+            assert_eq!((s.width, s.height), (8 * (size / 8), 8 * (size / 8)));
+            assert_eq!(
+                s.board,
+                Rect {
+                    x: 0,
+                    y: 0,
+                    w: s.width,
+                    h: s.height
+                }
+            );
+            assert!(s.labels.is_empty());
+        }
+        let s = scene(10, 400, Coordinates::None);
+        assert_eq!((s.width, s.height, s.square), (400, 320, 40));
+    }
+
+    #[test]
+    fn outside_coordinates_keep_the_requested_width() {
+        for size in [16, 64, 100, 400, 401, 800, 2048] {
+            let s = scene(8, size, Coordinates::Outside);
+            assert_eq!(s.width, size, "size {size}");
+            assert_eq!(
+                s.height,
+                size - (size - s.board.w) % 2,
+                "square image for 8 files"
+            );
+            assert!(s.board.x >= 1 && s.board.x + s.board.w <= s.width);
+        }
+        let s = scene(8, 400, Coordinates::Outside);
+        assert_eq!((s.square, s.board.x), (45, 20));
+        assert_eq!(s.labels.len(), 16);
+    }
+
+    #[test]
+    fn labels_stay_inside_the_image() {
+        for coordinates in [Coordinates::Outside, Coordinates::Inside] {
+            for size in [16, 100, 400, 2048] {
+                let s = scene(10, size, coordinates);
+                for l in &s.labels {
+                    assert!(l.x >= 0.0 && l.x < s.width as f32, "{l:?} at {size}");
+                    assert!(l.y > 0.0 && l.y <= s.height as f32, "{l:?} at {size}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn black_orientation_turns_the_board() {
+        let pos = Position::start();
+        let white = build(
+            &pos,
+            &RenderOptions::default(),
+            &Theme::default(),
+            LabelFont::builtin(),
+        );
+        let options = RenderOptions {
+            orientation: Orientation::Black,
+            ..RenderOptions::default()
+        };
+        let black = build(&pos, &options, &Theme::default(), LabelFont::builtin());
+        // a1 holds a white rook: bottom-left for white, top-right for black.
+        let a1 = |s: &Scene| {
+            s.pieces
+                .iter()
+                .find(|p| p.piece.fen_char() == 'R')
+                .map(|p| p.rect)
+        };
+        let (w, b) = (a1(&white).unwrap(), a1(&black).unwrap());
+        assert_eq!(
+            (w.x, w.y),
+            (white.board.x, white.board.y + 7 * white.square)
+        );
+        assert_eq!(
+            (b.x, b.y),
+            (black.board.x + 7 * black.square, black.board.y)
+        );
+        assert_eq!(black.bottom, Color::Black);
+    }
+}

@@ -1,0 +1,136 @@
+//! The decoding test: a diagram must be readable back into its position.
+//!
+//! Positions are rendered with `coordinates=none`; each square is cut out and matched
+//! against reference tiles (single pieces rendered alone, and empty squares) of the same
+//! square colour. Every square must decode to the right piece, in both orientations.
+
+mod common;
+
+use common::Rng;
+use image::RgbaImage;
+use staunton::request::Request;
+use staunton::{Color, Orientation, Piece, Position, RenderOptions, Renderer, Square};
+
+const SQUARE: u32 = 40;
+
+fn render(renderer: &Renderer, position: &Position, orientation: Orientation) -> RgbaImage {
+    let options = RenderOptions {
+        size: SQUARE * u32::from(position.files()),
+        orientation,
+        coordinates: staunton::Coordinates::None,
+        ..RenderOptions::default()
+    };
+    common::decode(&renderer.png(position, &options).expect("renders"))
+}
+
+fn tile(img: &RgbaImage, col: u32, row: u32) -> RgbaImage {
+    image::imageops::crop_imm(img, col * SQUARE, row * SQUARE, SQUARE, SQUARE).to_image()
+}
+
+fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
+    a.pixels()
+        .zip(b.pixels())
+        .map(|(p, q)| (0..3).map(|i| u64::from(p[i].abs_diff(q[i]))).sum::<u64>())
+        .sum()
+}
+
+/// Reference tiles: (piece or empty, dark square?) → pixels.
+fn references(renderer: &Renderer) -> Vec<(Option<Piece>, bool, RgbaImage)> {
+    let mut refs = Vec::new();
+    for piece in std::iter::once(None).chain(Piece::all().map(Some)) {
+        let mut pos = Position::empty(8);
+        // a1 is dark, b1 is light.
+        pos.set(Square::new(0, 0), piece);
+        pos.set(Square::new(1, 0), piece);
+        let img = render(renderer, &pos, Orientation::White);
+        refs.push((piece, true, tile(&img, 0, 7)));
+        refs.push((piece, false, tile(&img, 1, 7)));
+    }
+    refs
+}
+
+fn random_position(rng: &mut Rng) -> Position {
+    let files = if rng.below(4) == 0 { 10 } else { 8 };
+    let mut pos = Position::empty(files);
+    let pieces: Vec<Piece> = Piece::all().collect();
+    for sq in pos.squares().collect::<Vec<_>>() {
+        if rng.below(100) < 45 {
+            pos.set(sq, Some(pieces[rng.below(pieces.len() as u64) as usize]));
+        }
+    }
+    pos.turn = if rng.below(2) == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    pos
+}
+
+fn decode_position(
+    img: &RgbaImage,
+    refs: &[(Option<Piece>, bool, RgbaImage)],
+    like: &Position,
+    orientation: Orientation,
+) -> Position {
+    let mut decoded = Position::empty(like.files());
+    let bottom = orientation.bottom(like.turn);
+    for sq in like.squares() {
+        let (col, row) = match bottom {
+            Color::White => (u32::from(sq.file), 7 - u32::from(sq.rank)),
+            Color::Black => (u32::from(like.files() - 1 - sq.file), u32::from(sq.rank)),
+        };
+        let cut = tile(img, col, row);
+        let best = refs
+            .iter()
+            .filter(|(_, dark, _)| *dark == sq.is_dark())
+            .min_by_key(|(_, _, r)| distance(&cut, r))
+            .and_then(|(p, _, _)| *p);
+        decoded.set(sq, best);
+    }
+    decoded
+}
+
+#[test]
+fn every_square_decodes_to_its_piece_in_both_orientations() {
+    let renderer = Renderer::default();
+    let refs = references(&renderer);
+    let mut positions: Vec<Position> = common::fixture_cases("valid.fen")
+        .iter()
+        .map(|(fen, _)| staunton::fen::parse(fen).expect("valid fixture"))
+        .collect();
+    let mut rng = Rng(0x5eed_cafe_f00d_1234);
+    while positions.len() < 60 {
+        positions.push(random_position(&mut rng));
+    }
+    let mut checked = 0;
+    for position in &positions {
+        for orientation in [Orientation::White, Orientation::Black, Orientation::Turn] {
+            let img = render(&renderer, position, orientation);
+            let decoded = decode_position(&img, &refs, position, orientation);
+            for sq in position.squares() {
+                assert_eq!(
+                    decoded.get(sq),
+                    position.get(sq),
+                    "{sq} of {} ({orientation:?})",
+                    staunton::fen::placement(position)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 60 * 2 * 64, "decoded {checked} squares");
+}
+
+#[test]
+fn the_request_path_draws_the_same_board() {
+    // The HTTP/CLI path (query → Request) must render what the library renders.
+    let renderer = Renderer::default();
+    let r = Request::from_query(
+        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R&coordinates=none&size=320",
+        None,
+    )
+    .expect("valid");
+    let via_request = common::decode(&renderer.png(&r.position, &r.options).expect("renders"));
+    let direct = render(&renderer, &r.position, Orientation::White);
+    assert_eq!(common::compare(&via_request, &direct, 0).over, 0);
+}
