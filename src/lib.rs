@@ -28,9 +28,11 @@
 #![warn(missing_docs)]
 
 pub mod attacks;
+pub mod cli;
 pub mod encode;
 pub mod fen;
 pub mod font;
+pub mod http;
 pub mod options;
 pub mod piece;
 pub mod pieces;

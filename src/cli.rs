@@ -1,0 +1,323 @@
+//! The command line: `staunton serve` and `staunton render`.
+//!
+//! Owns argument parsing (clap), reading FEN files, writing image files and the progress
+//! bar. Options go through the same `Request` validation as HTTP queries, so the command
+//! line and the service accept exactly the same values.
+
+use crate::http::{self, AppState};
+use crate::options::Format;
+use crate::render::Renderer;
+use crate::request::Request;
+use anyhow::{Context, anyhow, bail};
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Chess diagrams from FEN: an HTTP service and a command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "staunton",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// With no subcommand, `staunton` serves.
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP service (the default).
+    Serve(ServeArgs),
+    /// Render one FEN, or every FEN of a file, to PNG or SVG files.
+    Render(RenderArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "STAUNTON_ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Byte budget of the image cache, e.g. 128MiB, 1GiB, 500MB or a plain number of bytes.
+    #[arg(long, env = "STAUNTON_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
+    cache_size: u64,
+}
+
+#[derive(Debug, Args)]
+struct RenderArgs {
+    /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
+    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    fen: Option<String>,
+    /// Output file; `.png` or `.svg` decides the format.
+    #[arg(
+        short,
+        long,
+        required_unless_present = "input",
+        conflicts_with = "input"
+    )]
+    output: Option<PathBuf>,
+    /// A file of FENs, one per line (`.fen`, or `.epd` whose first four fields are read).
+    #[arg(long, requires = "out_dir")]
+    input: Option<PathBuf>,
+    /// Directory for the images rendered from `--input` (created if missing).
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Format of the images rendered from `--input`: png or svg.
+    #[arg(long, default_value = "png")]
+    format: String,
+    /// Width of the image in pixels, 16–2048.
+    #[arg(long)]
+    size: Option<String>,
+    /// white, black or turn (side to move at the bottom).
+    #[arg(long)]
+    orientation: Option<String>,
+    /// outside, inside or none.
+    #[arg(long)]
+    coordinates: Option<String>,
+    /// Piece set name.
+    #[arg(long)]
+    pieces: Option<String>,
+}
+
+/// Parse a byte size: `128MiB`, `1GiB`, `64KiB`, `500MB`, `1GB`, or plain bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size: expected e.g. 128MiB, 1GiB or 1048576"))?;
+    let factor: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1000,
+        "kib" => 1 << 10,
+        "m" | "mb" => 1_000_000,
+        "mib" => 1 << 20,
+        "g" | "gb" => 1_000_000_000,
+        "gib" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{text:?} has an unknown unit: use B, KiB, MiB, GiB, KB, MB or GB"
+            ));
+        }
+    };
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("{text:?} is too large"))
+}
+
+/// Run the command line; the error is printed by `main` as one line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        None => serve(cli.serve),
+        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Render(args)) => render(args),
+    }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let state = Arc::new(AppState::new(
+            Arc::new(Renderer::default()),
+            args.cache_size,
+        ));
+        tracing::info!(addr = %args.addr, cache_bytes = args.cache_size, "staunton listening");
+        http::serve(listener, state, shutdown_signal())
+            .await
+            .context("the server stopped")?;
+        tracing::info!("staunton stopped");
+        Ok(())
+    })
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+impl RenderArgs {
+    /// The options as query pairs, so they are validated exactly like HTTP parameters.
+    fn pairs(&self, fen: &str) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![("fen", fen.to_string())];
+        let optional = [
+            ("size", &self.size),
+            ("orientation", &self.orientation),
+            ("coordinates", &self.coordinates),
+            ("pieces", &self.pieces),
+        ];
+        for (name, value) in optional {
+            if let Some(v) = value {
+                pairs.push((name, v.clone()));
+            }
+        }
+        pairs
+    }
+}
+
+fn format_of(path: &Path) -> anyhow::Result<Format> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("png") => Ok(Format::Png),
+        Some("svg") => Ok(Format::Svg),
+        _ => bail!(
+            "cannot tell the format of {}: name it .png or .svg",
+            path.display()
+        ),
+    }
+}
+
+fn render(args: RenderArgs) -> anyhow::Result<()> {
+    let renderer = Renderer::default();
+    if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {
+        return render_file(&renderer, &args, input, out_dir);
+    }
+    let (Some(fen), Some(output)) = (&args.fen, &args.output) else {
+        bail!("give a FEN and -o FILE, or --input FILE --out-dir DIR");
+    };
+    let format = format_of(output)?;
+    let request = Request::from_pairs(args.pairs(fen), Some(format))?;
+    let bytes = renderer.render(&request.position, &request.options, request.format)?;
+    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(())
+}
+
+/// The FEN text of one line of a `.fen` or `.epd` file; `None` for blank and `#` lines.
+fn fen_of_line(line: &str, epd: bool) -> Option<String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    if epd {
+        // EPD: placement, side, castling, en passant, then operations (`bm Nf3; id "…";`).
+        Some(
+            line.split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    } else {
+        Some(line.to_string())
+    }
+}
+
+fn render_file(
+    renderer: &Renderer,
+    args: &RenderArgs,
+    input: &Path,
+    out_dir: &Path,
+) -> anyhow::Result<()> {
+    let format = match args.format.to_ascii_lowercase().as_str() {
+        "png" => Format::Png,
+        "svg" => Format::Svg,
+        other => bail!("--format {other:?} is not allowed: expected png or svg"),
+    };
+    let text = std::fs::read_to_string(input)
+        .with_context(|| format!("cannot read {}", input.display()))?;
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let epd = input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("epd"));
+    let lines: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| fen_of_line(l, epd).map(|f| (i + 1, f)))
+        .collect();
+    let bar = indicatif::ProgressBar::new(lines.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut failed = 0usize;
+    for (number, fen) in &lines {
+        let outcome = Request::from_pairs(args.pairs(fen), Some(format))
+            .map_err(anyhow::Error::from)
+            .and_then(|r| Ok(renderer.render(&r.position, &r.options, r.format)?))
+            .and_then(|bytes| {
+                let path = out_dir.join(format!("line-{number:05}.{}", format.extension()));
+                std::fs::write(&path, bytes)
+                    .with_context(|| format!("cannot write {}", path.display()))
+            });
+        if let Err(e) = outcome {
+            failed += 1;
+            bar.suspend(|| eprintln!("{}:{number}: {e}", input.display()));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let done = lines.len() - failed;
+    eprintln!(
+        "rendered {done} of {} positions into {}",
+        lines.len(),
+        out_dir.display()
+    );
+    if failed > 0 {
+        return Err(anyhow!(
+            "{failed} of {} lines of {} failed",
+            lines.len(),
+            input.display()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("128MiB"), Ok(128 << 20));
+        assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_bytes("500MB"), Ok(500_000_000));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("12XB").is_err());
+        assert!(parse_bytes("99999999999GiB").is_err());
+    }
+
+    #[test]
+    fn epd_lines_keep_four_fields() {
+        assert_eq!(
+            fen_of_line(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id \"x\";",
+                true
+            ),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -".to_string())
+        );
+        assert_eq!(fen_of_line("  # comment", false), None);
+        assert_eq!(fen_of_line("", true), None);
+    }
+}

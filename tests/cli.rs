@@ -1,0 +1,124 @@
+//! The command line, run as a real process.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn staunton() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_staunton"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("staunton-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn render_one_fen_to_png_and_svg() {
+    let dir = scratch("one");
+    let png = dir.join("start.png");
+    let out = staunton()
+        .args([
+            "render",
+            "start",
+            "--size",
+            "240",
+            "--orientation",
+            "black",
+            "-o",
+        ])
+        .arg(&png)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = common::decode(&std::fs::read(&png).expect("written"));
+    assert_eq!(img.width(), 240);
+
+    let svg = dir.join("e4.svg");
+    let out = staunton()
+        .args([
+            "render",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "-o",
+        ])
+        .arg(&svg)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&svg).expect("written");
+    assert!(text.starts_with("<svg") && text.ends_with("</svg>"));
+}
+
+#[test]
+fn errors_print_one_line_and_exit_2() {
+    let dir = scratch("errors");
+    for args in [
+        vec![
+            "render",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR",
+            "-o",
+            "x.png",
+        ],
+        vec!["render", "start", "--size", "4e2", "-o", "x.png"],
+        vec!["render", "start", "-o", "x.gif"],
+    ] {
+        let out = staunton()
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(err.starts_with("staunton: "), "{err}");
+    }
+    assert!(!dir.join("x.png").exists());
+}
+
+#[test]
+fn batch_renders_good_lines_and_reports_bad_ones() {
+    let dir = scratch("batch");
+    let input = dir.join("positions.epd");
+    std::fs::write(
+        &input,
+        "# a comment\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id \"start\";\n\
+         \n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 id \"e4\";\n\
+         rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"bad\";\n\
+         8/8/8/2k5/4K3/8/8/8 w - - id \"kings\";\n",
+    )
+    .expect("input");
+    let out_dir = dir.join("out");
+    let out = staunton()
+        .args(["render", "--input"])
+        .arg(&input)
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .args(["--size", "160"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("positions.epd:5:"),
+        "names the bad line: {err}"
+    );
+    assert!(err.contains("'x'"), "says what is wrong: {err}");
+    let mut written: Vec<String> = std::fs::read_dir(&out_dir)
+        .expect("out dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        ["line-00002.png", "line-00004.png", "line-00006.png"]
+    );
+}

@@ -1,0 +1,275 @@
+//! The HTTP contract, through the router (`oneshot`) and once over a real socket.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use staunton::Renderer;
+use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+fn state() -> Arc<AppState> {
+    Arc::new(AppState::new(
+        Arc::new(Renderer::default()),
+        DEFAULT_CACHE_BYTES,
+    ))
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: header::HeaderName) -> &str {
+        self.headers
+            .get(&name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_else(|| panic!("no {name} header"))
+    }
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("utf-8 body")
+    }
+}
+
+async fn get_with(state: &Arc<AppState>, uri: &str, if_none_match: Option<&str>) -> Answer {
+    let mut request = Request::get(uri);
+    if let Some(tag) = if_none_match {
+        request = request.header(header::IF_NONE_MATCH, tag);
+    }
+    let response = app(state.clone())
+        .oneshot(request.body(Body::empty()).expect("request"))
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+async fn get(state: &Arc<AppState>, uri: &str) -> Answer {
+    get_with(state, uri, None).await
+}
+
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_quick_start_url_answers_a_png() {
+    let s = state();
+    let a = get(
+        &s,
+        "/diagram?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1",
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.header(header::CONTENT_TYPE), "image/png");
+    assert_eq!(
+        a.header(header::CACHE_CONTROL),
+        "public, max-age=31536000, immutable"
+    );
+    assert!(a.header(header::ETAG).starts_with('"'));
+    let img = common::decode(&a.body);
+    assert_eq!(img.dimensions(), (400, 400));
+}
+
+#[tokio::test]
+async fn every_route_and_format() {
+    let s = state();
+    for (uri, kind) in [
+        ("/diagram?fen=start", "image/png"),
+        ("/diagram.png?fen=start", "image/png"),
+        ("/board.png?fen=start", "image/png"),
+        ("/diagram?fen=start&format=svg", "image/svg+xml"),
+        ("/diagram.svg?fen=start", "image/svg+xml"),
+        ("/board.svg?fen=start", "image/svg+xml"),
+    ] {
+        let a = get(&s, uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}");
+        assert_eq!(a.header(header::CONTENT_TYPE), kind, "{uri}");
+        assert_eq!(a.header(header::X_CONTENT_TYPE_OPTIONS), "nosniff", "{uri}");
+        if kind == "image/svg+xml" {
+            assert_eq!(
+                a.header(header::CONTENT_SECURITY_POLICY),
+                "default-src 'none'; style-src 'unsafe-inline'"
+            );
+            assert!(a.text().starts_with("<svg"));
+        } else {
+            assert_eq!(&a.body[1..4], b"PNG");
+        }
+    }
+    let h = get(&s, "/health").await;
+    assert_eq!((h.status, h.text().as_str()), (StatusCode::OK, "ok\n"));
+    let nf = get(&s, "/nope").await;
+    assert_eq!(nf.status, StatusCode::NOT_FOUND);
+    assert!(nf.text().contains("/diagram"));
+}
+
+#[tokio::test]
+async fn etag_and_304() {
+    let s = state();
+    let first = get(&s, "/diagram?fen=start").await;
+    let tag = first.header(header::ETAG).to_string();
+    let again = get_with(&s, "/diagram?fen=start", Some(&tag)).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header(header::ETAG), tag);
+    let other = get_with(&s, "/diagram?fen=start", Some("\"0000000000000000\"")).await;
+    assert_eq!(other.status, StatusCode::OK);
+    let svg = get(&s, "/diagram.svg?fen=start").await;
+    assert_ne!(svg.header(header::ETAG), tag, "formats have their own tags");
+}
+
+#[tokio::test]
+async fn two_spellings_share_one_cache_entry() {
+    let s = state();
+    let a = get(&s, "/diagram?fen=start").await;
+    let b = get(&s, "/diagram?fen=%5BFEN%20%22rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR%20w%20KQkq%20-%200%201%22%5D&Size=400&orientation=turn").await;
+    assert_eq!(a.body, b.body);
+    assert_eq!(a.header(header::ETAG), b.header(header::ETAG));
+    assert_eq!(s.renders(), 1, "the second spelling is a cache hit");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_identical_misses_render_once() {
+    let s = state();
+    let uri = "/diagram?fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&size=1200";
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let s = s.clone();
+            tokio::spawn(async move { get(&s, uri).await })
+        })
+        .collect();
+    let mut bodies = Vec::new();
+    for t in tasks {
+        let a = t.await.expect("task");
+        assert_eq!(a.status, StatusCode::OK);
+        bodies.push(a.body);
+    }
+    assert!(bodies.windows(2).all(|w| w[0] == w[1]));
+    assert_eq!(
+        s.renders(),
+        1,
+        "16 identical concurrent misses rendered once"
+    );
+}
+
+#[tokio::test]
+async fn cache_is_weighted_by_bytes() {
+    let s = Arc::new(AppState::new(Arc::new(Renderer::default()), 64 * 1024));
+    for size in 100..140 {
+        let a = get(&s, &format!("/diagram?fen=start&size={size}")).await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    let held = s.cache_weighted_size().await;
+    assert!(
+        held > 0 && held <= 64 * 1024 * 11 / 10,
+        "cache holds {held} bytes"
+    );
+}
+
+fn assert_bad(a: &Answer, words: &[&str]) {
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+    assert_eq!(a.header(header::CONTENT_TYPE), "text/plain; charset=utf-8");
+    assert_eq!(a.header(header::CACHE_CONTROL), "no-store");
+    let text = a.text();
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    for w in words {
+        assert!(
+            text.to_lowercase().contains(&w.to_lowercase()),
+            "{text:?} lacks {w:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_invalid_fixture_is_a_400_naming_the_problem() {
+    let s = state();
+    let cases = common::fixture_cases("invalid.fen");
+    assert!(cases.len() >= 10);
+    for (fen, word) in cases {
+        let a = get(&s, &format!("/diagram?fen={}", encode(&fen))).await;
+        assert_bad(&a, &["fen", &word]);
+    }
+}
+
+#[tokio::test]
+async fn bad_parameters_are_400s() {
+    let s = state();
+    for size in ["0", "-1", "15", "2049", "99999", "abc", "4e2"] {
+        let a = get(&s, &format!("/diagram?fen=start&size={size}")).await;
+        assert_bad(&a, &["size", &format!("\"{size}\""), "16", "2048"]);
+    }
+    assert_bad(
+        &get(&s, "/diagram?fen=start&orientation=sideways").await,
+        &["orientation", "sideways", "white"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&coordinates=maybe").await,
+        &["coordinates", "maybe", "outside"],
+    );
+    assert_bad(&get(&s, "/diagram?size=300").await, &["fen", "missing"]);
+    assert_bad(
+        &get(&s, &format!("/diagram?fen={}", "8/".repeat(150))).await,
+        &["fen", "256"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&pieces=nosuchset").await,
+        &["pieces", "nosuchset", "staunton"],
+    );
+    assert_bad(
+        &get(&s, "/diagram.png?fen=start&format=svg").await,
+        &["format", "svg"],
+    );
+    let long = get(&s, &format!("/diagram?fen=start&x={}", "a".repeat(5000))).await;
+    assert_eq!(long.status, StatusCode::URI_TOO_LONG);
+    assert_eq!(s.renders(), 0, "no bad request reached the renderer");
+}
+
+#[tokio::test]
+async fn a_real_socket_serves_a_diagram() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(staunton::http::serve(listener, state(), async move {
+        let _ = stopped.await;
+    }));
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream
+        .write_all(b"GET /diagram.svg?fen=start&size=200 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("write");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.expect("read");
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+    assert!(text.to_lowercase().contains("content-type: image/svg+xml"));
+    assert!(text.trim_end().ends_with("</svg>"));
+    let _ = stop.send(());
+    server.await.expect("join").expect("clean shutdown");
+}
