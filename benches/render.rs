@@ -1,1 +1,52 @@
-fn main(){}
+//! Criterion benchmarks of the pipeline stages: parse, scene, SVG, and PNG (cache miss).
+//!
+//! `cargo bench --bench render`; figures go into the README's performance section.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use staunton::options::Format;
+use staunton::request::Request;
+use staunton::{RenderOptions, Renderer, fen};
+use std::hint::black_box;
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const MIDDLEGAME: &str = "r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1 w - - 0 1";
+
+fn benches(c: &mut Criterion) {
+    c.bench_function("parse/start", |b| b.iter(|| fen::parse(black_box(START))));
+    c.bench_function("request/query", |b| {
+        b.iter(|| {
+            Request::from_query(
+                black_box("fen=start&size=400&orientation=black"),
+                Some(Format::Png),
+            )
+        })
+    });
+
+    let renderer = Renderer::default();
+    let position = fen::parse(START).expect("valid");
+    for size in [400u32, 800] {
+        let options = RenderOptions {
+            size,
+            ..RenderOptions::default()
+        };
+        // Warm the sprite cache: a cache miss of the *image* cache still reuses sprites.
+        let _ = renderer.png(&position, &options);
+        c.bench_function(&format!("scene/start/{size}"), |b| {
+            b.iter(|| renderer.scene(black_box(&position), &options))
+        });
+        c.bench_function(&format!("svg/start/{size}"), |b| {
+            b.iter(|| renderer.svg(black_box(&position), &options))
+        });
+        c.bench_function(&format!("png/start/{size}"), |b| {
+            b.iter(|| renderer.png(black_box(&position), &options))
+        });
+    }
+    let middlegame = fen::parse(MIDDLEGAME).expect("valid");
+    let options = RenderOptions::default();
+    c.bench_function("png/middlegame/400", |b| {
+        b.iter(|| renderer.png(black_box(&middlegame), &options))
+    });
+}
+
+criterion_group!(render, benches);
+criterion_main!(render);

@@ -1,6 +1,7 @@
 //! `staunton`: serve diagrams over HTTP, or render them to files.
 
 use clap::Parser;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -10,6 +11,7 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     match staunton::cli::run(staunton::cli::Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
