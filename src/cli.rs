@@ -35,7 +35,7 @@ enum Command {
     /// Run the HTTP service (the default).
     Serve(ServeArgs),
     /// Render one FEN, or every FEN of a file, to PNG or SVG files.
-    Render(RenderArgs),
+    Render(Box<RenderArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -82,6 +82,36 @@ struct RenderArgs {
     /// Piece set name.
     #[arg(long)]
     pieces: Option<String>,
+    /// Board colours: brown, blue, green, gray, wikipedia or print.
+    #[arg(long)]
+    theme: Option<String>,
+    /// Light-square colour, #rgb or #rrggbb.
+    #[arg(long)]
+    light: Option<String>,
+    /// Dark-square colour, #rgb or #rrggbb.
+    #[arg(long)]
+    dark: Option<String>,
+    /// The last move in UCI (e2e4, e7e8q, N@f3): both squares tinted.
+    #[arg(long)]
+    last_move: Option<String>,
+    /// A square, or auto (the side to move's king if attacked): a red glow.
+    #[arg(long)]
+    check: Option<String>,
+    /// Arrows and circles, e.g. Ge2e4,Rg1f3,Yd4.
+    #[arg(long)]
+    arrows: Option<String>,
+    /// Squares marked with a cross, e.g. e4,d5.
+    #[arg(long)]
+    squares: Option<String>,
+    /// Squares filled with colour, e.g. Ge4,Rd5.
+    #[arg(long)]
+    highlight: Option<String>,
+    /// PGN comment commands, e.g. "[%cal Ge2e4][%csl Rd5]".
+    #[arg(long)]
+    annotations: Option<String>,
+    /// Mark the side to move beside the board.
+    #[arg(long)]
+    turn: bool,
 }
 
 /// Parse a byte size: `128MiB`, `1GiB`, `64KiB`, `500MB`, `1GB`, or plain bytes.
@@ -115,7 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
-        Some(Command::Render(args)) => render(args),
+        Some(Command::Render(args)) => render(*args),
     }
 }
 
@@ -172,11 +202,23 @@ impl RenderArgs {
             ("orientation", &self.orientation),
             ("coordinates", &self.coordinates),
             ("pieces", &self.pieces),
+            ("theme", &self.theme),
+            ("light", &self.light),
+            ("dark", &self.dark),
+            ("lastMove", &self.last_move),
+            ("check", &self.check),
+            ("arrows", &self.arrows),
+            ("squares", &self.squares),
+            ("highlight", &self.highlight),
+            ("annotations", &self.annotations),
         ];
         for (name, value) in optional {
             if let Some(v) = value {
                 pairs.push((name, v.clone()));
             }
+        }
+        if self.turn {
+            pairs.push(("turn", "1".to_string()));
         }
         pairs
     }

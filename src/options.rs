@@ -3,7 +3,9 @@
 //! Owns the option types and their defaults. Reading them from text (query strings,
 //! command-line flags) and the error messages for bad values are `request.rs`.
 
-use crate::piece::Color;
+use crate::piece::{Color, Piece};
+use crate::position::Square;
+use crate::theme::{MarkColor, Rgba, Theme};
 use std::fmt;
 
 /// Smallest accepted image width in pixels.
@@ -88,6 +90,40 @@ impl Format {
     }
 }
 
+/// The last move, for tinting its squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LastMove {
+    /// Where the piece came from; `None` for a drop (`N@f3`).
+    pub from: Option<Square>,
+    /// Where it went.
+    pub to: Square,
+    /// The promotion piece (`e7e8q`) or the dropped piece (`N@f3`), if any.
+    pub piece: Option<Piece>,
+}
+
+/// Which king, if any, gets the check glow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Check {
+    /// No glow.
+    #[default]
+    Off,
+    /// The king of the side to move, if it is attacked.
+    Auto,
+    /// This square, whatever stands there.
+    Square(Square),
+}
+
+/// An arrow from one square to another; from a square to itself it is a circle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Arrow {
+    /// Tail.
+    pub from: Square,
+    /// Head.
+    pub to: Square,
+    /// Colour.
+    pub color: MarkColor,
+}
+
 /// Everything that decides how a position looks.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RenderOptions {
@@ -99,6 +135,20 @@ pub struct RenderOptions {
     pub coordinates: Coordinates,
     /// Name of the piece set.
     pub piece_set: String,
+    /// Board colours.
+    pub theme: Theme,
+    /// The last move, tinted.
+    pub last_move: Option<LastMove>,
+    /// The check glow.
+    pub check: Check,
+    /// Arrows and circles, drawn over the pieces in this order.
+    pub arrows: Vec<Arrow>,
+    /// Squares marked with a cross.
+    pub crosses: Vec<Square>,
+    /// Squares filled with a translucent colour.
+    pub highlights: Vec<(Square, Rgba)>,
+    /// Draw a marker beside the board on the side to move.
+    pub turn_marker: bool,
 }
 
 impl Default for RenderOptions {
@@ -108,14 +158,13 @@ impl Default for RenderOptions {
             orientation: Orientation::White,
             coordinates: Coordinates::Outside,
             piece_set: DEFAULT_PIECE_SET.to_string(),
+            theme: Theme::default(),
+            last_move: None,
+            check: Check::Off,
+            arrows: Vec::new(),
+            crosses: Vec::new(),
+            highlights: Vec::new(),
+            turn_marker: false,
         }
-    }
-}
-
-impl RenderOptions {
-    /// The same options with `size` clamped into the accepted range.
-    pub fn clamped(mut self) -> Self {
-        self.size = self.size.clamp(MIN_SIZE, MAX_SIZE);
-        self
     }
 }

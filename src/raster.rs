@@ -6,10 +6,13 @@
 
 use crate::font::LabelFont;
 use crate::pieces::PieceSet;
-use crate::scene::Scene;
+use crate::scene::{Point, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
 use moka::sync::Cache;
-use resvg::tiny_skia::{Color, FillRule, Paint, Pixmap, PixmapPaint, Rect as SkRect, Transform};
+use resvg::tiny_skia::{
+    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapPaint,
+    RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
+};
 use std::sync::Arc;
 
 /// Default byte budget of the sprite cache.
@@ -109,6 +112,9 @@ pub fn paint(
             pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
         }
     }
+    for shape in &scene.marks {
+        draw_shape(&mut pixmap, shape);
+    }
     for p in &scene.pieces {
         if let Some(sprite) = sprites.sprite(set, p.piece, p.rect.w) {
             pixmap.draw_pixmap(
@@ -120,6 +126,9 @@ pub fn paint(
                 None,
             );
         }
+    }
+    for shape in &scene.overlays {
+        draw_shape(&mut pixmap, shape);
     }
     for label in &scene.labels {
         let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
@@ -135,4 +144,93 @@ pub fn paint(
         );
     }
     Some(pixmap)
+}
+
+fn polyline(points: &[Point], close: bool) -> Option<resvg::tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    let (first, rest) = points.split_first()?;
+    pb.move_to(first.0, first.1);
+    for p in rest {
+        pb.line_to(p.0, p.1);
+    }
+    if close {
+        pb.close();
+    }
+    pb.finish()
+}
+
+fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    pb.move_to(center.0 + r, center.1);
+    for (a, b, c) in circle_curves(center, r) {
+        pb.cubic_to(a.0, a.1, b.0, b.1, c.0, c.1);
+    }
+    pb.close();
+    pb.finish()
+}
+
+/// Draw one shape exactly as resvg draws its SVG form (same paths, same paint settings).
+fn draw_shape(pixmap: &mut Pixmap, shape: &Shape) {
+    let id = Transform::identity();
+    match shape {
+        Shape::Rect { rect: r, color } => {
+            if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
+                pixmap.fill_rect(rect, &paint_of(*color), id, None);
+            }
+        }
+        Shape::Polygon { points, color } => {
+            if let Some(path) = polyline(points, true) {
+                pixmap.fill_path(&path, &paint_of(*color), FillRule::Winding, id, None);
+            }
+        }
+        Shape::Line {
+            points,
+            width,
+            color,
+        } => {
+            if let Some(path) = polyline(points, false) {
+                let stroke = Stroke {
+                    width: *width,
+                    line_cap: LineCap::Butt,
+                    line_join: LineJoin::Miter,
+                    ..Stroke::default()
+                };
+                pixmap.stroke_path(&path, &paint_of(*color), &stroke, id, None);
+            }
+        }
+        Shape::Ring {
+            center,
+            radius,
+            width,
+            color,
+        } => {
+            if let Some(path) = circle(*center, *radius) {
+                let stroke = Stroke {
+                    width: *width,
+                    ..Stroke::default()
+                };
+                pixmap.stroke_path(&path, &paint_of(*color), &stroke, id, None);
+            }
+        }
+        Shape::Glow {
+            center,
+            radius,
+            stops,
+        } => {
+            let stops = stops
+                .iter()
+                .map(|(o, c)| GradientStop::new(*o, Color::from_rgba8(c.r, c.g, c.b, c.a)))
+                .collect();
+            let c = (*center).into();
+            let shader = RadialGradient::new(c, 0.0, c, *radius, stops, SpreadMode::Pad, id);
+            if let (Some(shader), Some(path)) = (shader, circle(*center, *radius)) {
+                let paint = Paint {
+                    shader,
+                    anti_alias: true,
+                    ..Paint::default()
+                };
+                pixmap.fill_path(&path, &paint, FillRule::Winding, id, None);
+            }
+        }
+    }
 }

@@ -12,7 +12,6 @@ use crate::position::Position;
 use crate::raster::{self, SpriteCache};
 use crate::scene::{self, Scene};
 use crate::svg;
-use crate::theme::Theme;
 use thiserror::Error;
 
 /// Why a render failed. User input never reaches these when it went through `request.rs`.
@@ -34,7 +33,6 @@ pub enum RenderError {
 pub struct Renderer {
     sets: PieceSets,
     sprites: SpriteCache,
-    theme: Theme,
     font: &'static LabelFont,
 }
 
@@ -50,7 +48,6 @@ impl Renderer {
         Renderer {
             sets,
             sprites: SpriteCache::new(sprite_bytes),
-            theme: Theme::default(),
             font: LabelFont::builtin(),
         }
     }
@@ -67,7 +64,7 @@ impl Renderer {
 
     /// Lay out `position` as `options` ask.
     pub fn scene(&self, position: &Position, options: &RenderOptions) -> Scene {
-        scene::build(position, options, &self.theme, self.font)
+        scene::build(position, options, self.font)
     }
 
     /// Render `position` as SVG text.

@@ -6,9 +6,12 @@
 
 use crate::fen;
 use crate::options::{
-    Coordinates, DEFAULT_PIECE_SET, Format, MAX_SIZE, MIN_SIZE, Orientation, RenderOptions,
+    Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, LastMove, MAX_SIZE, MIN_SIZE,
+    Orientation, RenderOptions,
 };
-use crate::position::Position;
+use crate::piece::Piece;
+use crate::position::{Position, Square};
+use crate::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use std::fmt;
 use thiserror::Error;
 
@@ -18,6 +21,10 @@ pub const MAX_FEN_BYTES: usize = 256;
 const MAX_NAME_BYTES: usize = 64;
 /// How much of a bad value an error message repeats.
 const ECHO_CHARS: usize = 40;
+/// Most arrows and circles in one diagram (`arrows` and `[%cal]` together).
+pub const MAX_ARROWS: usize = 64;
+/// Most marked squares in one list (`squares`, `highlight`, `[%csl]`).
+pub const MAX_SQUARES: usize = 80;
 
 /// A validated diagram request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +93,16 @@ const PARAMS: &[(&str, &[&str])] = &[
     ("coordinates", &["coordinates", "coords"]),
     ("format", &["format"]),
     ("pieces", &["pieces", "piece", "pieceset", "piece_set"]),
+    ("theme", &["theme", "colors"]),
+    ("light", &["light"]),
+    ("dark", &["dark"]),
+    ("lastMove", &["lastmove", "last_move"]),
+    ("check", &["check"]),
+    ("arrows", &["arrows"]),
+    ("squares", &["squares"]),
+    ("highlight", &["highlight", "highlights"]),
+    ("annotations", &["annotations"]),
+    ("turn", &["turn"]),
 ];
 
 /// The canonical name of a query key (case-insensitive), if it is one we read.
@@ -113,39 +130,100 @@ impl Request {
         pairs: impl IntoIterator<Item = (K, V)>,
         path_format: Option<Format>,
     ) -> Result<Request, RequestError> {
-        let mut values: [Option<V>; 6] = Default::default();
+        let mut values: Vec<Option<V>> = PARAMS.iter().map(|_| None).collect();
         for (key, value) in pairs {
             if let Some(name) = canonical(key.as_ref()) {
-                let slot = PARAMS.iter().position(|(n, _)| *n == name);
-                if let Some(slot) = slot {
+                if let Some(slot) = PARAMS.iter().position(|(n, _)| *n == name) {
                     values[slot] = Some(value);
                 }
             }
         }
-        let [fen, size, orientation, coordinates, format, pieces] = values;
-        let position = parse_fen(fen.as_ref().map(|v| v.as_ref()))?;
-        let options = RenderOptions {
-            size: match &size {
-                Some(v) => parse_size(v.as_ref())?,
-                None => crate::options::DEFAULT_SIZE,
-            },
-            orientation: match &orientation {
-                Some(v) => parse_orientation(v.as_ref())?,
-                None => Orientation::default(),
-            },
-            coordinates: match &coordinates {
-                Some(v) => parse_coordinates(v.as_ref())?,
-                None => Coordinates::default(),
-            },
-            piece_set: match &pieces {
-                Some(v) => parse_piece_set(v.as_ref())?,
-                None => DEFAULT_PIECE_SET.to_string(),
-            },
+        let get = |name: &str| -> Option<&str> {
+            let slot = PARAMS.iter().position(|(n, _)| *n == name)?;
+            values[slot].as_ref().map(|v| v.as_ref())
         };
-        let format = match (
-            format.as_ref().map(|v| parse_format(v.as_ref())),
-            path_format,
-        ) {
+        let position = parse_fen(get("fen"))?;
+        let files = position.files();
+        let mut theme = match get("theme") {
+            Some(v) => parse_theme(v)?,
+            None => Theme::default(),
+        };
+        if let Some(v) = get("light") {
+            theme.light = parse_color("light", v)?;
+        }
+        if let Some(v) = get("dark") {
+            theme.dark = parse_color("dark", v)?;
+            theme.hatched = false;
+        }
+        let mut arrows = match get("arrows") {
+            Some(v) => parse_arrows("arrows", v, files)?,
+            None => Vec::new(),
+        };
+        let mut highlights = match get("highlight") {
+            Some(v) => parse_highlights("highlight", v, files)?,
+            None => Vec::new(),
+        };
+        if let Some(v) = get("annotations") {
+            let (cal, csl) = parse_annotations(v, files)?;
+            arrows.extend(cal);
+            highlights.extend(csl);
+        }
+        if arrows.len() > MAX_ARROWS {
+            return Err(RequestError::new(
+                "arrows",
+                format!(
+                    "arrows has {} items (with annotations): at most {MAX_ARROWS} are allowed",
+                    arrows.len()
+                ),
+            ));
+        }
+        if highlights.len() > MAX_SQUARES {
+            return Err(RequestError::new(
+                "highlight",
+                format!(
+                    "highlight has {} squares (with annotations): at most {MAX_SQUARES} are allowed",
+                    highlights.len()
+                ),
+            ));
+        }
+        let options = RenderOptions {
+            size: get("size")
+                .map(parse_size)
+                .transpose()?
+                .unwrap_or(crate::options::DEFAULT_SIZE),
+            orientation: get("orientation")
+                .map(parse_orientation)
+                .transpose()?
+                .unwrap_or_default(),
+            coordinates: get("coordinates")
+                .map(parse_coordinates)
+                .transpose()?
+                .unwrap_or_default(),
+            piece_set: get("pieces")
+                .map(parse_piece_set)
+                .transpose()?
+                .unwrap_or_else(|| DEFAULT_PIECE_SET.to_string()),
+            theme,
+            last_move: get("lastMove")
+                .map(|v| parse_last_move(v, files))
+                .transpose()?
+                .flatten(),
+            check: get("check")
+                .map(|v| parse_check(v, files))
+                .transpose()?
+                .unwrap_or_default(),
+            arrows,
+            crosses: get("squares")
+                .map(|v| parse_crosses(v, files))
+                .transpose()?
+                .unwrap_or_default(),
+            highlights,
+            turn_marker: get("turn")
+                .map(|v| parse_flag("turn", v))
+                .transpose()?
+                .unwrap_or(false),
+        };
+        let format = match (get("format").map(parse_format), path_format) {
             (None, path) => path.unwrap_or_default(),
             (Some(Err(e)), _) => return Err(e),
             (Some(Ok(asked)), None) => asked,
@@ -172,9 +250,11 @@ impl Request {
     /// The cache key: everything that decides the output bytes, normalised, so that two
     /// spellings of one diagram share an entry. Includes the renderer version.
     pub fn cache_key(&self) -> String {
+        use std::fmt::Write as _;
         let o = &self.options;
-        format!(
-            "{}|{}|{}|{}|{}|{}|{}",
+        let t = &o.theme;
+        let mut key = format!(
+            "{}|{}|{}|{}|{}|{}|{}|{}{}{}{}{}{}{}",
             env!("CARGO_PKG_VERSION"),
             self.format.extension(),
             self.position,
@@ -182,7 +262,34 @@ impl Request {
             o.orientation.bottom(self.position.turn).letter(),
             o.coordinates,
             o.piece_set.to_ascii_lowercase(),
-        )
+            t.light,
+            t.dark,
+            u8::from(t.hatched),
+            t.margin,
+            t.frame,
+            t.label,
+            t.last_move,
+        );
+        if let Some(m) = o.last_move {
+            let _ = write!(
+                key,
+                "|m{:?}{}{:?}",
+                m.from,
+                m.to,
+                m.piece.map(|p| p.fen_char())
+            );
+        }
+        let _ = write!(key, "|c{:?}|t{}", o.check, u8::from(o.turn_marker));
+        for a in &o.arrows {
+            let _ = write!(key, "|a{}{}{}", a.color.letter(), a.from, a.to);
+        }
+        for s in &o.crosses {
+            let _ = write!(key, "|x{s}");
+        }
+        for (s, c) in &o.highlights {
+            let _ = write!(key, "|h{s}{c}");
+        }
+        key
     }
 }
 
@@ -275,6 +382,230 @@ fn parse_piece_set(value: &str) -> Result<String, RequestError> {
             "expected the name of a piece set (letters, digits, - and _)",
         ))
     }
+}
+
+fn parse_theme(value: &str) -> Result<Theme, RequestError> {
+    // web-boardimage's `colors` names.
+    let name = match value.to_ascii_lowercase().as_str() {
+        "default" | "lichess-brown" => "brown".to_string(),
+        "lichess-blue" => "blue".to_string(),
+        other => other.to_string(),
+    };
+    Theme::named(&name).ok_or_else(|| {
+        RequestError::bad_value(
+            "theme",
+            value,
+            &format!("expected one of {}", THEME_NAMES.join(", ")),
+        )
+    })
+}
+
+fn parse_color(param: &'static str, value: &str) -> Result<Rgba, RequestError> {
+    Rgba::parse_hex(value, false).ok_or_else(|| {
+        RequestError::bad_value(param, value, "expected a colour written #rgb or #rrggbb")
+    })
+}
+
+fn parse_flag(param: &'static str, value: &str) -> Result<bool, RequestError> {
+    match value.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        _ => Err(RequestError::bad_value(
+            param,
+            value,
+            "expected 1/true/yes or 0/false/no",
+        )),
+    }
+}
+
+fn parse_last_move(value: &str, files: u8) -> Result<Option<LastMove>, RequestError> {
+    let bad = || {
+        RequestError::bad_value(
+            "lastMove",
+            value,
+            "expected a move in UCI notation such as e2e4, e7e8q or N@f3, on the board",
+        )
+    };
+    if value.is_empty() || value == "-" {
+        return Ok(None);
+    }
+    if let Some((piece, to)) = value.split_once('@') {
+        let mut letters = piece.chars();
+        let piece = match (letters.next(), letters.next()) {
+            (Some(c), None) => Some(Piece::from_fen_char(c).ok_or_else(bad)?),
+            _ => return Err(bad()),
+        };
+        let to = Square::parse(to, files).ok_or_else(bad)?;
+        return Ok(Some(LastMove {
+            from: None,
+            to,
+            piece,
+        }));
+    }
+    let (Some(from), Some(to)) = (value.get(0..2), value.get(2..4)) else {
+        return Err(bad());
+    };
+    let piece = match value.get(4..) {
+        Some("") | None => None,
+        Some(p) if p.len() == 1 && p.is_ascii() => {
+            let c = p.chars().next().ok_or_else(bad)?;
+            let piece = Piece::from_fen_char(c).ok_or_else(bad)?;
+            matches!(piece.role.letter(), 'Q' | 'R' | 'B' | 'N' | 'A' | 'C' | 'K')
+                .then_some(piece)
+                .ok_or_else(bad)?;
+            Some(piece)
+        }
+        Some(_) => return Err(bad()),
+    };
+    Ok(Some(LastMove {
+        from: Some(Square::parse(from, files).ok_or_else(bad)?),
+        to: Square::parse(to, files).ok_or_else(bad)?,
+        piece,
+    }))
+}
+
+fn parse_check(value: &str, files: u8) -> Result<Check, RequestError> {
+    match value.to_ascii_lowercase().as_str() {
+        "" | "0" | "false" | "no" | "off" | "none" | "-" => Ok(Check::Off),
+        "auto" | "1" | "true" | "yes" | "on" => Ok(Check::Auto),
+        other => Square::parse(other, files)
+            .map(Check::Square)
+            .ok_or_else(|| {
+                RequestError::bad_value(
+                    "check",
+                    value,
+                    "expected a square on the board such as e8, auto, or none",
+                )
+            }),
+    }
+}
+
+/// Split a comma list, rejecting lists longer than `max` before looking at the items.
+fn items<'a>(
+    param: &'static str,
+    value: &'a str,
+    max: usize,
+) -> Result<Vec<&'a str>, RequestError> {
+    let list: Vec<&str> = value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .take(max + 1)
+        .collect();
+    if list.len() > max {
+        let count = value.split(',').filter(|s| !s.trim().is_empty()).count();
+        return Err(RequestError::new(
+            param,
+            format!("{param} has {count} items: at most {max} are allowed"),
+        ));
+    }
+    Ok(list)
+}
+
+/// `[G|R|Y|B]square[square]`: an optional colour letter, then one or two squares.
+fn parse_arrow(item: &str, files: u8) -> Option<Arrow> {
+    let (color, squares) = match item.chars().next().and_then(MarkColor::from_letter) {
+        // `b1` is a square, `Bb1` a blue mark: a colour letter is followed by a file letter.
+        Some(c) if item.len() % 2 == 1 => (c, &item[1..]),
+        _ => (MarkColor::Green, item),
+    };
+    let from = Square::parse(squares.get(0..2)?, files)?;
+    let to = match squares.get(2..) {
+        Some("") => from,
+        Some(rest) => Square::parse(rest, files)?,
+        None => return None,
+    };
+    Some(Arrow { from, to, color })
+}
+
+fn parse_arrows(param: &'static str, value: &str, files: u8) -> Result<Vec<Arrow>, RequestError> {
+    items(param, value, MAX_ARROWS)?
+        .into_iter()
+        .map(|item| {
+            parse_arrow(item, files).ok_or_else(|| {
+                RequestError::new(
+                    param,
+                    format!(
+                        "{param} item {} is not allowed: expected an optional colour G, R, Y or B and one or two squares on the board, e.g. Ge2e4 or Rd4",
+                        Echo(item)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+fn parse_highlights(
+    param: &'static str,
+    value: &str,
+    files: u8,
+) -> Result<Vec<(Square, Rgba)>, RequestError> {
+    items(param, value, MAX_SQUARES)?
+        .into_iter()
+        .map(|item| match parse_arrow(item, files) {
+            Some(a) if a.from == a.to => Ok((a.from, a.color.highlight())),
+            _ => Err(RequestError::new(
+                param,
+                format!(
+                    "{param} item {} is not allowed: expected an optional colour G, R, Y or B and a square on the board, e.g. Ge4",
+                    Echo(item)
+                ),
+            )),
+        })
+        .collect()
+}
+
+fn parse_crosses(value: &str, files: u8) -> Result<Vec<Square>, RequestError> {
+    items("squares", value, MAX_SQUARES)?
+        .into_iter()
+        .map(|item| {
+            Square::parse(item, files).ok_or_else(|| {
+                RequestError::bad_value(
+                    "squares",
+                    item,
+                    "expected a comma list of squares on the board, e.g. e4,d5",
+                )
+            })
+        })
+        .collect()
+}
+
+type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
+
+/// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
+/// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
+fn parse_annotations(value: &str, files: u8) -> Result<Annotations, RequestError> {
+    let (mut arrows, mut highlights) = (Vec::new(), Vec::new());
+    let mut rest = value;
+    while let Some(open) = rest.find("[%") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find(']') else {
+            return Err(RequestError::bad_value(
+                "annotations",
+                &rest[open..],
+                "expected commands in brackets such as [%cal Ge2e4,Rd1d8][%csl Gd4]",
+            ));
+        };
+        let command = &after[..close];
+        let (name, args) = command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, ""));
+        match name {
+            "cal" => arrows.extend(parse_arrows("annotations", args, files)?),
+            "csl" => highlights.extend(parse_highlights("annotations", args, files)?),
+            _ => {}
+        }
+        if arrows.len() > MAX_ARROWS || highlights.len() > MAX_SQUARES {
+            return Err(RequestError::new(
+                "annotations",
+                format!(
+                    "annotations mark too much: at most {MAX_ARROWS} arrows and {MAX_SQUARES} squares are allowed"
+                ),
+            ));
+        }
+        rest = &after[close + 1..];
+    }
+    Ok((arrows, highlights))
 }
 
 #[cfg(test)]
@@ -387,5 +718,80 @@ mod tests {
             "orientation \"<script>???\" is not allowed: expected white, black or turn"
         );
         assert!(!msg.contains('\n'));
+    }
+
+    #[test]
+    fn marks_parse_with_colours_and_defaults() {
+        let r = Request::from_query(
+            "fen=start&arrows=Ge2e4,e7e5,Bd4,bb1,Rb1b1&highlight=Ye4,d5&squares=a1,h8&lastMove=N@f3&check=auto",
+            None,
+        )
+        .unwrap();
+        let sq = |t: &str| Square::parse(t, 8).unwrap();
+        let a = &r.options.arrows;
+        assert_eq!(a.len(), 5);
+        assert_eq!(
+            (a[0].color, a[0].from, a[0].to),
+            (MarkColor::Green, sq("e2"), sq("e4"))
+        );
+        assert_eq!(
+            (a[1].color, a[1].from, a[1].to),
+            (MarkColor::Green, sq("e7"), sq("e5"))
+        );
+        assert_eq!(
+            (a[2].color, a[2].from, a[2].to),
+            (MarkColor::Blue, sq("d4"), sq("d4"))
+        );
+        assert_eq!(
+            (a[3].color, a[3].from),
+            (MarkColor::Blue, sq("b1")),
+            "bb1 is a blue b1"
+        );
+        assert_eq!((a[4].color, a[4].to), (MarkColor::Red, sq("b1")));
+        assert_eq!(
+            r.options.highlights[0],
+            (sq("e4"), MarkColor::Yellow.highlight())
+        );
+        assert_eq!(
+            r.options.highlights[1],
+            (sq("d5"), MarkColor::Green.highlight())
+        );
+        assert_eq!(r.options.crosses, vec![sq("a1"), sq("h8")]);
+        let m = r.options.last_move.unwrap();
+        assert_eq!(
+            (m.from, m.to, m.piece.map(|p| p.fen_char())),
+            (None, sq("f3"), Some('N'))
+        );
+        assert_eq!(r.options.check, Check::Auto);
+    }
+
+    #[test]
+    fn pgn_comment_commands_become_arrows_and_highlights() {
+        let (arrows, highlights) = parse_annotations(
+            "Good move! [%clk 0:01:00] [%cal Ge2e4,Rd1d8][%csl Gd4,Re5] {x}",
+            8,
+        )
+        .unwrap();
+        assert_eq!(arrows.len(), 2);
+        assert_eq!(arrows[1].color, MarkColor::Red);
+        assert_eq!(highlights.len(), 2);
+        assert!(parse_annotations("[%cal Ge2e4", 8).is_err());
+        assert!(parse_annotations("[%cal Gz2e4]", 8).is_err());
+        assert_eq!(parse_annotations("no commands", 8).unwrap().0.len(), 0);
+    }
+
+    #[test]
+    fn moves_in_uci() {
+        let m = |t: &str| parse_last_move(t, 8);
+        assert!(m("e2e4").unwrap().is_some());
+        assert!(m("e7e8q").unwrap().unwrap().piece.is_some());
+        assert!(m("e1g1").unwrap().is_some());
+        assert!(m("-").unwrap().is_none());
+        for bad in [
+            "e2", "e2e9", "e7e8x", "e7e8qq", "@f3", "NN@f3", "é2e4", "e2e4 ",
+        ] {
+            assert!(m(bad).is_err(), "{bad}");
+        }
+        assert!(parse_last_move("i2i4", 10).unwrap().is_some());
     }
 }

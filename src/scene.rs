@@ -5,7 +5,7 @@
 //! `raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
 
 use crate::font::LabelFont;
-use crate::options::{Coordinates, RenderOptions};
+use crate::options::{Arrow, Check, Coordinates, RenderOptions};
 use crate::piece::{Color, Piece};
 use crate::position::{Position, Square};
 use crate::theme::{Rgba, Theme};
@@ -56,7 +56,59 @@ pub struct Label {
     pub color: Rgba,
 }
 
-/// A diagram laid out in pixels. Paint order: background, fills, pieces, labels.
+/// A point in pixels.
+pub type Point = (f32, f32);
+
+/// A vector shape, drawn identically by both backends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A filled rectangle (possibly translucent).
+    Rect {
+        /// Where.
+        rect: Rect,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A filled polygon.
+    Polygon {
+        /// Corners, in order.
+        points: Vec<Point>,
+        /// Colour.
+        color: Rgba,
+    },
+    /// An open polyline stroked `width` wide, butt ends, mitred corners.
+    Line {
+        /// Vertices, in order.
+        points: Vec<Point>,
+        /// Stroke width.
+        width: f32,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A circle outline.
+    Ring {
+        /// Centre.
+        center: Point,
+        /// Radius (to the middle of the stroke).
+        radius: f32,
+        /// Stroke width.
+        width: f32,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A disc filled with a radial gradient, `stops` as (offset 0–1, colour).
+    Glow {
+        /// Centre.
+        center: Point,
+        /// Radius.
+        radius: f32,
+        /// Gradient stops.
+        stops: Vec<(f32, Rgba)>,
+    },
+}
+
+/// A diagram laid out in pixels. Paint order: background, fills, marks, pieces, overlays,
+/// labels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
     /// Image width.
@@ -67,8 +119,12 @@ pub struct Scene {
     pub background: Rgba,
     /// Frame and squares, in paint order.
     pub fills: Vec<Fill>,
+    /// Marks under the pieces: hatching, last move, highlights, check glow.
+    pub marks: Vec<Shape>,
     /// Pieces.
     pub pieces: Vec<PlacedPiece>,
+    /// Marks over the pieces: arrows, circles, crosses.
+    pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
     /// The board's rectangle (the squares only).
@@ -152,13 +208,10 @@ impl Grid {
     }
 }
 
-/// Lay out `position` as `options` ask, with `theme`'s colours and `font`'s label glyphs.
-pub fn build(
-    position: &Position,
-    options: &RenderOptions,
-    theme: &Theme,
-    font: &LabelFont,
-) -> Scene {
+/// Lay out `position` as `options` ask (colours from `options.theme`), with `font`'s label
+/// glyphs.
+pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> Scene {
+    let theme = &options.theme;
     let files = u32::from(position.files());
     let ranks = u32::from(position.ranks());
     let size = options
@@ -217,12 +270,206 @@ pub fn build(
         height: l.height,
         background: theme.margin,
         fills,
+        marks: marks(position, options, &grid, theme),
         pieces,
+        overlays: overlays(options, &grid, theme),
         labels: labels(position, options.coordinates, &grid, &l, theme, font),
         board,
         square: sq,
         bottom: grid.bottom,
     }
+}
+
+/// Marks drawn on the squares, under the pieces.
+fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Theme) -> Vec<Shape> {
+    let mut out = Vec::new();
+    let sq = grid.square as f32;
+    if theme.hatched {
+        // Printed-book dark squares: diagonal lines, about six per square.
+        let width = (sq / 36.0).max(0.75);
+        let step = sq / 6.0;
+        for s in position.squares().filter(|s| s.is_dark()) {
+            let r = grid.rect(s);
+            let (x0, y0, side) = (r.x as f32, r.y as f32, sq);
+            // Lines x - y = c, for c across the square, clipped to it.
+            let mut c = -side + step / 2.0;
+            while c < side {
+                let (ax, ay) = if c >= 0.0 { (x0 + c, y0) } else { (x0, y0 - c) };
+                let (bx, by) = if c >= 0.0 {
+                    (x0 + side, y0 + side - c)
+                } else {
+                    (x0 + side + c, y0 + side)
+                };
+                out.push(Shape::Line {
+                    points: vec![(ax, ay), (bx, by)],
+                    width,
+                    color: theme.frame,
+                });
+                c += step;
+            }
+        }
+    }
+    if let Some(m) = options.last_move {
+        for s in m.from.into_iter().chain(std::iter::once(m.to)) {
+            out.push(Shape::Rect {
+                rect: grid.rect(s),
+                color: theme.last_move,
+            });
+        }
+    }
+    for (s, color) in &options.highlights {
+        out.push(Shape::Rect {
+            rect: grid.rect(*s),
+            color: *color,
+        });
+    }
+    let checked = match options.check {
+        Check::Off => None,
+        Check::Auto => crate::attacks::checked_king(position),
+        Check::Square(s) => Some(s),
+    };
+    if let Some(s) = checked {
+        let r = grid.rect(s);
+        let red = |rgb: u32, a: u8| Rgba::hex(rgb).with_alpha(a);
+        out.push(Shape::Glow {
+            center: (r.x as f32 + sq / 2.0, r.y as f32 + sq / 2.0),
+            radius: sq / 2.0,
+            stops: vec![
+                (0.0, red(0xff2a1a, 0xff)),
+                (0.3, red(0xe8200f, 0xe0)),
+                (1.0, red(0xa00000, 0x00)),
+            ],
+        });
+    }
+    out
+}
+
+/// Marks drawn over the pieces: arrows, circles, crosses.
+fn overlays(options: &RenderOptions, grid: &Grid, theme: &Theme) -> Vec<Shape> {
+    let mut out = Vec::new();
+    let sq = grid.square as f32;
+    for s in &options.crosses {
+        let r = grid.rect(*s);
+        let (x0, y0) = (r.x as f32, r.y as f32);
+        let (a, b) = (sq * 0.28, sq * 0.72);
+        let color = theme.frame.with_alpha(0xd8);
+        let width = (sq * 0.085).max(1.0);
+        out.push(Shape::Line {
+            points: vec![(x0 + a, y0 + a), (x0 + b, y0 + b)],
+            width,
+            color,
+        });
+        out.push(Shape::Line {
+            points: vec![(x0 + a, y0 + b), (x0 + b, y0 + a)],
+            width,
+            color,
+        });
+    }
+    for arrow in &options.arrows {
+        out.push(arrow_shape(arrow, grid));
+    }
+    out
+}
+
+fn centre(grid: &Grid, s: Square) -> Point {
+    let r = grid.rect(s);
+    let half = grid.square as f32 / 2.0;
+    (r.x as f32 + half, r.y as f32 + half)
+}
+
+/// One arrow (a shaft and a head, as one polygon) or, from a square to itself, a circle.
+fn arrow_shape(arrow: &Arrow, grid: &Grid) -> Shape {
+    let sq = grid.square as f32;
+    let color = arrow.color.arrow();
+    let start = centre(grid, arrow.from);
+    let end = centre(grid, arrow.to);
+    if arrow.from == arrow.to {
+        let width = (sq * 0.075).max(1.0);
+        return Shape::Ring {
+            center: start,
+            radius: sq / 2.0 - width / 2.0 - sq * 0.02,
+            width,
+            color,
+        };
+    }
+    // Knight moves bend: along the long leg first, then the short one.
+    let (df, dr) = (
+        i16::from(arrow.to.file) - i16::from(arrow.from.file),
+        i16::from(arrow.to.rank) - i16::from(arrow.from.rank),
+    );
+    let knight = matches!((df.abs(), dr.abs()), (1, 2) | (2, 1));
+    let mut path = vec![start];
+    if knight {
+        let horizontal_first = (end.0 - start.0).abs() > (end.1 - start.1).abs();
+        path.push(if horizontal_first {
+            (end.0, start.1)
+        } else {
+            (start.0, end.1)
+        });
+    }
+    // The head stops a little short of the centre, so heads meeting on one square stay
+    // apart; the shaft stops where the head begins, so translucent parts never overlap.
+    let last = path[path.len() - 1];
+    let (dx, dy) = (end.0 - last.0, end.1 - last.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+    let (ux, uy) = (dx / len, dy / len);
+    let shaft = sq * 0.16;
+    let head_len = (sq * 0.42).min(len * 0.8);
+    let head_half = sq * 0.24;
+    let tip = (end.0 - ux * sq * 0.12, end.1 - uy * sq * 0.12);
+    let base = (tip.0 - ux * head_len, tip.1 - uy * head_len);
+    let (nx, ny) = (-uy, ux);
+    // Build the outline: shaft along `path` to `base`, then the head.
+    let mut pts = path.clone();
+    pts.push(base);
+    let half = shaft / 2.0;
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for (i, p) in pts.iter().enumerate() {
+        // Offset each vertex along the bisector of its neighbouring segments (mitre).
+        let dir_in = if i > 0 {
+            unit(pts[i - 1], *p)
+        } else {
+            unit(*p, pts[i + 1])
+        };
+        let dir_out = if i + 1 < pts.len() {
+            unit(*p, pts[i + 1])
+        } else {
+            dir_in
+        };
+        let (mx, my) = (-(dir_in.1 + dir_out.1), dir_in.0 + dir_out.0);
+        let m_len = (mx * mx + my * my).sqrt().max(1e-3);
+        let cos = ((mx / m_len) * -dir_in.1 + (my / m_len) * dir_in.0).max(0.3);
+        let k = half / cos;
+        left.push((p.0 + mx / m_len * k, p.1 + my / m_len * k));
+        right.push((p.0 - mx / m_len * k, p.1 - my / m_len * k));
+    }
+    let mut points = left;
+    points.push((base.0 + nx * head_half, base.1 + ny * head_half));
+    points.push(tip);
+    points.push((base.0 - nx * head_half, base.1 - ny * head_half));
+    points.extend(right.into_iter().rev());
+    Shape::Polygon { points, color }
+}
+
+/// A circle as four cubic Béziers, starting and ending at (cx + r, cy): the one
+/// construction both backends use, so SVG and PNG draw the same curve.
+pub fn circle_curves(center: Point, r: f32) -> [(Point, Point, Point); 4] {
+    const K: f32 = 0.552_284_8; // 4/3 · (√2 − 1)
+    let (cx, cy) = center;
+    let k = r * K;
+    [
+        ((cx + r, cy + k), (cx + k, cy + r), (cx, cy + r)),
+        ((cx - k, cy + r), (cx - r, cy + k), (cx - r, cy)),
+        ((cx - r, cy - k), (cx - k, cy - r), (cx, cy - r)),
+        ((cx + k, cy - r), (cx + r, cy - k), (cx + r, cy)),
+    ]
+}
+
+fn unit(a: Point, b: Point) -> Point {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+    (dx / len, dy / len)
 }
 
 /// Labels whose digits would be under this many pixels tall are not drawn: unreadable.
@@ -308,7 +555,12 @@ fn labels(
                 return out;
             }
             let pad = (sq * 0.07).max(1.0);
-            let other = |s: Square| if s.is_dark() { theme.light } else { theme.dark };
+            // On hatched (printed) boards both square colours are white: labels in ink.
+            let other = |s: Square| match (theme.hatched, s.is_dark()) {
+                (true, _) => theme.label,
+                (false, true) => theme.light,
+                (false, false) => theme.dark,
+            };
             let (bottom_rank, left_file) = match grid.bottom {
                 Color::White => (0, 0),
                 Color::Black => (position.ranks() - 1, position.files() - 1),
@@ -354,7 +606,7 @@ mod tests {
             coordinates,
             ..RenderOptions::default()
         };
-        build(&pos, &options, &Theme::default(), LabelFont::builtin())
+        build(&pos, &options, LabelFont::builtin())
     }
 
     #[test]
@@ -411,17 +663,12 @@ mod tests {
     #[test]
     fn black_orientation_turns_the_board() {
         let pos = Position::start();
-        let white = build(
-            &pos,
-            &RenderOptions::default(),
-            &Theme::default(),
-            LabelFont::builtin(),
-        );
+        let white = build(&pos, &RenderOptions::default(), LabelFont::builtin());
         let options = RenderOptions {
             orientation: Orientation::Black,
             ..RenderOptions::default()
         };
-        let black = build(&pos, &options, &Theme::default(), LabelFont::builtin());
+        let black = build(&pos, &options, LabelFont::builtin());
         // a1 holds a white rook: bottom-left for white, top-right for black.
         let a1 = |s: &Scene| {
             s.pieces

@@ -7,7 +7,8 @@
 
 use crate::font::LabelFont;
 use crate::pieces::PieceSet;
-use crate::scene::Scene;
+use crate::scene::{Point, Scene, Shape, circle_curves};
+use crate::theme::Rgba;
 use std::fmt::{self, Write as _};
 
 /// A number written compactly: at most two decimals, no trailing zeros.
@@ -67,9 +68,17 @@ fn write_into(out: &mut String, scene: &Scene, set: &PieceSet, font: &LabelFont)
         let r = fill.rect;
         write!(
             out,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
-            r.x, r.y, r.w, r.h, fill.color
+            r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
+            r.x,
+            r.y,
+            r.w,
+            r.h,
+            Paint("fill", fill.color)
         )?;
+    }
+    let mut gradients = 0;
+    for shape in &scene.marks {
+        write_shape(out, shape, &mut gradients)?;
     }
     for p in &scene.pieces {
         let r = p.rect;
@@ -82,6 +91,9 @@ fn write_into(out: &mut String, scene: &Scene, set: &PieceSet, font: &LabelFont)
             r.w,
             r.h
         )?;
+    }
+    for shape in &scene.overlays {
+        write_shape(out, shape, &mut gradients)?;
     }
     for label in &scene.labels {
         let Some(glyph) = font.glyph(label.ch) else {
@@ -96,6 +108,121 @@ fn write_into(out: &mut String, scene: &Scene, set: &PieceSet, font: &LabelFont)
     }
     out.push_str("</svg>");
     Ok(())
+}
+
+/// ` fill="#rrggbb"` plus ` fill-opacity="…"` when translucent (or `stroke`).
+struct Paint(&'static str, Rgba);
+
+impl fmt::Display for Paint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Paint(kind, c) = *self;
+        write!(f, r##" {kind}="#{:02x}{:02x}{:02x}""##, c.r, c.g, c.b)?;
+        if c.a != 255 {
+            write!(f, r#" {kind}-opacity="{}""#, f32::from(c.a) / 255.0)?;
+        }
+        Ok(())
+    }
+}
+
+/// SVG path data through `points`.
+struct PathData<'a>(&'a [Point], bool);
+
+impl fmt::Display for PathData<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (x, y)) in self.0.iter().enumerate() {
+            write!(f, "{}{x} {y}", if i == 0 { 'M' } else { 'L' })?;
+        }
+        if self.1 {
+            f.write_str("Z")?;
+        }
+        Ok(())
+    }
+}
+
+/// SVG path data of [`circle_curves`].
+struct Circle(Point, f32);
+
+impl fmt::Display for Circle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Circle(center, r) = *self;
+        write!(f, "M{} {}", center.0 + r, center.1)?;
+        for (a, b, c) in circle_curves(center, r) {
+            write!(f, "C{} {} {} {} {} {}", a.0, a.1, b.0, b.1, c.0, c.1)?;
+        }
+        f.write_str("Z")
+    }
+}
+
+fn write_shape(out: &mut String, shape: &Shape, gradients: &mut u32) -> fmt::Result {
+    match shape {
+        Shape::Rect { rect: r, color } => write!(
+            out,
+            r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
+            r.x,
+            r.y,
+            r.w,
+            r.h,
+            Paint("fill", *color)
+        ),
+        Shape::Polygon { points, color } => {
+            write!(
+                out,
+                r#"<path d="{}"{}/>"#,
+                PathData(points, true),
+                Paint("fill", *color)
+            )
+        }
+        Shape::Line {
+            points,
+            width,
+            color,
+        } => write!(
+            out,
+            r#"<path d="{}" fill="none" stroke-width="{width}" stroke-linecap="butt" stroke-linejoin="miter"{}/>"#,
+            PathData(points, false),
+            Paint("stroke", *color)
+        ),
+        Shape::Ring {
+            center,
+            radius,
+            width,
+            color,
+        } => write!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{radius}" fill="none" stroke-width="{width}"{}/>"#,
+            center.0,
+            center.1,
+            Paint("stroke", *color)
+        ),
+        Shape::Glow {
+            center,
+            radius,
+            stops,
+        } => {
+            *gradients += 1;
+            let id = *gradients;
+            write!(
+                out,
+                r#"<radialGradient id="glow{id}" gradientUnits="userSpaceOnUse" cx="{}" cy="{}" r="{radius}">"#,
+                center.0, center.1
+            )?;
+            for (offset, c) in stops {
+                write!(
+                    out,
+                    r##"<stop offset="{offset}" stop-color="#{:02x}{:02x}{:02x}" stop-opacity="{}"/>"##,
+                    c.r,
+                    c.g,
+                    c.b,
+                    f32::from(c.a) / 255.0
+                )?;
+            }
+            write!(
+                out,
+                r##"</radialGradient><path d="{}" fill="url(#glow{id})"/>"##,
+                Circle(*center, *radius)
+            )
+        }
+    }
 }
 
 #[cfg(test)]

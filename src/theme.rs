@@ -40,6 +40,49 @@ impl fmt::Display for Rgba {
     }
 }
 
+impl Rgba {
+    /// The same colour with alpha `a`.
+    pub const fn with_alpha(self, a: u8) -> Rgba {
+        Rgba { a, ..self }
+    }
+
+    /// Parse `#rgb` or `#rrggbb`, and `#rrggbbaa` when `alpha` is allowed. Nothing else:
+    /// no names, no functions, so a colour can never carry markup.
+    pub fn parse_hex(text: &str, alpha: bool) -> Option<Rgba> {
+        let hex = text.strip_prefix('#')?;
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+        let nibble = |i: usize| {
+            u8::from_str_radix(hex.get(i..i + 1)?, 16)
+                .ok()
+                .map(|n| n * 17)
+        };
+        match hex.len() {
+            3 => Some(Rgba {
+                r: nibble(0)?,
+                g: nibble(1)?,
+                b: nibble(2)?,
+                a: 255,
+            }),
+            6 => Some(Rgba {
+                r: byte(0)?,
+                g: byte(2)?,
+                b: byte(4)?,
+                a: 255,
+            }),
+            8 if alpha => Some(Rgba {
+                r: byte(0)?,
+                g: byte(2)?,
+                b: byte(4)?,
+                a: byte(6)?,
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// The colours of a diagram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Theme {
@@ -47,30 +90,178 @@ pub struct Theme {
     pub light: Rgba,
     /// Dark squares.
     pub dark: Rgba,
+    /// Dark squares are hatched with diagonal lines in `frame` colour (printed books).
+    pub hatched: bool,
     /// The margin around the board (coordinates outside).
     pub margin: Rgba,
     /// The thin frame around the board.
     pub frame: Rgba,
     /// Coordinate labels in the margin.
     pub label: Rgba,
+    /// Tint of the last move's squares (translucent).
+    pub last_move: Rgba,
+}
+
+/// Names of the built-in themes, in the order the README lists them.
+pub const THEME_NAMES: [&str; 6] = ["brown", "blue", "green", "gray", "wikipedia", "print"];
+
+impl Theme {
+    fn board(light: u32, dark: u32, frame: u32, last_move: Rgba) -> Theme {
+        Theme {
+            light: Rgba::hex(light),
+            dark: Rgba::hex(dark),
+            hatched: false,
+            margin: Rgba::hex(0xffffff),
+            frame: Rgba::hex(frame),
+            label: Rgba::hex(frame),
+            last_move,
+        }
+    }
+
+    /// A built-in theme by name (case-insensitive); `grey` is `gray`.
+    pub fn named(name: &str) -> Option<Theme> {
+        let lime = Rgba::hex(0xc8d43a).with_alpha(0x80);
+        Some(match name.to_ascii_lowercase().as_str() {
+            "brown" => Theme::default(),
+            "blue" => Theme::board(
+                0xdfe6ec,
+                0x7f9cb4,
+                0x34495c,
+                Rgba::hex(0x9ccf3a).with_alpha(0x78),
+            ),
+            "green" => Theme::board(
+                0xeaedd3,
+                0x7b9a5c,
+                0x354a28,
+                Rgba::hex(0xf2e24a).with_alpha(0x80),
+            ),
+            "gray" | "grey" => Theme::board(
+                0xe2e2e2,
+                0xa6a6a6,
+                0x3a3a3a,
+                Rgba::hex(0x8fb3d9).with_alpha(0x80),
+            ),
+            "wikipedia" => Theme::board(0xffce9e, 0xd18b47, 0x4a3520, lime),
+            "print" => Theme {
+                light: Rgba::hex(0xffffff),
+                dark: Rgba::hex(0xffffff),
+                hatched: true,
+                margin: Rgba::hex(0xffffff),
+                frame: Rgba::hex(0x000000),
+                label: Rgba::hex(0x000000),
+                last_move: Rgba::hex(0x000000).with_alpha(0x24),
+            },
+            _ => return None,
+        })
+    }
 }
 
 impl Default for Theme {
     /// `brown`: warm cream and walnut, dark brown frame and labels on white.
     fn default() -> Self {
-        Theme {
-            light: Rgba::hex(0xeedcbb),
-            dark: Rgba::hex(0xb78b66),
-            margin: Rgba::hex(0xffffff),
-            frame: Rgba::hex(0x4a3d33),
-            label: Rgba::hex(0x4a3d33),
+        Theme::board(
+            0xeedcbb,
+            0xb78b66,
+            0x4a3d33,
+            Rgba::hex(0xc8d43a).with_alpha(0x80),
+        )
+    }
+}
+
+/// The four marker colours of lichess and python-chess: green, red, yellow, blue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MarkColor {
+    /// `G`, the default.
+    #[default]
+    Green,
+    /// `R`.
+    Red,
+    /// `Y`.
+    Yellow,
+    /// `B`.
+    Blue,
+}
+
+impl MarkColor {
+    /// The colour for a letter `G`, `R`, `Y`, `B` (either case).
+    pub fn from_letter(c: char) -> Option<MarkColor> {
+        match c.to_ascii_uppercase() {
+            'G' => Some(MarkColor::Green),
+            'R' => Some(MarkColor::Red),
+            'Y' => Some(MarkColor::Yellow),
+            'B' => Some(MarkColor::Blue),
+            _ => None,
         }
+    }
+
+    /// The letter, `G`, `R`, `Y` or `B`.
+    pub fn letter(self) -> char {
+        match self {
+            MarkColor::Green => 'G',
+            MarkColor::Red => 'R',
+            MarkColor::Yellow => 'Y',
+            MarkColor::Blue => 'B',
+        }
+    }
+
+    /// Arrow and circle colour: strong, slightly translucent so pieces show through.
+    pub fn arrow(self) -> Rgba {
+        let rgb = match self {
+            MarkColor::Green => 0x15781b,
+            MarkColor::Red => 0x882020,
+            MarkColor::Yellow => 0xe68f00,
+            MarkColor::Blue => 0x003088,
+        };
+        Rgba::hex(rgb).with_alpha(0xcc)
+    }
+
+    /// Square highlight colour: light and translucent.
+    pub fn highlight(self) -> Rgba {
+        let rgb = match self {
+            MarkColor::Green => 0x3fa34d,
+            MarkColor::Red => 0xd23c3c,
+            MarkColor::Yellow => 0xf0c419,
+            MarkColor::Blue => 0x3c78d2,
+        };
+        Rgba::hex(rgb).with_alpha(0x80)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_colours_parse_strictly() {
+        assert_eq!(Rgba::parse_hex("#abc", false), Some(Rgba::hex(0xaabbcc)));
+        assert_eq!(Rgba::parse_hex("#A0b1C2", false), Some(Rgba::hex(0xa0b1c2)));
+        assert_eq!(
+            Rgba::parse_hex("#a0b1c280", true),
+            Some(Rgba::hex(0xa0b1c2).with_alpha(0x80))
+        );
+        for bad in [
+            "#a0b1c280",
+            "red",
+            "abc",
+            "#abcd",
+            "#ggg",
+            "#fff\"/><script>",
+            "#+1+2+3",
+            "",
+        ] {
+            assert_eq!(Rgba::parse_hex(bad, false), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_named_theme_exists() {
+        for name in THEME_NAMES {
+            assert!(Theme::named(name).is_some(), "{name}");
+        }
+        assert_eq!(Theme::named("BROWN"), Some(Theme::default()));
+        assert!(Theme::named("print").is_some_and(|t| t.hatched));
+        assert_eq!(Theme::named("neon"), None);
+    }
 
     #[test]
     fn colours_print_as_svg_hex() {

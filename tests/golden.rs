@@ -4,6 +4,9 @@
 //! are written beside the golden one. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the
 //! golden images and then fails, so a rewrite is never a silent pass: look at the images,
 //! commit them, and run the tests again.
+//!
+//! Both formats are checked against the same golden image: the PNG directly, and the SVG
+//! through resvg's rasteriser.
 
 mod common;
 
@@ -44,6 +47,69 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("tiny", "fen=start&size=16"),
     ("empty", "fen=empty&size=200"),
+    // Annotations, each in both orientations.
+    (
+        "last-move",
+        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&lastMove=e2e4&size=320",
+    ),
+    (
+        "last-move-black",
+        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&lastMove=e2e4&size=320&orientation=black",
+    ),
+    (
+        "drop",
+        "fen=r1bqk2r/ppp2ppp/2n5/3p4/8/5N2/PPP2PPP/R1BQKB1R/NBp_w_KQkq_-_0_9&lastMove=N@f3&size=320",
+    ),
+    (
+        "check-auto",
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&check=auto&lastMove=d8h4&size=320",
+    ),
+    (
+        "check-square-black",
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&check=e1&size=320&orientation=black",
+    ),
+    (
+        "arrows",
+        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w_KQkq_-_4_4&arrows=Gh5f7,Rc4f7,Yb1c3,Bg1f3,Bd1,Re1e1&size=400",
+    ),
+    (
+        "arrows-black",
+        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w_KQkq_-_4_4&arrows=Gh5f7,Rc4f7,Yb1c3,Bg1f3,Bd1&size=400&orientation=black",
+    ),
+    (
+        "squares",
+        "fen=8/8/8/3k4/8/3K4/8/8&squares=c4,d4,e4&size=240",
+    ),
+    (
+        "squares-black",
+        "fen=8/8/8/3k4/8/3K4/8/8&squares=c4,d4,e4&size=240&orientation=black",
+    ),
+    ("highlight", "fen=start&highlight=Ge4,Rd5,Yc6,Bf3&size=240"),
+    (
+        "annotations",
+        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D%5B%25clk+0:05:00%5D&size=320",
+    ),
+    (
+        "annotations-black",
+        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D&size=320&orientation=black",
+    ),
+    // Themes.
+    ("theme-blue", "fen=start&theme=blue&size=240"),
+    ("theme-green", "fen=start&theme=green&size=240"),
+    ("theme-gray", "fen=start&theme=gray&size=240"),
+    ("theme-wikipedia", "fen=start&theme=wikipedia&size=240"),
+    (
+        "theme-print",
+        "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360",
+    ),
+    (
+        "theme-print-black",
+        "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360&orientation=black&coordinates=inside",
+    ),
+    (
+        "theme-custom",
+        "fen=start&light=%23f4f1ea&dark=%23a97&size=240",
+    ),
 ];
 
 #[test]
@@ -70,26 +136,37 @@ fn golden_images_match() {
             ));
             continue;
         };
-        let (actual, expected) = (common::decode(&png), common::decode(&golden));
-        if actual.dimensions() != expected.dimensions() {
-            failures.push(format!(
-                "{name}: size {:?}, golden {:?}",
-                actual.dimensions(),
-                expected.dimensions()
-            ));
-            std::fs::write(dir.join(format!("{name}.actual.png")), &png).expect("write actual");
-            continue;
+        let expected = common::decode(&golden);
+        let svg = renderer
+            .svg(&request.position, &request.options)
+            .expect("renders");
+        let mut formats = vec![("png", common::decode(&png))];
+        // Below 4 px squares, a sprite blitted on whole pixels cannot match a vector render.
+        if request.options.size >= 64 {
+            formats.push(("svg", common::rasterise_svg(&svg)));
         }
-        let diff = common::compare(&actual, &expected, TOLERANCE);
-        if diff.over > MAX_OVER {
-            std::fs::write(dir.join(format!("{name}.actual.png")), &png).expect("write actual");
-            diff.image
-                .save(dir.join(format!("{name}.diff.png")))
-                .expect("write diff");
-            failures.push(format!(
-                "{name}: {} pixels differ by more than {TOLERANCE} (max {}); see {name}.diff.png",
-                diff.over, diff.max
-            ));
+        for (format, actual) in formats {
+            if actual.dimensions() != expected.dimensions() {
+                failures.push(format!(
+                    "{name} ({format}): size {:?}, golden {:?}",
+                    actual.dimensions(),
+                    expected.dimensions()
+                ));
+                continue;
+            }
+            let diff = common::compare(&actual, &expected, TOLERANCE);
+            if diff.over > MAX_OVER {
+                actual
+                    .save(dir.join(format!("{name}.{format}.actual.png")))
+                    .expect("write actual");
+                diff.image
+                    .save(dir.join(format!("{name}.{format}.diff.png")))
+                    .expect("write diff");
+                failures.push(format!(
+                    "{name} ({format}): {} pixels differ by more than {TOLERANCE} (max {}); see {name}.{format}.diff.png",
+                    diff.over, diff.max
+                ));
+            }
         }
     }
     assert!(

@@ -273,3 +273,103 @@ async fn a_real_socket_serves_a_diagram() {
     let _ = stop.send(());
     server.await.expect("join").expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn annotation_inputs_are_validated() {
+    let s = state();
+    let ok = [
+        "/diagram?fen=start&lastMove=e2e4&check=auto&arrows=Ge2e4,Rg1f3,Yd4,Bb1b1&squares=e4,d5&highlight=Ge4,Rd5",
+        "/diagram.svg?fen=start&lastMove=N@f3&check=e1&theme=print",
+        "/diagram?fen=start&lastMove=e7e8q&theme=wikipedia&light=%23ffffff&dark=%23888",
+        "/diagram?fen=start&annotations=%5B%25cal%20Ge2e4,Rd1d8%5D%5B%25csl%20Gd4,Re5%5D",
+        "/diagram?fen=start&colors=lichess-blue&piece=staunton&coordinates=false",
+        "/diagram?fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR&arrows=Gj2j4&check=j1",
+    ];
+    for uri in ok {
+        let a = get(&s, uri).await;
+        assert_eq!(
+            a.status,
+            StatusCode::OK,
+            "{uri}: {}",
+            String::from_utf8_lossy(&a.body)
+        );
+    }
+    let rendered = s.renders();
+    assert_eq!(rendered, ok.len() as u64);
+    assert_bad(
+        &get(&s, "/diagram?fen=start&arrows=Ge2z9").await,
+        &["arrows", "Ge2z9", "square"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&arrows=Gj2j4").await,
+        &["arrows", "Gj2j4"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&lastMove=e2").await,
+        &["lastMove", "\"e2\"", "UCI"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&lastMove=e2e4x").await,
+        &["lastMove", "e2e4x"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&check=k1").await,
+        &["check", "\"k1\"", "auto"],
+    );
+    let many = vec!["Ge2e4"; 200].join(",");
+    assert_bad(
+        &get(&s, &format!("/diagram?fen=start&arrows={many}")).await,
+        &["arrows", "200", "64"],
+    );
+    let many_marks = vec!["e4"; 300].join(",");
+    assert_bad(
+        &get(&s, &format!("/diagram?fen=start&squares={many_marks}")).await,
+        &["squares", "300", "80"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&theme=neon").await,
+        &["theme", "neon", "brown", "print"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&piece=cburnett").await,
+        &["pieces", "cburnett", "staunton"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&squares=e4,e9").await,
+        &["squares", "e9"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&highlight=Ge4e5").await,
+        &["highlight", "Ge4e5"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&annotations=%5B%25cal%20Ge2e9%5D").await,
+        &["annotations", "Ge2e9"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&turn=maybe").await,
+        &["turn", "maybe"],
+    );
+    for hostile in [
+        "red%22/%3E%3Cscript%3E",
+        "%23fff%22/%3E%3Cscript%3E",
+        "rgb(1,2,3)",
+        "%23ff000080",
+    ] {
+        let a = get(&s, &format!("/diagram.svg?fen=start&light={hostile}")).await;
+        assert_bad(&a, &["light", "#rgb or #rrggbb"]);
+    }
+    assert_eq!(s.renders(), rendered, "no bad request reached the renderer");
+}
+
+#[tokio::test]
+async fn options_change_the_cache_key() {
+    let s = state();
+    let plain = get(&s, "/diagram?fen=start").await;
+    let marked = get(&s, "/diagram?fen=start&arrows=Ge2e4").await;
+    let themed = get(&s, "/diagram?fen=start&theme=blue").await;
+    let tags = [&plain, &marked, &themed].map(|a| a.header(header::ETAG).to_string());
+    assert!(tags[0] != tags[1] && tags[1] != tags[2] && tags[0] != tags[2]);
+    assert_ne!(plain.body, marked.body);
+    assert_eq!(s.renders(), 3);
+}
