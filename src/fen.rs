@@ -1,20 +1,34 @@
 //! FEN: reading and writing positions as Forsyth–Edwards Notation.
 //!
-//! Owns the text form of a [`Position`]. What is accepted, beyond plain FEN:
+//! Owns the text form of a [`Position`]: [`parse`] (also [`Position`]'s `FromStr`), the
+//! canonical writer ([`Position`]'s `Display`), [`placement`], and [`FenError`]. It does not
+//! own the board model (`position.rs`) nor the request limits (the HTTP layer caps the
+//! length at 256 bytes; the parser itself is linear and allocates O(input)).
 //!
-//! - the placement field alone (the other fields default to `w - - 0 1`);
+//! What is accepted, beyond plain six-field FEN:
+//!
+//! - the placement field alone, or any prefix of the six fields (the missing fields default
+//!   to `w - - 0 1`);
 //! - `_` standing for a space (URLs), and fields separated by several spaces;
-//! - surrounding white space, a PGN tag `[FEN "…"]`, or the whole FEN in `[…]`;
-//! - `start` and `empty` (any case) for the start position and the empty board;
-//! - 8 files, or 10 files (Capablanca X-FEN, with `A` archbishop and `C` chancellor);
-//!   digits may form `10`;
-//! - crazyhouse: `~` after a promoted piece, and the pocket either in brackets after the
-//!   placement (`…/RNBQKBNR[Qn]`) or as a ninth `/`-rank of piece letters;
-//! - castling as `KQkq`, X-FEN or Shredder-FEN file letters (`HAha`), in any order;
-//! - a full-move number of 0.
+//! - surrounding white space, a PGN tag `[FEN "…"]` (or `[FEN '…']`), or the whole FEN in
+//!   `[…]` as the Italian Wikipedia writes it; a wrapper starts at the very first character,
+//!   so a pocket `[…]` right after the placement is not one;
+//! - `start` and `empty`, in any case, for the start position and the empty 8×8 board;
+//! - 8 files, or 10 files (Capablanca X-FEN, with `A` archbishop and `C` chancellor): the
+//!   first rank decides, every other rank must match; digits next to each other form one
+//!   number, so `10` counts ten empty squares;
+//! - crazyhouse: `~` right after a piece marks it promoted; the pieces in hand either in
+//!   brackets right after the placement (`…/RNBQKBNR[Qn]`, `[]` for none) or as a ninth
+//!   `/`-rank of piece letters (`…/RNBQKBNR/Qn`, empty for none);
+//! - castling as `KQkq` in any order, X-FEN or Shredder-FEN file letters (`HAha`, `A`–`H`,
+//!   or `A`–`J` on 10 files), stored in a canonical order: white first, `K`, `Q`, then file
+//!   letters from a; each letter at most once;
+//! - leading zeros in the clocks, and a full-move number of 0.
 //!
-//! Everything present is validated; no legality rules apply (a diagram may lack kings).
-//! Errors name the field, the rank and the column, and say what is allowed.
+//! Everything present is validated; no legality rules apply (a diagram may lack kings, show
+//! nine queens or pawns on the first rank). Errors name the field, the rank and the column,
+//! repeat at most 40 characters of the input (non-printable and non-ASCII characters shown
+//! as `?`), and say what is allowed.
 
 use crate::piece::{Color, Piece};
 use crate::position::{Pocket, Position, RANKS, Square};
@@ -22,49 +36,255 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// How much of a bad piece of text an error repeats.
+/// How many characters of a bad piece of text an error repeats, `…` included.
 const ECHO: usize = 40;
 
-/// Text made safe to repeat in a message: shortened, non-printable characters replaced.
-fn echo(text: &str) -> String {
-    let mut out: String = text
-        .chars()
-        .take(ECHO)
-        .map(|c| {
-            if c.is_ascii_graphic() || c == ' ' {
-                c
-            } else {
-                '?'
-            }
+/// Counts of empty squares saturate here, so no digit string can overflow.
+const COUNT_CAP: u32 = 1000;
+
+/// The widest rank we store pieces for.
+const MAX_FILES: usize = crate::position::MAX_FILES as usize;
+
+/// Why a FEN was rejected.
+///
+/// The message is one line: `invalid FEN: ` and a sentence naming the field, the rank and
+/// column where relevant, the offending text (shortened) and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid FEN: {kind}")]
+pub struct FenError {
+    /// What was wrong, with the details the message shows.
+    pub kind: FenErrorKind,
+}
+
+impl From<FenErrorKind> for FenError {
+    fn from(kind: FenErrorKind) -> FenError {
+        FenError { kind }
+    }
+}
+
+/// The kinds of [`FenError`]. Every `text` field holds the offending input already
+/// shortened to 40 characters and cleaned of non-printable and non-ASCII characters.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum FenErrorKind {
+    /// Nothing but white space, underscores or an empty wrapper.
+    #[error(
+        "fen is empty, expected a position such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"start\" or \"empty\""
+    )]
+    Empty,
+    /// The input starts with `[` but does not end with `]`.
+    #[error(
+        "\"{text}\" starts with \"[\" but does not end with \"]\", expected the whole FEN in brackets or none"
+    )]
+    UnclosedBrackets {
+        /// The whole input.
+        text: String,
+    },
+    /// The placement does not have 8 ranks (9 when the ninth is a pocket).
+    #[error("placement has {count} ranks, expected 8 ranks separated by \"/\"")]
+    RankCount {
+        /// How many `/`-separated parts the placement has.
+        count: usize,
+    },
+    /// A rank with no text (`8/8//8…`).
+    #[error("rank {rank} is empty, expected pieces and digits such as \"8\" or \"pppppppp\"")]
+    EmptyRank {
+        /// Chess rank number, 8 for the first rank of the text.
+        rank: u8,
+    },
+    /// A character that is neither a piece letter nor a digit.
+    #[error(
+        "rank {rank} \"{text}\" has '{found}' at column {column}, expected a piece letter (KQRBNPAC, lower case for black) or a digit"
+    )]
+    RankCharacter {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// The character found (`?` if not printable ASCII).
+        found: char,
+        /// 1-based character position within the rank's text.
+        column: usize,
+    },
+    /// A `~` that does not follow a piece letter.
+    #[error(
+        "rank {rank} \"{text}\" has '~' at column {column}, expected '~' only right after a piece letter (a promoted piece)"
+    )]
+    StrayPromotion {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// 1-based character position of the `~`.
+        column: usize,
+    },
+    /// A count of empty squares starting with `0`.
+    #[error(
+        "rank {rank} \"{text}\" has '0' at column {column}, expected a count of empty squares from 1 to 10"
+    )]
+    ZeroCount {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// 1-based character position of the `0`.
+        column: usize,
+    },
+    /// The first rank (rank 8) is neither 8 nor 10 squares wide.
+    #[error("rank 8 \"{text}\" has {} squares, expected 8 or 10", squares_text(*.squares))]
+    BoardWidth {
+        /// The rank's text.
+        text: String,
+        /// Squares counted (saturating at 1000).
+        squares: u32,
+    },
+    /// A rank whose width differs from the first rank's.
+    #[error("rank {rank} \"{text}\" has {} squares, expected {files}", squares_text(*.squares))]
+    RankWidth {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// Squares counted (saturating at 1000).
+        squares: u32,
+        /// The board width set by rank 8: 8 or 10.
+        files: u8,
+    },
+    /// A character in the pocket that is not a piece letter.
+    #[error(
+        "pocket \"{text}\" has '{found}' at column {column}, expected piece letters (KQRBNPAC, lower case for black)"
+    )]
+    PocketCharacter {
+        /// The pocket's text (with its brackets, when it had them).
+        text: String,
+        /// The character found (`?` if not printable ASCII).
+        found: char,
+        /// 1-based character position within the pocket's text.
+        column: usize,
+    },
+    /// A pocket opened with `[` and never closed.
+    #[error("pocket \"{text}\" is not closed, expected \"]\" after the pieces in hand")]
+    UnclosedPocket {
+        /// The pocket's text, from its `[`.
+        text: String,
+    },
+    /// The side to move is not `w` or `b`.
+    #[error("side to move \"{text}\", expected \"w\" or \"b\"")]
+    SideToMove {
+        /// The field's text.
+        text: String,
+    },
+    /// A castling field with a letter that is not allowed.
+    #[error(
+        "castling field \"{text}\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-{last_file}/a-{} also allowed)",
+        .last_file.to_ascii_lowercase()
+    )]
+    Castling {
+        /// The field's text.
+        text: String,
+        /// The last file letter of the board, `H` or `J`.
+        last_file: char,
+    },
+    /// A castling field naming the same right twice.
+    #[error("castling field \"{text}\" has '{letter}' twice, expected each letter at most once")]
+    CastlingRepeated {
+        /// The field's text.
+        text: String,
+        /// The repeated letter.
+        letter: char,
+    },
+    /// An en-passant field that is not `-` or a square on rank 3 or 6 of the board.
+    #[error("en passant square \"{text}\", expected \"-\" or a square on rank 3 or 6")]
+    EnPassant {
+        /// The field's text.
+        text: String,
+    },
+    /// A clock that is not a whole number.
+    #[error("{field} \"{text}\", expected a whole number")]
+    NotANumber {
+        /// Which clock.
+        field: NumberField,
+        /// The field's text.
+        text: String,
+    },
+    /// A clock too large for 32 bits.
+    #[error(
+        "{field} \"{text}\" is too large, expected a whole number up to {}",
+        u32::MAX
+    )]
+    NumberTooLarge {
+        /// Which clock.
+        field: NumberField,
+        /// The field's text.
+        text: String,
+    },
+    /// A seventh field.
+    #[error("unexpected 7th field \"{text}\", a FEN has at most 6 fields")]
+    ExtraField {
+        /// The seventh field's text.
+        text: String,
+    },
+}
+
+/// The two numeric fields of a FEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberField {
+    /// The fifth field: half-moves since the last capture or pawn move.
+    HalfmoveClock,
+    /// The sixth field: the move number.
+    FullmoveNumber,
+}
+
+impl fmt::Display for NumberField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberField::HalfmoveClock => "half-move clock",
+            NumberField::FullmoveNumber => "full-move number",
         })
-        .collect();
-    if text.chars().count() > ECHO {
-        out.push('…');
+    }
+}
+
+fn squares_text(squares: u32) -> String {
+    if squares >= COUNT_CAP {
+        format!("more than {}", COUNT_CAP - 1)
+    } else {
+        squares.to_string()
+    }
+}
+
+/// One character made safe to show: printable ASCII stays, anything else becomes `?`.
+fn clean(c: char) -> char {
+    if c.is_ascii_graphic() || c == ' ' {
+        c
+    } else {
+        '?'
+    }
+}
+
+/// Text made safe to repeat in a message: at most [`ECHO`] characters (the last one `…`
+/// when shortened), non-printable and non-ASCII characters replaced by `?`.
+fn echo(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.by_ref().take(ECHO - 1).map(clean).collect();
+    let rest: Vec<char> = chars.take(2).collect();
+    match rest.as_slice() {
+        [] => {}
+        [last] => out.push(clean(*last)),
+        _ => out.push('…'),
     }
     out
 }
 
-/// Why a FEN was rejected. The message is one sentence starting with `invalid FEN: `.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("invalid FEN: {0}")]
-pub struct FenError(String);
-
-impl FenError {
-    fn new(message: String) -> FenError {
-        FenError(message)
-    }
-}
-
-/// The placement field only: `rnbqkbnr/pppppppp/8/…`, without pocket or promotion marks
-/// (what stands where). [`Position`]'s `Display` writes the full FEN, marks included.
+/// The placement field only: `rnbqkbnr/pppppppp/8/…`, what stands where, without the
+/// pocket and without promotion marks. [`Position`]'s `Display` writes the full FEN.
 pub fn placement(pos: &Position) -> String {
     board_text(pos, false)
 }
 
 fn board_text(pos: &Position, marks: bool) -> String {
-    let mut out = String::with_capacity(90);
+    let mut out = String::with_capacity(100);
     for rank in (0..pos.ranks()).rev() {
-        let mut empty = 0;
+        let mut empty = 0u8;
         for file in 0..pos.files() {
             let sq = Square::new(file, rank);
             match pos.get(sq) {
@@ -92,7 +312,8 @@ fn board_text(pos: &Position, marks: bool) -> String {
 }
 
 impl fmt::Display for Position {
-    /// The full canonical FEN: placement, pocket (if any), side, castling, en passant, clocks.
+    /// The full canonical FEN: placement with `~` marks, the pocket in brackets when there
+    /// is one (white pieces first, `[]` when empty), side, castling, en passant, clocks.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&board_text(self, true))?;
         if let Some(pocket) = &self.pocket {
@@ -104,101 +325,129 @@ impl fmt::Display for Position {
             }
             f.write_str("]")?;
         }
-        let ep = self.en_passant.map_or("-".to_string(), |s| s.to_string());
-        write!(
-            f,
-            " {} {} {} {} {}",
-            self.turn.letter(),
-            self.castling,
-            ep,
-            self.halfmove,
-            self.fullmove
-        )
+        let castling = if self.castling.is_empty() {
+            "-"
+        } else {
+            &self.castling
+        };
+        write!(f, " {} {castling} ", self.turn.letter())?;
+        match self.en_passant {
+            Some(sq) => write!(f, "{sq}")?,
+            None => f.write_str("-")?,
+        }
+        write!(f, " {} {}", self.halfmove, self.fullmove)
     }
 }
 
 impl FromStr for Position {
     type Err = FenError;
+
+    /// Same as [`parse`].
     fn from_str(s: &str) -> Result<Position, FenError> {
         parse(s)
     }
 }
 
-/// Remove the tolerated wrappers: white space, `[FEN "…"]`, `[…]`.
-fn unwrap(text: &str) -> &str {
-    let t = text.trim();
-    if let Some(inner) = t.strip_prefix("[FEN").and_then(|r| r.strip_suffix(']')) {
-        let inner = inner.trim();
-        if let Some(quoted) = inner.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            return quoted.trim();
-        }
-        return inner;
-    }
-    if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        return inner.trim();
-    }
-    t
-}
-
-/// Parse a FEN (see the module documentation for what is accepted).
+/// Parse a FEN, X-FEN or Shredder-FEN, with the leniencies listed in the module
+/// documentation.
+///
+/// ```
+/// use staunton::fen;
+///
+/// let pos = fen::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1")?;
+/// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+/// let err = fen::parse("8/8/8/8/8/8/8").unwrap_err();
+/// assert_eq!(err.to_string(), "invalid FEN: placement has 7 ranks, expected 8 ranks separated by \"/\"");
+/// # Ok::<(), fen::FenError>(())
+/// ```
 pub fn parse(text: &str) -> Result<Position, FenError> {
-    let empty = || {
-        FenError::new(
-            "fen is empty, expected a position such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"start\" or \"empty\"".to_string(),
-        )
-    };
-    let unwrapped = unwrap(text);
-    if unwrapped.eq_ignore_ascii_case("start") {
+    let spaced = text.replace('_', " ");
+    let inner = unwrap(&spaced)?;
+    if inner.eq_ignore_ascii_case("start") {
         return Ok(Position::start());
     }
-    if unwrapped.eq_ignore_ascii_case("empty") {
+    if inner.eq_ignore_ascii_case("empty") {
         return Ok(Position::empty(8));
     }
-    let spaced = unwrapped.replace('_', " ");
-    let fields: Vec<&str> = spaced.split_whitespace().collect();
-    if let Some(extra) = fields.get(6) {
-        return Err(FenError::new(format!(
-            "unexpected 7th field \"{}\", a FEN has at most 6 fields",
-            echo(extra)
-        )));
-    }
-    let mut pos = parse_board(fields.first().ok_or_else(empty)?)?;
-    if let Some(side) = fields.get(1) {
-        pos.turn = match *side {
+    let mut fields = inner.split_whitespace();
+    let Some(placement) = fields.next() else {
+        return Err(FenErrorKind::Empty.into());
+    };
+    let mut pos = parse_placement(placement)?;
+    if let Some(side) = fields.next() {
+        pos.turn = match side {
             "w" => Color::White,
             "b" => Color::Black,
-            other => {
-                return Err(FenError::new(format!(
-                    "side to move \"{}\", expected \"w\" or \"b\"",
-                    echo(other)
-                )));
-            }
+            _ => return Err(FenErrorKind::SideToMove { text: echo(side) }.into()),
         };
     }
-    if let Some(castling) = fields.get(2) {
+    if let Some(castling) = fields.next() {
         pos.castling = parse_castling(castling, pos.files())?;
     }
-    if let Some(ep) = fields.get(3) {
+    if let Some(ep) = fields.next() {
         pos.en_passant = parse_en_passant(ep, pos.files())?;
     }
-    if let Some(n) = fields.get(4) {
-        pos.halfmove = parse_number(n, "half-move clock")?;
+    if let Some(n) = fields.next() {
+        pos.halfmove = parse_number(n, NumberField::HalfmoveClock)?;
     }
-    if let Some(n) = fields.get(5) {
-        pos.fullmove = parse_number(n, "full-move number")?;
+    if let Some(n) = fields.next() {
+        pos.fullmove = parse_number(n, NumberField::FullmoveNumber)?;
+    }
+    if let Some(extra) = fields.next() {
+        return Err(FenErrorKind::ExtraField { text: echo(extra) }.into());
     }
     Ok(pos)
 }
 
-fn parse_number(text: &str, what: &str) -> Result<u32, FenError> {
-    let digits = !text.is_empty() && text.len() <= 10 && text.bytes().all(|b| b.is_ascii_digit());
-    match text.parse::<u32>() {
-        Ok(n) if digits => Ok(n),
-        _ => Err(FenError::new(format!(
-            "{what} \"{}\", expected a whole number",
-            echo(text)
-        ))),
+/// Remove the tolerated wrappers: white space, `[FEN "…"]`, `[…]`.
+fn unwrap(text: &str) -> Result<&str, FenError> {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix('[') else {
+        return Ok(t);
+    };
+    let Some(inner) = rest.strip_suffix(']') else {
+        return Err(FenErrorKind::UnclosedBrackets { text: echo(t) }.into());
+    };
+    // A PGN tag: `FEN` then nothing, white space or a quote.
+    let tag = inner
+        .get(..3)
+        .filter(|name| name.eq_ignore_ascii_case("FEN"))
+        .and_then(|_| inner.get(3..))
+        .filter(|value| {
+            value.is_empty()
+                || value.starts_with(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+        });
+    let Some(value) = tag else {
+        return Ok(inner.trim());
+    };
+    let value = value.trim();
+    for quote in ['"', '\''] {
+        if let Some(quoted) = value
+            .strip_prefix(quote)
+            .and_then(|v| v.strip_suffix(quote))
+        {
+            return Ok(quoted.trim());
+        }
     }
+    Ok(value)
+}
+
+fn parse_number(text: &str, field: NumberField) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FenErrorKind::NotANumber {
+            field,
+            text: echo(text),
+        }
+        .into());
+    }
+    // Only digits: the parse can only fail by overflow.
+    text.parse::<u32>().map_err(|_| {
+        FenErrorKind::NumberTooLarge {
+            field,
+            text: echo(text),
+        }
+        .into()
+    })
 }
 
 fn parse_en_passant(text: &str, files: u8) -> Result<Option<Square>, FenError> {
@@ -207,210 +456,254 @@ fn parse_en_passant(text: &str, files: u8) -> Result<Option<Square>, FenError> {
     }
     match Square::parse(text, files) {
         Some(sq) if sq.rank == 2 || sq.rank == 5 => Ok(Some(sq)),
-        _ => Err(FenError::new(format!(
-            "en passant square \"{}\", expected \"-\" or a square on rank 3 or 6",
-            echo(text)
-        ))),
+        _ => Err(FenErrorKind::EnPassant { text: echo(text) }.into()),
     }
 }
 
+/// Castling rights in canonical order: white before black; `K`, `Q`, then files a, b, ….
 fn parse_castling(text: &str, files: u8) -> Result<String, FenError> {
     if text == "-" {
         return Ok("-".to_string());
     }
-    let last_file = (b'A' + files - 1) as char;
-    let bad = || {
-        FenError::new(format!(
-            "castling field \"{}\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-{last_file}/a-{} also allowed, each once)",
-            echo(text),
-            last_file.to_ascii_lowercase()
-        ))
-    };
-    // Canonical order: white before black; K, Q, then files a..j.
-    let rank_of = |c: char| -> Option<(u8, u8)> {
-        let color = u8::from(c.is_ascii_lowercase());
-        let upper = c.to_ascii_uppercase();
-        let order = match upper {
+    const PER_COLOR: u32 = 2 + MAX_FILES as u32;
+    // The bit of a letter: colour × PER_COLOR + (0 K, 1 Q, 2.. file letters).
+    let bit_of = |c: char| -> Option<u32> {
+        let color = u32::from(c.is_ascii_lowercase());
+        let order = match c.to_ascii_uppercase() {
             'K' => 0,
             'Q' => 1,
-            'A'..='J' if (upper as u8 - b'A') < files => 2 + (upper as u8 - b'A'),
+            upper @ 'A'..='J' if (upper as u32 - 'A' as u32) < u32::from(files) => {
+                2 + (upper as u32 - 'A' as u32)
+            }
             _ => return None,
         };
-        Some((color, order))
+        Some(color * PER_COLOR + order)
     };
-    let mut keys = Vec::with_capacity(text.len());
+    let mut seen: u32 = 0;
     for c in text.chars() {
-        let key = rank_of(c).ok_or_else(bad)?;
-        if keys.iter().any(|(k, _)| *k == key) {
-            return Err(bad());
+        let Some(bit) = bit_of(c) else {
+            return Err(FenErrorKind::Castling {
+                text: echo(text),
+                last_file: char::from(b'A' + files.saturating_sub(1)),
+            }
+            .into());
+        };
+        if seen & (1 << bit) != 0 {
+            return Err(FenErrorKind::CastlingRepeated {
+                text: echo(text),
+                letter: c,
+            }
+            .into());
         }
-        keys.push((key, c));
+        seen |= 1 << bit;
     }
-    keys.sort();
-    Ok(keys.into_iter().map(|(_, c)| c).collect())
+    let letter = |bit: u32| -> char {
+        let upper = match bit % PER_COLOR {
+            0 => 'K',
+            1 => 'Q',
+            file => char::from_u32('A' as u32 + file - 2).unwrap_or('?'),
+        };
+        if bit >= PER_COLOR {
+            upper.to_ascii_lowercase()
+        } else {
+            upper
+        }
+    };
+    Ok((0..2 * PER_COLOR)
+        .filter(|bit| seen & (1 << bit) != 0)
+        .map(letter)
+        .collect())
+}
+
+/// One rank, read: its width and the pieces on its first [`MAX_FILES`] squares.
+struct RankCells {
+    squares: u32,
+    cells: [Option<(Piece, bool)>; MAX_FILES],
+}
+
+/// Read one rank's text (`rank` is the chess rank number, for messages), checking every
+/// character. Counts saturate at [`COUNT_CAP`].
+fn read_rank(text: &str, rank: u8) -> Result<RankCells, FenError> {
+    if text.is_empty() {
+        return Err(FenErrorKind::EmptyRank { rank }.into());
+    }
+    let mut cells = [None; MAX_FILES];
+    let mut base: u32 = 0; // squares before the current number
+    let mut run: u32 = 0; // the current number of empty squares
+    let mut in_number = false;
+    let mut last_piece: Option<Option<usize>> = None; // the previous character was a piece
+    for (i, c) in text.chars().enumerate() {
+        let column = i + 1;
+        if let Some(d) = c.to_digit(10) {
+            if !in_number && d == 0 {
+                return Err(FenErrorKind::ZeroCount {
+                    rank,
+                    text: echo(text),
+                    column,
+                }
+                .into());
+            }
+            run = (run * 10 + d).min(COUNT_CAP);
+            in_number = true;
+            last_piece = None;
+            continue;
+        }
+        base = (base + run).min(COUNT_CAP);
+        run = 0;
+        in_number = false;
+        if c == '~' {
+            match last_piece.take() {
+                Some(Some(file)) => {
+                    if let Some(Some((_, promoted))) = cells.get_mut(file) {
+                        *promoted = true;
+                    }
+                }
+                Some(None) => {} // a piece off the stored width: the width check will fail
+                None => {
+                    return Err(FenErrorKind::StrayPromotion {
+                        rank,
+                        text: echo(text),
+                        column,
+                    }
+                    .into());
+                }
+            }
+            continue;
+        }
+        let Some(piece) = Piece::from_fen_char(c) else {
+            return Err(FenErrorKind::RankCharacter {
+                rank,
+                text: echo(text),
+                found: clean(c),
+                column,
+            }
+            .into());
+        };
+        let file = base as usize;
+        let stored = cells.get_mut(file).map(|cell| *cell = Some((piece, false)));
+        last_piece = Some(stored.map(|()| file));
+        base = (base + 1).min(COUNT_CAP);
+    }
+    Ok(RankCells {
+        squares: (base + run).min(COUNT_CAP),
+        cells,
+    })
 }
 
 /// Parse the placement field, with an optional bracketed or ninth-rank pocket.
-fn parse_board(field: &str) -> Result<Position, FenError> {
-    // A bracketed pocket: `…/RNBQKBNR[Qn]`.
-    let (board_text, bracket_pocket) = match field.find('[') {
-        Some(open) => {
-            let rest = &field[open + 1..];
-            let Some(inner) = rest.strip_suffix(']') else {
-                return Err(FenError::new(format!(
-                    "pocket \"{}\" is not closed, expected pieces in hand between [ and ]",
-                    echo(&field[open..])
-                )));
-            };
-            (&field[..open], Some(inner))
+fn parse_placement(field: &str) -> Result<Position, FenError> {
+    let mut ranks: Vec<&str> = field.split('/').collect();
+    // A bracketed pocket can only follow the last rank: `…/RNBQKBNR[Qn]`.
+    let mut bracket = None;
+    if let Some(last) = ranks.last_mut() {
+        if let Some((board, pocket)) = last.find('[').and_then(|open| last.split_at_checked(open)) {
+            *last = board;
+            bracket = Some(pocket);
         }
-        None => (field, None),
-    };
-    let ranks: Vec<&str> = board_text.split('/').collect();
+    }
     let count = ranks.len();
-    let (ranks, ninth) = match (count, bracket_pocket) {
-        (8, _) => (&ranks[..], None),
-        (9, None) => (&ranks[..8], Some(ranks[8])),
-        _ => {
-            // A bad character says more than a bad count (`<svg>`, `start x`).
-            for (i, text) in ranks.iter().take(8).enumerate() {
-                if !text.is_empty() {
-                    rank_width(text, RANKS as usize - i)?;
+    let ninth = match (count, bracket) {
+        (9, None) => ranks
+            .get(8)
+            .copied()
+            .filter(|text| !text.bytes().any(|b| b.is_ascii_digit())),
+        _ => None,
+    };
+    if count != 8 && ninth.is_none() {
+        // A bad character says more than a bad count (`<svg>`, `start x`).
+        for (rank, text) in (1..=RANKS).rev().zip(&ranks) {
+            if !text.is_empty() {
+                read_rank(text, rank)?;
+            }
+        }
+        return Err(FenErrorKind::RankCount { count }.into());
+    }
+    let mut pos: Option<Position> = None;
+    for (rank, text) in (1..=RANKS).rev().zip(&ranks) {
+        let read = read_rank(text, rank)?;
+        let files = match &pos {
+            Some(pos) => pos.files(),
+            None => {
+                let files = match read.squares {
+                    8 => 8,
+                    10 => 10,
+                    squares => {
+                        return Err(FenErrorKind::BoardWidth {
+                            text: echo(text),
+                            squares,
+                        }
+                        .into());
+                    }
+                };
+                pos.insert(Position::empty(files)).files()
+            }
+        };
+        if read.squares != u32::from(files) {
+            return Err(FenErrorKind::RankWidth {
+                rank,
+                text: echo(text),
+                squares: read.squares,
+                files,
+            }
+            .into());
+        }
+        if let Some(pos) = &mut pos {
+            for (file, cell) in (0..files).zip(read.cells) {
+                if let Some((piece, promoted)) = cell {
+                    let sq = Square::new(file, rank - 1);
+                    pos.set(sq, Some(piece));
+                    pos.set_promoted(sq, promoted);
                 }
             }
-            return Err(FenError::new(format!(
-                "placement has {count} rank{}, expected 8 ranks separated by \"/\"{}",
-                if count == 1 { "" } else { "s" },
-                if bracket_pocket.is_none() {
-                    " (or a ninth holding the pieces in hand)"
-                } else {
-                    ""
-                }
-            )));
         }
-    };
-    // The first rank decides the width: 8 or 10 files.
-    let width = rank_width(ranks[0], 8)?;
-    let files = match width {
-        8 | 10 => width,
-        n => {
-            return Err(FenError::new(format!(
-                "rank 8 \"{}\" has {n} squares, expected 8 or 10",
-                echo(ranks[0])
-            )));
-        }
-    };
-    let mut pos = Position::empty(files as u8);
-    for (i, text) in ranks.iter().enumerate() {
-        let rank_number = RANKS as usize - i;
-        let width = rank_width(text, rank_number)?;
-        if width != files {
-            return Err(FenError::new(format!(
-                "rank {rank_number} \"{}\" has {width} squares, expected {files}",
-                echo(text)
-            )));
-        }
-        fill_rank(&mut pos, text, (rank_number - 1) as u8);
     }
-    if let Some(pocket) = bracket_pocket.or(ninth) {
-        pos.pocket = Some(parse_pocket(pocket)?);
+    // `ranks` has at least 8 entries here, so the loop ran.
+    let mut pos = pos.ok_or(FenErrorKind::RankCount { count })?;
+    if let Some(text) = bracket {
+        pos.pocket = Some(parse_bracket_pocket(text)?);
+    } else if let Some(text) = ninth {
+        pos.pocket = Some(parse_pocket_letters(text, text, 0)?);
     }
     Ok(pos)
 }
 
-/// Count the squares of one rank's text, checking every character.
-fn rank_width(text: &str, rank_number: usize) -> Result<usize, FenError> {
-    if text.is_empty() {
-        return Err(FenError::new(format!(
-            "rank {rank_number} is empty, expected pieces and digits such as \"8\" or \"pppppppp\""
-        )));
-    }
-    let mut width: usize = 0;
-    let mut run: usize = 0; // digits of the current number
-    let mut after_piece = false;
-    for (column, c) in text.chars().enumerate() {
-        let column = column + 1;
-        match c {
-            '0'..='9' => {
-                let d = c as usize - '0' as usize;
-                if run == 0 && d == 0 {
-                    return Err(FenError::new(format!(
-                        "rank {rank_number} \"{}\" has '0' at column {column}, expected a count of empty squares from 1 to 10",
-                        echo(text)
-                    )));
+/// A pocket in brackets, `text` starting with `[`.
+fn parse_bracket_pocket(text: &str) -> Result<Pocket, FenError> {
+    let inner = text.strip_prefix('[').unwrap_or(text);
+    match inner.find(']') {
+        None => Err(FenErrorKind::UnclosedPocket { text: echo(text) }.into()),
+        Some(close) => {
+            let (letters, after) = inner.split_at_checked(close).unwrap_or((inner, ""));
+            let pocket = parse_pocket_letters(letters, text, 1)?;
+            // `after` starts with the `]`; anything past it is out of place.
+            if let Some((i, c)) = after.chars().enumerate().nth(1) {
+                let column = 1 + letters.chars().count() + i + 1;
+                return Err(FenErrorKind::PocketCharacter {
+                    text: echo(text),
+                    found: clean(c),
+                    column,
                 }
-                // `10` is one number; larger runs are capped so they cannot overflow.
-                let previous = if run > 0 { run } else { 0 };
-                let number = if run > 0 { (run * 10 + d).min(99) } else { d };
-                width = width - previous + number;
-                run = number;
-                after_piece = false;
+                .into());
             }
-            '~' if after_piece => {
-                after_piece = false;
-                run = 0;
-            }
-            _ if Piece::from_fen_char(c).is_some() => {
-                width += 1;
-                run = 0;
-                after_piece = true;
-            }
-            _ => {
-                let what = if c == '~' {
-                    "'~' not after a piece".to_string()
-                } else {
-                    format!("'{}'", echo(&c.to_string()))
-                };
-                return Err(FenError::new(format!(
-                    "rank {rank_number} \"{}\" has {what} at column {column}, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
-                    echo(text)
-                )));
-            }
+            Ok(pocket)
         }
-        if width > 99 {
-            width = 99;
-        }
-    }
-    Ok(width)
-}
-
-/// Put one validated rank's pieces on the board.
-fn fill_rank(pos: &mut Position, text: &str, rank: u8) {
-    let mut file: u8 = 0;
-    let mut number: u8 = 0;
-    let mut last: Option<Square> = None;
-    for c in text.chars() {
-        if let Some(d) = c.to_digit(10) {
-            number = number * 10 + d as u8;
-            continue;
-        }
-        file += number;
-        number = 0;
-        if c == '~' {
-            if let Some(sq) = last {
-                pos.set_promoted(sq, true);
-            }
-            continue;
-        }
-        let sq = Square::new(file, rank);
-        pos.set(sq, Piece::from_fen_char(c));
-        last = Some(sq);
-        file += 1;
     }
 }
 
-fn parse_pocket(text: &str) -> Result<Pocket, FenError> {
+/// Piece letters of a pocket; `whole` is the pocket's text for messages, in which
+/// `letters` starts after `offset` characters.
+fn parse_pocket_letters(letters: &str, whole: &str, offset: usize) -> Result<Pocket, FenError> {
     let mut pocket = Pocket::default();
-    for (column, c) in text.chars().enumerate() {
+    for (i, c) in letters.chars().enumerate() {
         match Piece::from_fen_char(c) {
             Some(piece) => pocket.add(piece),
             None => {
-                return Err(FenError::new(format!(
-                    "pocket \"{}\" has '{}' at column {}, expected piece letters (KQRBNPAC, lower case for black)",
-                    echo(text),
-                    echo(&c.to_string()),
-                    column + 1
-                )));
+                return Err(FenErrorKind::PocketCharacter {
+                    text: echo(whole),
+                    found: clean(c),
+                    column: offset + i + 1,
+                }
+                .into());
             }
         }
     }
@@ -420,175 +713,445 @@ fn parse_pocket(text: &str) -> Result<Pocket, FenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::Role;
 
-    fn err(fen: &str) -> String {
-        parse(fen).unwrap_err().to_string()
+    fn message(fen: &str) -> String {
+        match parse(fen) {
+            Ok(pos) => panic!("{fen:?} parsed as {pos}"),
+            Err(e) => e.to_string(),
+        }
     }
 
+    fn kind(fen: &str) -> FenErrorKind {
+        match parse(fen) {
+            Ok(pos) => panic!("{fen:?} parsed as {pos}"),
+            Err(e) => e.kind,
+        }
+    }
+
+    fn ok(fen: &str) -> Position {
+        parse(fen).unwrap_or_else(|e| panic!("{fen:?}: {e}"))
+    }
+
+    const PIECES: &str = "expected a piece letter (KQRBNPAC, lower case for black) or a digit";
+
     #[test]
-    fn errors_name_field_rank_and_column() {
-        let cases = [
+    fn every_error_kind_has_its_exact_message() {
+        let cases: &[(&str, &str)] = &[
+            // Empty input, however wrapped.
             (
-                "rnbqkbnr/ppp2pppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-                "invalid FEN: rank 7 \"ppp2pppp\" has 9 squares, expected 8",
+                "",
+                "fen is empty, expected a position such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"start\" or \"empty\"",
             ),
+            (
+                "[8/8/8/8/8/8/8/8 w",
+                "\"[8/8/8/8/8/8/8/8 w\" starts with \"[\" but does not end with \"]\", expected the whole FEN in brackets or none",
+            ),
+            // Placement shape.
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP",
-                "invalid FEN: placement has 7 ranks, expected 8 ranks separated by \"/\" (or a ninth holding the pieces in hand)",
+                "placement has 7 ranks, expected 8 ranks separated by \"/\"",
             ),
             (
-                "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-                "invalid FEN: rank 7 \"ppppxppp\" has 'x' at column 5, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "8/8/8/8/8/8/8/8/8",
+                "placement has 9 ranks, expected 8 ranks separated by \"/\"",
             ),
             (
-                "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-                "invalid FEN: rank 8 \"rnbqkbnrr\" has 9 squares, expected 8 or 10",
+                "8/8/8/8/8/8/8/8/Q[n]",
+                "placement has 9 ranks, expected 8 ranks separated by \"/\"",
             ),
             (
-                "8/8/8/8/8/8/8/7",
-                "invalid FEN: rank 1 \"7\" has 7 squares, expected 8",
+                "//////",
+                "placement has 7 ranks, expected 8 ranks separated by \"/\"",
             ),
             (
                 "8/8/8//8/8/8/8",
-                "invalid FEN: rank 5 is empty, expected pieces and digits such as \"8\" or \"pppppppp\"",
+                "rank 5 is empty, expected pieces and digits such as \"8\" or \"pppppppp\"",
+            ),
+            (
+                "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 7 \"ppppxppp\" has 'x' at column 5, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+            ),
+            (
+                "rnbq[kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 8 \"rnbq[kbnr\" has '[' at column 5, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+            ),
+            (
+                "8/8/8/8/8/8/8/7é",
+                "rank 1 \"7?\" has '?' at column 2, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
             ),
             (
                 "8/8/8/8/8/8/8/~7",
-                "invalid FEN: rank 1 \"~7\" has '~' not after a piece at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "rank 1 \"~7\" has '~' at column 1, expected '~' only right after a piece letter (a promoted piece)",
+            ),
+            (
+                "8/8/8/8/8/8/8/Q~~7",
+                "rank 1 \"Q~~7\" has '~' at column 3, expected '~' only right after a piece letter (a promoted piece)",
             ),
             (
                 "8/8/8/8/8/8/8/08",
-                "invalid FEN: rank 1 \"08\" has '0' at column 1, expected a count of empty squares from 1 to 10",
+                "rank 1 \"08\" has '0' at column 1, expected a count of empty squares from 1 to 10",
             ),
             (
-                "start x",
-                "invalid FEN: rank 8 \"start\" has 's' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "rnbqkbnr/ppp2pppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 7 \"ppp2pppp\" has 9 squares, expected 8",
             ),
             (
-                "8/8/8/8/8/8/8/8 x",
-                "invalid FEN: side to move \"x\", expected \"w\" or \"b\"",
+                "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                "rank 8 \"rnbqkbnrr\" has 9 squares, expected 8 or 10",
+            ),
+            ("8/8/8/8/8/8/8/7", "rank 1 \"7\" has 7 squares, expected 8"),
+            (
+                "10/10/10/10/10/8/10/10",
+                "rank 3 \"8\" has 8 squares, expected 10",
             ),
             (
-                "8/8/8/8/8/8/8/8 w KQZq",
-                "invalid FEN: castling field \"KQZq\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed, each once)",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w KK",
-                "invalid FEN: castling field \"KK\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed, each once)",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - e9",
-                "invalid FEN: en passant square \"e9\", expected \"-\" or a square on rank 3 or 6",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - e4",
-                "invalid FEN: en passant square \"e4\", expected \"-\" or a square on rank 3 or 6",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - - -3 1",
-                "invalid FEN: half-move clock \"-3\", expected a whole number",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - - 0 x",
-                "invalid FEN: full-move number \"x\", expected a whole number",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - - 0 99999999999",
-                "invalid FEN: full-move number \"99999999999\", expected a whole number",
-            ),
-            (
-                "8/8/8/8/8/8/8/8 w - - 0 1 extra",
-                "invalid FEN: unexpected 7th field \"extra\", a FEN has at most 6 fields",
-            ),
-            (
-                "8/8/8/8/8/8/8/8[Qx]",
-                "invalid FEN: pocket \"Qx\" has 'x' at column 2, expected piece letters (KQRBNPAC, lower case for black)",
-            ),
-            (
-                "8/8/8/8/8/8/8/8[Q",
-                "invalid FEN: pocket \"[Q\" is not closed, expected pieces in hand between [ and ]",
-            ),
-            (
-                "",
-                "invalid FEN: fen is empty, expected a position such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", \"start\" or \"empty\"",
+                "8/8/8/8/8/8/8/44",
+                "rank 1 \"44\" has 44 squares, expected 8",
             ),
             (
                 "8/8/8/8/8/8/8/99999999999999999999",
-                "invalid FEN: rank 1 \"99999999999999999999\" has 99 squares, expected 8",
+                "rank 1 \"99999999999999999999\" has more than 999 squares, expected 8",
+            ),
+            // Pocket.
+            (
+                "8/8/8/8/8/8/8/8[Qx]",
+                "pocket \"[Qx]\" has 'x' at column 3, expected piece letters (KQRBNPAC, lower case for black)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8[Q]n",
+                "pocket \"[Q]n\" has 'n' at column 4, expected piece letters (KQRBNPAC, lower case for black)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8[Q",
+                "pocket \"[Q\" is not closed, expected \"]\" after the pieces in hand",
+            ),
+            (
+                "8/8/8/8/8/8/8/8/Q~",
+                "pocket \"Q~\" has '~' at column 2, expected piece letters (KQRBNPAC, lower case for black)",
+            ),
+            // Side to move.
+            (
+                "8/8/8/8/8/8/8/8 x",
+                "side to move \"x\", expected \"w\" or \"b\"",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 W",
+                "side to move \"W\", expected \"w\" or \"b\"",
+            ),
+            // Castling.
+            (
+                "8/8/8/8/8/8/8/8 w KQZq",
+                "castling field \"KQZq\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w Jj",
+                "castling field \"Jj\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)",
+            ),
+            (
+                "10/10/10/10/10/10/10/10 w K-",
+                "castling field \"K-\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-J/a-j also allowed)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w KqK",
+                "castling field \"KqK\" has 'K' twice, expected each letter at most once",
+            ),
+            // En passant.
+            (
+                "8/8/8/8/8/8/8/8 w - e9",
+                "en passant square \"e9\", expected \"-\" or a square on rank 3 or 6",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - e4",
+                "en passant square \"e4\", expected \"-\" or a square on rank 3 or 6",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - i3",
+                "en passant square \"i3\", expected \"-\" or a square on rank 3 or 6",
+            ),
+            // Clocks.
+            (
+                "8/8/8/8/8/8/8/8 w - - -3 1",
+                "half-move clock \"-3\", expected a whole number",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - +3 1",
+                "half-move clock \"+3\", expected a whole number",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 x",
+                "full-move number \"x\", expected a whole number",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 1.5",
+                "full-move number \"1.5\", expected a whole number",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 4294967296",
+                "full-move number \"4294967296\" is too large, expected a whole number up to 4294967295",
+            ),
+            // Too many fields.
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 1 extra",
+                "unexpected 7th field \"extra\", a FEN has at most 6 fields",
+            ),
+            (
+                "8/8/8/8/8/8/8/8_w_-_-_0_1_extra_more",
+                "unexpected 7th field \"extra\", a FEN has at most 6 fields",
+            ),
+            // A bad character says more than a bad rank count.
+            (
+                "start x",
+                "rank 8 \"start\" has 's' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+            ),
+            (
+                "<svg onload=alert(1)>",
+                "rank 8 \"<svg\" has '<' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
             ),
         ];
-        assert_eq!(err(""), err("[FEN \"\"]"));
-        for (fen, message) in cases {
-            assert_eq!(err(fen), message, "{fen}");
+        for (fen, expected) in cases {
+            assert_eq!(message(fen), format!("invalid FEN: {expected}"), "{fen:?}");
         }
     }
 
     #[test]
-    fn long_and_strange_input_is_echoed_safely() {
-        let msg = err(&format!("{}\u{0}\n/8", "p".repeat(100)));
-        assert!(
-            msg.contains('…') && !msg.contains('\n') && !msg.contains('\u{0}'),
-            "{msg}"
+    fn errors_carry_their_kind() {
+        assert_eq!(kind("   "), FenErrorKind::Empty);
+        assert_eq!(kind("___"), FenErrorKind::Empty);
+        assert_eq!(kind("[]"), FenErrorKind::Empty);
+        assert_eq!(kind("[FEN \"\"]"), FenErrorKind::Empty);
+        assert_eq!(kind("[FEN]"), FenErrorKind::Empty);
+        assert_eq!(kind("8/8/8"), FenErrorKind::RankCount { count: 3 });
+        assert_eq!(
+            kind("8/8/8/8/8/8/8/8 w KQkq - 0 0 0"),
+            FenErrorKind::ExtraField {
+                text: "0".to_string()
+            }
         );
-        assert!(msg.len() < 200);
+        assert_eq!(
+            kind("8/8/8/8/8/8/8/8 w - - 99999999999"),
+            FenErrorKind::NumberTooLarge {
+                field: NumberField::HalfmoveClock,
+                text: "99999999999".to_string()
+            }
+        );
+        assert_eq!(
+            kind("8/8/8/8/8/8/8/8 w qq"),
+            FenErrorKind::CastlingRepeated {
+                text: "qq".to_string(),
+                letter: 'q'
+            }
+        );
+        assert!(matches!(
+            kind("8/8/8/8/8/8/8/8 w - - 0 1 x"),
+            FenErrorKind::ExtraField { .. }
+        ));
+    }
+
+    #[test]
+    fn errors_come_in_reading_order() {
+        // The placement is read before the other fields, rank 8 before rank 1.
+        assert!(matches!(
+            kind("8/8/8/8/8/8/8/7 x"),
+            FenErrorKind::RankWidth { rank: 1, .. }
+        ));
+        assert!(matches!(
+            kind("9/8/8/8/8/8/8/x"),
+            FenErrorKind::BoardWidth { squares: 9, .. }
+        ));
+        assert!(matches!(
+            kind("8/8/8/8/8/8/8/8 x KZ e9"),
+            FenErrorKind::SideToMove { .. }
+        ));
+        assert!(matches!(
+            kind("8/8/8/8/8/8/8/8 w KQkq e9 0 1 extra"),
+            FenErrorKind::EnPassant { .. }
+        ));
+    }
+
+    #[test]
+    fn echoed_text_is_short_and_clean() {
+        let long = format!("{}\u{0}\n/8", "p".repeat(100));
+        let msg = message(&long);
+        assert_eq!(
+            msg,
+            format!(
+                "invalid FEN: rank 8 \"{}…\" has '?' at column 101, {PIECES}",
+                "p".repeat(39)
+            )
+        );
+        assert!(!msg.contains('\n') && !msg.contains('\u{0}'));
+        // Exactly 40 characters are repeated whole; 41 are shortened to 39 and `…`.
+        let forty = format!("8/8/8/8/8/8/8/8 {}", "x".repeat(40));
+        assert!(message(&forty).contains(&format!("\"{}\"", "x".repeat(40))));
+        let forty_one = format!("8/8/8/8/8/8/8/8 {}", "x".repeat(41));
+        assert!(message(&forty_one).contains(&format!("\"{}…\"", "x".repeat(39))));
+        // Non-ASCII and control characters become `?`.
+        assert_eq!(
+            message("8/8/8/8/8/8/8/8 w\u{7f}"),
+            "invalid FEN: side to move \"w?\", expected \"w\" or \"b\""
+        );
+        assert_eq!(
+            message("8/8/8/8/8/8/8/8 w KQ\u{2603}"),
+            "invalid FEN: castling field \"KQ?\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)"
+        );
+        let wrapped = message(&format!("[{}", "8".repeat(300)));
+        assert!(wrapped.chars().count() < 160, "{wrapped}");
     }
 
     #[test]
     fn leniencies() {
         let start = Position::start();
+        let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         for fen in [
             "start",
             " START ",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "Start",
+            "[start]",
+            "_start_",
+            start_fen,
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w  qkQK  -  0  1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR__w__KQkq__-__0__1",
+            "\t rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 \n",
             "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]",
+            "[FEN 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1']",
+            "[fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]",
+            "[FEN\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]",
+            "[FEN_\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1\"]",
             "[rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq]",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 00 001",
         ] {
-            assert_eq!(parse(fen).as_ref(), Ok(&start), "{fen}");
+            assert_eq!(parse(fen).as_ref(), Ok(&start), "{fen:?}");
         }
-        let p = parse("8/8/8/8/8/8/8/8").unwrap();
-        assert_eq!(p, Position::empty(8));
-        assert_eq!(parse("empty").unwrap(), p);
-        let shredder = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").unwrap();
-        assert_eq!(shredder.castling, "AHah");
-        let capa =
-            parse("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1").unwrap();
-        assert_eq!(capa.files(), 10);
+        // The placement alone, and any prefix of the fields.
+        let placement_only = ok("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        assert_eq!(placement_only.castling, "-");
         assert_eq!(
-            parse("10/10/10/10/10/10/10/10 w Jj - 0 1")
-                .unwrap()
-                .castling,
-            "Jj"
+            placement_only.to_string(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
         );
-        assert!(
-            parse("8/8/8/8/8/8/8/8 w Jj - 0 1").is_err(),
-            "J is off an 8-file board"
-        );
-        let zh = parse("2Q~4k/8/8/8/8/8/8/4K3[Pp] b - - 0 30").unwrap();
-        assert!(zh.is_promoted(Square::new(2, 7)));
-        let pocket = zh.pocket.unwrap();
-        assert_eq!(pocket.iter().count(), 2);
-        let ninth = parse("8/8/8/8/8/8/8/8/NNbp").unwrap();
-        assert_eq!(ninth.pocket.unwrap().iter().map(|(_, n)| n).sum::<u16>(), 4);
+        assert_eq!(ok("8/8/8/8/8/8/8/8 b").turn, Color::Black);
+        assert_eq!(ok("8/8/8/8/8/8/8/8"), Position::empty(8));
+        assert_eq!(ok("empty"), Position::empty(8));
+        assert_eq!(ok(" Empty "), Position::empty(8));
+        // No legality rules.
+        ok("QQQQQQQQ/QQQQQQQQ/8/8/8/8/qqqqqqqq/qqqqqqqq w - - 0 1");
+        ok("PPPPPPPP/8/8/8/8/8/8/pppppppp w - - 0 1");
+        // Castling: any order, X-FEN and Shredder letters, stored canonically.
+        assert_eq!(ok("8/8/8/8/8/8/8/8 w HAha").castling, "AHah");
+        assert_eq!(ok("8/8/8/8/8/8/8/8 w qkQK").castling, "KQkq");
+        assert_eq!(ok("8/8/8/8/8/8/8/8 w gKbq").castling, "Kqbg");
+        assert_eq!(ok("10/10/10/10/10/10/10/10 w Jj").castling, "Jj");
+        assert_eq!(ok("8/8/8/8/8/8/8/8 w - -").castling, "-");
+        // En passant on rank 3 or 6, within the board.
         assert_eq!(
-            parse("8/8/8/8/8/8/8/8/").unwrap().pocket,
-            Some(Pocket::default())
+            ok("8/8/8/8/8/8/8/8 b - e3").en_passant,
+            Some(Square::new(4, 2))
         );
-        assert_eq!(parse("8/8/8/8/8/8/8/8 b - e3 0 0").unwrap().fullmove, 0);
+        assert_eq!(
+            ok("10/10/10/10/10/10/10/10 w - j6").en_passant,
+            Some(Square::new(9, 5))
+        );
+        // Clocks: whole numbers that fit 32 bits, a full-move number of 0.
+        let clocks = ok("8/8/8/8/8/8/8/8 b - - 4294967295 0");
+        assert_eq!((clocks.halfmove, clocks.fullmove), (u32::MAX, 0));
     }
 
     #[test]
-    fn display_round_trips() {
+    fn capablanca_boards_are_ten_files_wide() {
+        let capa = ok("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1");
+        assert_eq!(capa.files(), 10);
+        assert_eq!(
+            capa.get(Square::new(2, 0)).map(|p| p.role),
+            Some(Role::Archbishop)
+        );
+        assert_eq!(capa.get(Square::new(7, 7)).map(|p| p.fen_char()), Some('c'));
+        assert_eq!(
+            placement(&capa),
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"
+        );
+        ok("4k5/10/10/10/10/10/10/4K5");
+        // Pieces A and C on an 8-file board are fine too.
+        ok("a6c/8/8/8/8/8/8/A6C");
+    }
+
+    #[test]
+    fn crazyhouse_marks_and_pockets() {
+        let zh = ok("2Q~4k/8/8/8/8/8/8/4K3[Pp] b - - 0 30");
+        assert!(zh.is_promoted(Square::new(2, 7)));
+        assert!(!zh.is_promoted(Square::new(7, 7)));
+        assert_eq!(placement(&zh), "2Q4k/8/8/8/8/8/8/4K3");
+        let pocket = zh.pocket.unwrap_or_default();
+        assert_eq!(pocket.iter().count(), 2);
+        let ninth = ok("r1b1k2r/ppp2ppp/2n5/3q4/8/8/PPP2PPP/R1BQKB1R/NNbp w KQkq - 0 9");
+        let pocket = ninth.pocket.unwrap_or_default();
+        assert_eq!(pocket.iter().map(|(_, n)| n).sum::<u16>(), 4);
+        assert_eq!(
+            ok("8/8/8/8/8/8/8/8/").pocket,
+            Some(Pocket::default()),
+            "an empty ninth rank is an empty pocket"
+        );
+        assert_eq!(ok("8/8/8/8/8/8/8/8[]").pocket, Some(Pocket::default()));
+        assert_eq!(ok("8/8/8/8/8/8/8/8").pocket, None);
+        // A wrapped FEN with a pocket: the wrapper is the outer pair only.
+        assert!(ok("[8/8/8/8/8/8/8/8[Qn] w]").pocket.is_some());
+        // `~` marks on a ten-file board.
+        let capa = ok("9A~/10/10/10/10/10/10/10");
+        assert!(capa.is_promoted(Square::new(9, 7)));
+    }
+
+    #[test]
+    fn display_writes_canonical_fen() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
             "2Q~4k/8/8/8/8/8/8/4K3[Pp] b - - 0 30",
             "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
             "8/8/8/8/8/8/8/8[] w - - 0 1",
+            "8/8/8/8/8/8/8/8[QNpp] w AHah - 4294967295 0",
         ] {
-            let pos = parse(fen).unwrap();
+            let pos = ok(fen);
             assert_eq!(pos.to_string(), fen);
-            assert_eq!(fen.parse::<Position>().unwrap(), pos);
+            assert_eq!(fen.parse::<Position>().as_ref(), Ok(&pos));
         }
+        // Pocket letters are written white first, whatever the input order.
+        assert_eq!(
+            ok("8/8/8/8/8/8/8/8/pNpQ").to_string(),
+            "8/8/8/8/8/8/8/8[QNpp] w - - 0 1"
+        );
+        assert_eq!(
+            ok("start").to_string(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn huge_inputs_are_read_in_one_pass() {
+        // Long inputs of every shape parse or fail without blowing up.
+        let n = 200_000;
+        for text in [
+            "9".repeat(n),
+            "/".repeat(n),
+            "p".repeat(n),
+            "Q~".repeat(n),
+            "_".repeat(n),
+            "[".repeat(n),
+            format!("8/8/8/8/8/8/8/8[{}]", "Q".repeat(n)),
+            format!("8/8/8/8/8/8/8/8 w {}", "K".repeat(n)),
+            format!("8/8/8/8/8/8/8/8 w - - {}", "9".repeat(n)),
+            "8 ".repeat(n),
+        ] {
+            if let Err(e) = parse(&text) {
+                assert!(e.to_string().chars().count() < 300);
+            }
+        }
+        let pocket = ok(&format!("8/8/8/8/8/8/8/8[{}]", "Q".repeat(n)))
+            .pocket
+            .unwrap_or_default();
+        let queen = Piece {
+            color: Color::White,
+            role: Role::Queen,
+        };
+        assert_eq!(pocket.count(queen), u16::MAX, "counts saturate");
     }
 }
