@@ -6,6 +6,7 @@
 
 use crate::http::{self, AppState};
 use crate::options::Format;
+use crate::pieces::PieceSets;
 use crate::render::Renderer;
 use crate::request::Request;
 use anyhow::{Context, anyhow, bail};
@@ -46,6 +47,9 @@ struct ServeArgs {
     /// Byte budget of the image cache, e.g. 128MiB, 1GiB, 500MB or a plain number of bytes.
     #[arg(long, env = "STAUNTON_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
     cache_size: u64,
+    /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).
+    #[arg(long, env = "STAUNTON_PIECES_DIR")]
+    pieces_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -112,6 +116,24 @@ struct RenderArgs {
     /// Mark the side to move beside the board.
     #[arg(long)]
     turn: bool,
+    /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
+    #[arg(long, env = "STAUNTON_PIECES_DIR")]
+    pieces_dir: Option<PathBuf>,
+}
+
+/// A renderer with the built-in set and the sets of `dir`; `report` hears each skipped set.
+fn renderer(dir: Option<&Path>, report: impl Fn(&str)) -> Renderer {
+    let sets = match dir {
+        Some(dir) => {
+            let (sets, problems) = PieceSets::with_dir(dir);
+            for p in &problems {
+                report(p);
+            }
+            sets
+        }
+        None => PieceSets::builtin(),
+    };
+    Renderer::new(sets, crate::raster::DEFAULT_SPRITE_CACHE_BYTES)
 }
 
 /// Parse a byte size: `128MiB`, `1GiB`, `64KiB`, `500MB`, `1GB`, or plain bytes.
@@ -241,7 +263,9 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 }
 
 fn render(args: RenderArgs) -> anyhow::Result<()> {
-    let renderer = Renderer::default();
+    let renderer = renderer(args.pieces_dir.as_deref(), |p| {
+        eprintln!("staunton: warning: {p}")
+    });
     if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {
         return render_file(&renderer, &args, input, out_dir);
     }

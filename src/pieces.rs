@@ -8,7 +8,8 @@
 //! images, and is written back by usvg's own writer: what reaches an SVG answer is usvg's
 //! output (paths and groups), never the raw file, so a set cannot smuggle scripts or links.
 
-use crate::piece::Piece;
+use crate::piece::{Piece, Role};
+use std::path::Path;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -148,11 +149,7 @@ impl PieceSet {
     /// The built-in set (`staunton`), compiled into the binary.
     pub fn builtin() -> PieceSet {
         let set = PieceSet::from_sources(crate::options::DEFAULT_PIECE_SET, |piece| {
-            let code = piece.code();
-            BUILTIN
-                .iter()
-                .find(|(c, _)| *c == code)
-                .map(|(_, svg)| svg.to_string())
+            builtin_svg(piece).map(str::to_string)
         });
         match set {
             Ok(set) => set,
@@ -172,6 +169,23 @@ impl PieceSet {
     }
 }
 
+/// The built-in SVG text of `piece`.
+fn builtin_svg(piece: Piece) -> Option<&'static str> {
+    let code = piece.code();
+    BUILTIN
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, svg)| *svg)
+}
+
+/// Read the SVG of `piece` from `dir`, as `wK.svg` (lichess layout) or `wk.svg` (pychess).
+fn read_piece(dir: &Path, piece: Piece) -> Option<String> {
+    let code = piece.code();
+    [code.clone(), code.to_ascii_lowercase()]
+        .iter()
+        .find_map(|stem| std::fs::read_to_string(dir.join(format!("{stem}.svg"))).ok())
+}
+
 /// The piece sets a renderer knows, by name.
 #[derive(Debug, Clone)]
 pub struct PieceSets {
@@ -184,6 +198,84 @@ impl PieceSets {
         PieceSets {
             sets: vec![Arc::new(PieceSet::builtin())],
         }
+    }
+
+    /// The built-in set plus every set in the subfolders of `dir`, each named after its
+    /// folder (lower case). Files are `wK.svg` … `bP.svg` (lichess) or `wk.svg` … `bp.svg`
+    /// (pychess). The twelve standard pieces are required; a set without archbishop or
+    /// chancellor borrows the built-in ones. A set that cannot be loaded is skipped, and
+    /// the reason (naming the file) is returned beside the sets, so the caller can report
+    /// it and carry on.
+    pub fn with_dir(dir: &Path) -> (PieceSets, Vec<String>) {
+        let mut sets = PieceSets::builtin();
+        let mut problems = Vec::new();
+        let mut folders: Vec<_> = match std::fs::read_dir(dir) {
+            Ok(entries) => entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect(),
+            Err(e) => {
+                problems.push(format!(
+                    "cannot read the pieces directory {}: {e}",
+                    dir.display()
+                ));
+                return (sets, problems);
+            }
+        };
+        folders.sort();
+        for folder in folders {
+            let Some(name) = folder
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(str::to_ascii_lowercase)
+            else {
+                problems.push(format!(
+                    "{}: the folder name is not UTF-8; skipped",
+                    folder.display()
+                ));
+                continue;
+            };
+            let valid = !name.is_empty()
+                && name.len() <= 64
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if !valid {
+                problems.push(format!(
+                    "{}: a set name may hold only letters, digits, - and _; skipped",
+                    folder.display()
+                ));
+                continue;
+            }
+            if sets.get(&name).is_some() {
+                problems.push(format!(
+                    "{}: a set called \"{name}\" is already loaded; skipped",
+                    folder.display()
+                ));
+                continue;
+            }
+            let loaded = PieceSet::from_sources(&name, |piece| {
+                read_piece(&folder, piece).or_else(|| {
+                    matches!(piece.role, Role::Archbishop | Role::Chancellor)
+                        .then(|| builtin_svg(piece).map(str::to_string))
+                        .flatten()
+                })
+            });
+            match loaded {
+                Ok(set) => sets.sets.push(Arc::new(set)),
+                Err(PieceSetError::Missing { piece, .. }) => problems.push(format!(
+                    "{}: no {piece}.svg (or {}.svg); set \"{name}\" skipped",
+                    folder.display(),
+                    piece.to_ascii_lowercase()
+                )),
+                Err(PieceSetError::Broken { piece, reason, .. }) => problems.push(format!(
+                    "{}: {piece}.svg is not a usable SVG ({reason}); set \"{name}\" skipped",
+                    folder.display()
+                )),
+            }
+        }
+        (sets, problems)
     }
 
     /// The set called `name` (case-insensitive).

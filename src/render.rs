@@ -18,8 +18,8 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RenderError {
     /// The options name a piece set this renderer does not have.
-    #[error("unknown piece set \"{0}\"")]
-    UnknownPieceSet(String),
+    #[error("pieces {} is not allowed: expected one of {}", crate::request::Echo(.0), .1.join(", "))]
+    UnknownPieceSet(String, Vec<String>),
     /// PNG encoding failed.
     #[error("PNG encoding failed: {0}")]
     Encode(#[from] png::EncodingError),
@@ -107,10 +107,16 @@ impl Renderer {
         }
     }
 
-    fn set(&self, options: &RenderOptions) -> Result<&crate::pieces::PieceSet, RenderError> {
+    /// The piece set `options` ask for, or the error naming the sets there are.
+    pub fn set(&self, options: &RenderOptions) -> Result<&crate::pieces::PieceSet, RenderError> {
         self.sets
             .get(&options.piece_set)
             .map(|s| s.as_ref())
-            .ok_or_else(|| RenderError::UnknownPieceSet(options.piece_set.clone()))
+            .ok_or_else(|| {
+                RenderError::UnknownPieceSet(
+                    options.piece_set.clone(),
+                    self.sets.names().map(str::to_string).collect(),
+                )
+            })
     }
 }

@@ -165,21 +165,8 @@ async fn diagram(
         ));
     }
     let request = Request::from_query(&query, path_format).map_err(AppError::bad_request)?;
-    if state
-        .renderer
-        .piece_sets()
-        .get(&request.options.piece_set)
-        .is_none()
-    {
-        let known: Vec<&str> = state.renderer.piece_sets().names().collect();
-        return Err(AppError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "pieces {} is not allowed: expected one of {}",
-                crate::request::Echo(&request.options.piece_set),
-                known.join(", ")
-            ),
-        ));
+    if let Err(e) = state.renderer.set(&request.options) {
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let key = request.cache_key();
     let tag = etag(&key);
