@@ -212,6 +212,15 @@ fn draw_shape(pixmap: &mut Pixmap, shape: &Shape) {
                 pixmap.stroke_path(&path, &paint_of(*color), &stroke, id, None);
             }
         }
+        Shape::Disc {
+            center,
+            radius,
+            color,
+        } => {
+            if let Some(path) = circle(*center, *radius) {
+                pixmap.fill_path(&path, &paint_of(*color), FillRule::Winding, id, None);
+            }
+        }
         Shape::Glow {
             center,
             radius,

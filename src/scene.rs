@@ -96,6 +96,15 @@ pub enum Shape {
         /// Colour.
         color: Rgba,
     },
+    /// A filled disc.
+    Disc {
+        /// Centre.
+        center: Point,
+        /// Radius.
+        radius: f32,
+        /// Colour.
+        color: Rgba,
+    },
     /// A disc filled with a radial gradient, `stops` as (offset 0–1, colour).
     Glow {
         /// Centre.
@@ -138,46 +147,60 @@ pub struct Scene {
 /// Board and margin sizes for an image `size` px wide.
 struct Layout {
     square: u32,
+    /// Left edge of the board.
     left: u32,
+    /// Top edge of the board.
     top: u32,
+    /// Label band on each side of the board (coordinates outside), else 0.
+    margin: u32,
+    /// Height of each pocket strip (crazyhouse), else 0.
+    pocket: u32,
     width: u32,
     height: u32,
     frame: u32,
 }
 
-fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates) -> Layout {
-    match coordinates {
+/// What besides the board needs room.
+struct Extras {
+    /// Pieces in hand above and below the board.
+    pockets: bool,
+    /// A side-to-move marker to the right of the board.
+    marker: bool,
+}
+
+fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates, extras: Extras) -> Layout {
+    let (square, margin, frame) = match coordinates {
         Coordinates::Outside => {
             // A margin of about 5 % of the width on every side holds the labels; the squares
             // take what is left, whole pixels each, and the rest goes back to the margins.
             let margin = size.div_ceil(20).max(1);
             let square = (size.saturating_sub(2 * margin) / files).max(1);
-            let board_w = square * files;
-            let left = size.saturating_sub(board_w) / 2;
-            let width = size.max(board_w);
-            let top = left;
-            let height = square * ranks + 2 * top;
-            let frame = (square / 28).clamp(1, left.max(1));
-            Layout {
-                square,
-                left,
-                top,
-                width,
-                height,
-                frame,
-            }
+            let margin = size.saturating_sub(square * files) / 2;
+            (square, margin, (square / 28).clamp(1, margin.max(1)))
         }
-        Coordinates::Inside | Coordinates::None => {
-            let square = (size / files).max(1);
-            Layout {
-                square,
-                left: 0,
-                top: 0,
-                width: square * files,
-                height: square * ranks,
-                frame: 0,
-            }
-        }
+        Coordinates::Inside | Coordinates::None => ((size / files).max(1), 0, 0),
+    };
+    let pocket = if extras.pockets { square * 9 / 10 } else { 0 };
+    // Outside, the marker sits in the margin; otherwise it gets a strip of its own.
+    let marker = if extras.marker && margin == 0 {
+        (square * 2 / 5).max(6)
+    } else {
+        0
+    };
+    let board_w = square * files;
+    let width = match coordinates {
+        Coordinates::Outside => size.max(board_w),
+        _ => board_w + marker,
+    };
+    Layout {
+        square,
+        left: margin,
+        top: pocket + margin,
+        margin,
+        pocket,
+        width,
+        height: 2 * pocket + 2 * margin + square * ranks,
+        frame,
     }
 }
 
@@ -217,7 +240,11 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let size = options
         .size
         .clamp(crate::options::MIN_SIZE, crate::options::MAX_SIZE);
-    let l = layout(size, files, ranks, options.coordinates);
+    let extras = Extras {
+        pockets: position.pocket.is_some(),
+        marker: options.turn_marker,
+    };
+    let l = layout(size, files, ranks, options.coordinates, extras);
     let sq = l.square;
     let grid = Grid {
         board: Rect {
@@ -257,27 +284,147 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         });
     }
 
-    let pieces = position
+    let mut pieces: Vec<PlacedPiece> = position
         .pieces()
         .map(|(s, piece)| PlacedPiece {
             piece,
             rect: grid.rect(s),
         })
         .collect();
+    let mut marks = marks(position, options, &grid, theme);
+    let mut labels = labels(position, options.coordinates, &grid, &l, theme, font);
+    let mut overlays = overlays(options, &grid, theme);
+    promoted_marks(position, &grid, theme, &mut overlays);
+    if let Some(pocket) = &position.pocket {
+        draw_pockets(pocket, &grid, &l, theme, font, &mut pieces, &mut labels);
+    }
+    if options.turn_marker {
+        marks.extend(turn_marker(position.turn, &grid, &l, theme));
+    }
 
     Scene {
         width: l.width,
         height: l.height,
         background: theme.margin,
         fills,
-        marks: marks(position, options, &grid, theme),
+        marks,
         pieces,
-        overlays: overlays(options, &grid, theme),
-        labels: labels(position, options.coordinates, &grid, &l, theme, font),
+        overlays,
+        labels,
         board,
         square: sq,
         bottom: grid.bottom,
     }
+}
+
+/// A small disc in the top-right corner of every promoted (`~`) piece.
+fn promoted_marks(position: &Position, grid: &Grid, theme: &Theme, out: &mut Vec<Shape>) {
+    let sq = grid.square as f32;
+    for (s, _) in position.pieces().filter(|(s, _)| position.is_promoted(*s)) {
+        let r = grid.rect(s);
+        let radius = (sq * 0.09).max(1.5);
+        let center = (r.x as f32 + sq - radius * 1.6, r.y as f32 + radius * 1.6);
+        out.push(Shape::Disc {
+            center,
+            radius,
+            color: theme.frame,
+        });
+        out.push(Shape::Disc {
+            center,
+            radius: radius * 0.5,
+            color: Rgba::hex(0xffffff),
+        });
+    }
+}
+
+/// Pieces in hand: the bottom side's below the board, the other side's above, in role order,
+/// each with its count when more than one.
+fn draw_pockets(
+    pocket: &crate::position::Pocket,
+    grid: &Grid,
+    l: &Layout,
+    theme: &Theme,
+    font: &LabelFont,
+    pieces: &mut Vec<PlacedPiece>,
+    labels: &mut Vec<Label>,
+) {
+    let size = l.pocket * 8 / 9;
+    let cap = font.cap_height() / font.units_per_em();
+    let cap_px = size as f32 * 0.3;
+    for color in [Color::White, Color::Black] {
+        let y = if color == grid.bottom {
+            l.height - l.pocket + (l.pocket - size) / 2
+        } else {
+            (l.pocket - size) / 2
+        };
+        let mut x = grid.board.x;
+        for (piece, count) in pocket.iter().filter(|(p, _)| p.color == color) {
+            pieces.push(PlacedPiece {
+                piece,
+                rect: Rect {
+                    x,
+                    y,
+                    w: size,
+                    h: size,
+                },
+            });
+            if count > 1 && cap_px >= MIN_CAP_PX {
+                let mut pen = (x + size) as f32;
+                for ch in count.to_string().chars() {
+                    let Some(glyph) = font.glyph(ch) else {
+                        continue;
+                    };
+                    let scale = cap_px / cap / font.units_per_em();
+                    labels.push(Label {
+                        ch,
+                        x: pen - glyph.ink_x.0 * scale,
+                        y: (y + size) as f32,
+                        scale,
+                        color: theme.label,
+                    });
+                    pen += (glyph.ink_x.1 - glyph.ink_x.0) * scale + cap_px * 0.1;
+                }
+            }
+            x += grid.square;
+        }
+    }
+}
+
+/// A disc beside the board, level with the rank nearest the side to move: light for White,
+/// dark for Black, outlined.
+fn turn_marker(turn: Color, grid: &Grid, l: &Layout, theme: &Theme) -> Vec<Shape> {
+    let sq = grid.square as f32;
+    let board = grid.board;
+    let right = (board.x + board.w + l.frame) as f32;
+    let room = if l.margin > 0 {
+        (l.margin - l.frame) as f32
+    } else {
+        (l.width - board.x - board.w) as f32
+    };
+    let radius = (room * 0.32).min(sq * 0.22).max(2.0);
+    let cy = if turn == grid.bottom {
+        (board.y + board.h) as f32 - sq / 2.0
+    } else {
+        board.y as f32 + sq / 2.0
+    };
+    let center = (right + room / 2.0, cy);
+    let fill = match turn {
+        Color::White => Rgba::hex(0xffffff),
+        Color::Black => Rgba::hex(0x1a1a1a),
+    };
+    let outline = (radius * 0.22).max(1.0);
+    vec![
+        Shape::Disc {
+            center,
+            radius,
+            color: theme.frame,
+        },
+        Shape::Disc {
+            center,
+            radius: radius - outline,
+            color: fill,
+        },
+    ]
 }
 
 /// Marks drawn on the squares, under the pieces.
@@ -515,14 +662,15 @@ fn labels(
         Coordinates::Outside => {
             // Labels sit centred in the margin, clear of the frame; the text height is
             // about half the margin and never more than a third of a square.
-            let margin = l.left.saturating_sub(l.frame) as f32;
+            let margin = l.margin.saturating_sub(l.frame) as f32;
             let cap_px = (margin * 0.5).min(sq * 0.34);
             if cap_px < MIN_CAP_PX {
                 return out;
             }
             let below = (grid.board.y + grid.board.h + l.frame) as f32;
             // Letters mix x-height and ascenders; centring the cap height reads as centred.
-            let baseline = (below + l.height as f32) / 2.0 + cap_px / 2.0;
+            let band_end = (grid.board.y + grid.board.h + l.margin) as f32;
+            let baseline = (below + band_end) / 2.0 + cap_px / 2.0;
             for f in 0..position.files() {
                 let r = grid.rect(Square::new(f, 0));
                 let cx = r.x as f32 + sq / 2.0;

@@ -194,6 +194,16 @@ fn write_shape(out: &mut String, shape: &Shape, gradients: &mut u32) -> fmt::Res
             center.1,
             Paint("stroke", *color)
         ),
+        Shape::Disc {
+            center,
+            radius,
+            color,
+        } => write!(
+            out,
+            r#"<path d="{}"{}/>"#,
+            Circle(*center, *radius),
+            Paint("fill", *color)
+        ),
         Shape::Glow {
             center,
             radius,

@@ -93,6 +93,24 @@ const CASES: &[(&str, &str)] = &[
         "annotations-black",
         "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D&size=320&orientation=black",
     ),
+    // Crazyhouse pockets and promoted pieces, side-to-move marker.
+    (
+        "pockets",
+        "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b_-_-_0_1&size=360",
+    ),
+    (
+        "pockets-black",
+        "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b_-_-_0_1&size=360&orientation=black&coordinates=none",
+    ),
+    ("turn-white", "fen=start&turn=1&size=300"),
+    (
+        "turn-black-none",
+        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&turn=1&coordinates=none&size=300",
+    ),
+    (
+        "turn-black-flipped",
+        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&turn=1&orientation=black&size=300",
+    ),
     // Themes.
     ("theme-blue", "fen=start&theme=blue&size=240"),
     ("theme-green", "fen=start&theme=green&size=240"),
