@@ -41,6 +41,19 @@ fn benches(c: &mut Criterion) {
             b.iter(|| renderer.png(black_box(&position), &options))
         });
     }
+    // The annotated case: last move, check, three arrows, two highlights.
+    let annotated = Request::from_query(
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3",
+        Some(Format::Png),
+    )
+    .expect("valid");
+    let _ = renderer.png(&annotated.position, &annotated.options);
+    c.bench_function("png/annotated/400", |b| {
+        b.iter(|| renderer.png(black_box(&annotated.position), &annotated.options))
+    });
+    c.bench_function("svg/annotated/400", |b| {
+        b.iter(|| renderer.svg(black_box(&annotated.position), &annotated.options))
+    });
     let middlegame = fen::parse(MIDDLEGAME).expect("valid");
     let options = RenderOptions::default();
     c.bench_function("png/middlegame/400", |b| {
