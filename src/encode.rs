@@ -1,38 +1,253 @@
 //! Encoding pixels: a tiny-skia pixmap into PNG bytes.
 //!
-//! Owns the PNG settings. Opaque images (every diagram) are written as 8-bit RGB, which is
-//! a quarter smaller than RGBA before compression; fast deflate settings.
+//! Owns the PNG settings. Diagrams have few colours (flat squares, a few hundred
+//! anti-aliasing shades), so an opaque image is written as an 8-bit palette PNG whenever a
+//! palette of at most 256 colours reproduces every pixel within [`PALETTE_TOLERANCE`] per
+//! channel: exact when the image has 256 colours or fewer, and visually lossless otherwise.
+//! That is a third of the bytes to filter and deflate of RGB. Images that do not fit fall
+//! back to 8-bit RGB (RGBA when translucent). Deflate uses the fast settings.
 
 use resvg::tiny_skia::Pixmap;
+
+/// Largest per-channel difference a palette colour may have from the pixel it stands for.
+pub const PALETTE_TOLERANCE: u8 = 3;
+
+/// More distinct colours than this and the palette search is not tried.
+const MAX_DISTINCT: usize = 4096;
 
 /// Encode `pixmap` as PNG.
 pub fn png(pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let (w, h) = (pixmap.width(), pixmap.height());
     let data = pixmap.data();
     let opaque = data.chunks_exact(4).all(|px| px[3] == 255);
-    let (color, pixels) = if opaque {
+    if opaque {
+        if let Some((palette, indices)) = palettise(data, w as usize) {
+            return write(w, h, png::ColorType::Indexed, Some(&palette), &indices);
+        }
         let mut rgb = Vec::with_capacity((w * h * 3) as usize);
         for px in data.chunks_exact(4) {
             rgb.extend_from_slice(&px[..3]);
         }
-        (png::ColorType::Rgb, rgb)
-    } else {
-        let mut rgba = Vec::with_capacity(data.len());
-        for px in pixmap.pixels() {
-            let c = px.demultiply();
-            rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
-        }
-        (png::ColorType::Rgba, rgba)
-    };
-    let mut out = Vec::with_capacity(pixels.len() / 4);
+        return write(w, h, png::ColorType::Rgb, None, &rgb);
+    }
+    let mut rgba = Vec::with_capacity(data.len());
+    for px in pixmap.pixels() {
+        let c = px.demultiply();
+        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    write(w, h, png::ColorType::Rgba, None, &rgba)
+}
+
+fn write(
+    w: u32,
+    h: u32,
+    color: png::ColorType,
+    palette: Option<&[u8]>,
+    pixels: &[u8],
+) -> Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::with_capacity(pixels.len() / 4 + 1024);
     {
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(color);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_compression(png::Compression::Fast);
+        if let Some(palette) = palette {
+            encoder.set_palette(palette.to_vec());
+            // Measured on diagrams: the Up filter deflates palette rows in half the time of
+            // adaptive filtering, for about 15 % more bytes.
+            encoder.set_filter(png::Filter::Up);
+        }
         let mut writer = encoder.write_header()?;
-        writer.write_image_data(&pixels)?;
+        writer.write_image_data(pixels)?;
         writer.finish()?;
     }
     Ok(out)
+}
+
+/// A pixel of an opaque image as one number (its bytes as they lie, alpha included).
+fn key(px: &[u8]) -> u32 {
+    u32::from_le_bytes([px[0], px[1], px[2], px[3]])
+}
+
+fn close(a: u32, b: u32) -> bool {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    (0..3).all(|i| a[i].abs_diff(b[i]) <= PALETTE_TOLERANCE)
+}
+
+/// Distinct colours of an image, numbered in order of appearance, with an open-addressing
+/// table (opaque pixels are never 0, which marks a free slot).
+struct Colors {
+    slots: Vec<(u32, u16)>,
+    colors: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Colors {
+    const SLOTS: usize = 2 * MAX_DISTINCT;
+
+    fn new() -> Colors {
+        Colors {
+            slots: vec![(0, 0); Self::SLOTS],
+            colors: Vec::with_capacity(512),
+            counts: Vec::with_capacity(512),
+        }
+    }
+
+    /// The number of `color`, adding it if new; `None` once there are too many colours.
+    fn id(&mut self, color: u32) -> Option<u16> {
+        let mut slot = (color.wrapping_mul(0x9e37_79b9) >> 19) as usize % Self::SLOTS;
+        loop {
+            let (key, id) = self.slots[slot];
+            if key == color {
+                return Some(id);
+            }
+            if key == 0 {
+                if self.colors.len() >= MAX_DISTINCT {
+                    return None;
+                }
+                let id = self.colors.len() as u16;
+                self.slots[slot] = (color, id);
+                self.colors.push(color);
+                self.counts.push(0);
+                return Some(id);
+            }
+            slot = (slot + 1) % Self::SLOTS;
+        }
+    }
+}
+
+/// A palette (RGB triplets) and one index per pixel, or `None` if no palette of 256
+/// colours stays within [`PALETTE_TOLERANCE`].
+pub fn palettise(rgba: &[u8], width: usize) -> Option<(Vec<u8>, Vec<u8>)> {
+    let stride = width * 4;
+    if stride == 0 || rgba.len() % stride != 0 {
+        return None;
+    }
+    // Pass one numbers the colours run by run (diagrams are mostly runs of one colour, so
+    // the table is consulted once per run) and records the runs; a row equal to the row
+    // above (empty ranks, margins) is recorded as a repeat. Counts only rank the colours,
+    // so repeated rows need not add to them.
+    const REPEAT: u16 = u16::MAX;
+    let mut colors = Colors::new();
+    let mut runs: Vec<(u16, u32)> = Vec::with_capacity(4096);
+    for (i, row) in rgba.chunks_exact(stride).enumerate() {
+        if i > 0 && rgba[(i - 1) * stride..][..stride] == *row {
+            runs.push((REPEAT, 0));
+            continue;
+        }
+        let mut pixels = row.chunks_exact(4).map(key).peekable();
+        let (mut last, mut last_id) = (0u32, 0u16);
+        while let Some(color) = pixels.next() {
+            let mut run = 1;
+            while pixels.next_if_eq(&color).is_some() {
+                run += 1;
+            }
+            if color != last || last == 0 {
+                (last, last_id) = (color, colors.id(color)?);
+            }
+            colors.counts[usize::from(last_id)] += run;
+            runs.push((last_id, run));
+        }
+    }
+    // The most frequent colours become palette entries; a rarer colour joins the entry it
+    // is close to, or becomes an entry while there is room.
+    let mut order: Vec<u16> = (0..colors.colors.len() as u16).collect();
+    order.sort_unstable_by(|a, b| {
+        let (a, b) = (usize::from(*a), usize::from(*b));
+        colors.counts[b]
+            .cmp(&colors.counts[a])
+            .then(colors.colors[a].cmp(&colors.colors[b]))
+    });
+    let mut entries: Vec<u32> = Vec::with_capacity(256);
+    let mut index_of = vec![0u8; colors.colors.len()];
+    for id in order {
+        let color = colors.colors[usize::from(id)];
+        let index = match entries.iter().position(|e| close(*e, color)) {
+            Some(i) => i,
+            None if entries.len() < 256 => {
+                entries.push(color);
+                entries.len() - 1
+            }
+            None => return None,
+        };
+        index_of[usize::from(id)] = index as u8;
+    }
+    let palette = entries
+        .iter()
+        .flat_map(|c| {
+            let [r, g, b, _] = c.to_le_bytes();
+            [r, g, b]
+        })
+        .collect();
+    // Pass two expands the runs into palette indices.
+    let mut indices: Vec<u8> = Vec::with_capacity(rgba.len() / 4);
+    for (id, run) in runs {
+        if id == REPEAT {
+            let start = indices.len() - width;
+            indices.extend_from_within(start..start + width);
+        } else {
+            indices.resize(indices.len() + run as usize, index_of[usize::from(id)]);
+        }
+    }
+    Some((palette, indices))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use resvg::tiny_skia::{Color, Paint, PathBuilder, Transform};
+
+    fn decode(png: &[u8]) -> (png::ColorType, Vec<u8>) {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().expect("header");
+        let color = reader.info().color_type;
+        let mut out = vec![0; reader.output_buffer_size().expect("size")];
+        reader.next_frame(&mut out).expect("frame");
+        (color, out)
+    }
+
+    #[test]
+    fn few_colours_give_an_exact_palette_png() {
+        let mut pm = Pixmap::new(64, 64).expect("pixmap");
+        pm.fill(Color::from_rgba8(10, 200, 30, 255));
+        let png = png(&pm).expect("encodes");
+        let (color, data) = decode(&png);
+        assert_eq!(color, png::ColorType::Indexed);
+        assert_eq!(data.len(), 64 * 64);
+    }
+
+    #[test]
+    fn many_colours_fall_back_to_rgb() {
+        let mut pm = Pixmap::new(128, 128).expect("pixmap");
+        for (i, px) in pm.pixels_mut().iter_mut().enumerate() {
+            let c = Color::from_rgba8(
+                (i % 128 * 2) as u8,
+                (i / 128 * 2) as u8,
+                (i % 7 * 30) as u8,
+                255,
+            );
+            *px = c.premultiply().to_color_u8();
+        }
+        let (color, _) = decode(&png(&pm).expect("encodes"));
+        assert_eq!(color, png::ColorType::Rgb);
+    }
+
+    #[test]
+    fn translucent_images_keep_alpha() {
+        let mut pm = Pixmap::new(8, 8).expect("pixmap");
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(255, 0, 0, 128);
+        let path = PathBuilder::from_rect(
+            resvg::tiny_skia::Rect::from_xywh(0.0, 0.0, 4.0, 4.0).expect("rect"),
+        );
+        pm.fill_path(
+            &path,
+            &paint,
+            resvg::tiny_skia::FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+        let (color, _) = decode(&png(&pm).expect("encodes"));
+        assert_eq!(color, png::ColorType::Rgba);
+    }
 }

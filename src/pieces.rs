@@ -58,7 +58,7 @@ impl std::fmt::Debug for PieceArt {
 /// A complete set: all 16 pieces (the six standard roles plus archbishop and chancellor).
 #[derive(Debug)]
 pub struct PieceSet {
-    name: String,
+    name: Arc<str>,
     art: Vec<PieceArt>,
 }
 
@@ -141,7 +141,7 @@ impl PieceSet {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(PieceSet {
-            name: name.to_string(),
+            name: Arc::from(name),
             art,
         })
     }
@@ -160,6 +160,11 @@ impl PieceSet {
 
     /// The set's name, as requested with `pieces=`.
     pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The set's name, shared (a cheap cache key).
+    pub fn shared_name(&self) -> &Arc<str> {
         &self.name
     }
 

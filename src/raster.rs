@@ -10,8 +10,8 @@ use crate::scene::{Point, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
 use moka::sync::Cache;
 use resvg::tiny_skia::{
-    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapPaint,
-    RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
+    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, RadialGradient,
+    Rect as SkRect, SpreadMode, Stroke, Transform,
 };
 use std::sync::Arc;
 
@@ -25,10 +25,13 @@ struct SpriteKey {
     px: u32,
 }
 
-/// Rasterised pieces, keyed by (set, piece, square size), bounded by bytes.
+/// Rasterised pieces, keyed by (set, piece, square size), bounded by bytes; and tiles, the
+/// same sprites already composited onto an opaque background colour, so a piece on a plain
+/// square is a copy of rows rather than a blend.
 #[derive(Clone)]
 pub struct SpriteCache {
     cache: Cache<SpriteKey, Arc<Pixmap>>,
+    tiles: Cache<(SpriteKey, [u8; 4]), Arc<Vec<u8>>>,
 }
 
 impl std::fmt::Debug for SpriteCache {
@@ -50,7 +53,43 @@ impl SpriteCache {
                     u32::try_from(v.data().len()).unwrap_or(u32::MAX)
                 })
                 .build(),
+            tiles: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|_k: &(SpriteKey, [u8; 4]), v: &Arc<Vec<u8>>| {
+                    u32::try_from(v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
         }
+    }
+
+    /// `piece` at `px` composited onto the opaque colour `background` (premultiplied RGBA
+    /// bytes), as `px` rows of `px` pixels.
+    pub fn tile(
+        &self,
+        set: &PieceSet,
+        piece: crate::piece::Piece,
+        px: u32,
+        background: [u8; 4],
+    ) -> Option<Arc<Vec<u8>>> {
+        let key = SpriteKey {
+            set: set.shared_name().clone(),
+            piece: piece.index() as u8,
+            px,
+        };
+        self.tiles
+            .try_get_with((key, background), || {
+                let sprite = self.sprite(set, piece, px).ok_or(())?;
+                let mut tile = background.repeat((px * px) as usize);
+                blend_into(
+                    &mut tile,
+                    px as usize * 4,
+                    sprite.data(),
+                    px as usize * 4,
+                    px as usize,
+                );
+                Ok::<_, ()>(Arc::new(tile))
+            })
+            .ok()
     }
 
     /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use.
@@ -61,7 +100,7 @@ impl SpriteCache {
         px: u32,
     ) -> Option<Arc<Pixmap>> {
         let key = SpriteKey {
-            set: Arc::from(set.name()),
+            set: set.shared_name().clone(),
             piece: piece.index() as u8,
             px,
         };
@@ -70,10 +109,11 @@ impl SpriteCache {
             .ok()
     }
 
-    /// Bytes of sprite pixels held now (after pending maintenance).
+    /// Bytes of sprite and tile pixels held now (after pending maintenance).
     pub fn weighted_size(&self) -> u64 {
         self.cache.run_pending_tasks();
-        self.cache.weighted_size()
+        self.tiles.run_pending_tasks();
+        self.cache.weighted_size() + self.tiles.weighted_size()
     }
 }
 
@@ -116,16 +156,7 @@ pub fn paint(
         draw_shape(&mut pixmap, shape);
     }
     for p in &scene.pieces {
-        if let Some(sprite) = sprites.sprite(set, p.piece, p.rect.w) {
-            pixmap.draw_pixmap(
-                p.rect.x as i32,
-                p.rect.y as i32,
-                sprite.as_ref().as_ref(),
-                &PixmapPaint::default(),
-                Transform::identity(),
-                None,
-            );
-        }
+        place_piece(&mut pixmap, set, sprites, p);
     }
     for shape in &scene.overlays {
         draw_shape(&mut pixmap, shape);
@@ -144,6 +175,74 @@ pub fn paint(
         );
     }
     Some(pixmap)
+}
+
+/// Premultiplied source-over of `rows` rows of `src` onto `dst` (strides in bytes).
+fn blend_into(dst: &mut [u8], dst_stride: usize, src: &[u8], src_stride: usize, rows: usize) {
+    for row in 0..rows {
+        let d = &mut dst[row * dst_stride..][..src_stride];
+        let s = &src[row * src_stride..][..src_stride];
+        for (dp, sp) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
+            let sa = sp[3];
+            if sa == 255 {
+                dp.copy_from_slice(sp);
+            } else if sa != 0 {
+                let keep = 255 - u16::from(sa);
+                for i in 0..4 {
+                    let v = u16::from(sp[i]) + (u16::from(dp[i]) * keep + 127) / 255;
+                    dp[i] = v.min(255) as u8;
+                }
+            }
+        }
+    }
+}
+
+/// Draw one piece: a copy of a cached tile when the square under it is one opaque colour
+/// (the usual case), otherwise a blend of the sprite over what is there.
+fn place_piece(
+    pixmap: &mut Pixmap,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    p: &crate::scene::PlacedPiece,
+) {
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let r = p.rect;
+    let (x, y, px) = (r.x as usize, r.y as usize, r.w as usize);
+    if px == 0 || x + px > w || y + px > h {
+        return;
+    }
+    let stride = w * 4;
+    let data = pixmap.data_mut();
+    let first = [
+        data[y * stride + x * 4],
+        data[y * stride + x * 4 + 1],
+        data[y * stride + x * 4 + 2],
+        data[y * stride + x * 4 + 3],
+    ];
+    let uniform = first[3] == 255
+        && (0..px).all(|row| {
+            data[(y + row) * stride + x * 4..][..px * 4]
+                .chunks_exact(4)
+                .all(|c| c == first)
+        });
+    if uniform {
+        if let Some(tile) = sprites.tile(set, p.piece, r.w, first) {
+            for row in 0..px {
+                data[(y + row) * stride + x * 4..][..px * 4]
+                    .copy_from_slice(&tile[row * px * 4..][..px * 4]);
+            }
+            return;
+        }
+    }
+    if let Some(sprite) = sprites.sprite(set, p.piece, r.w) {
+        blend_into(
+            &mut data[y * stride + x * 4..],
+            stride,
+            sprite.data(),
+            px * 4,
+            px,
+        );
+    }
 }
 
 fn polyline(points: &[Point], close: bool) -> Option<resvg::tiny_skia::Path> {

@@ -1,0 +1,39 @@
+//! The PNG encoding is visually lossless: decoded, no pixel differs from the full-colour
+//! render by more than 3/255 per channel, on every golden position; and it is small.
+
+mod common;
+
+use staunton::Renderer;
+use staunton::request::Request;
+
+const QUERIES: &[&str] = &[
+    "fen=start",
+    "fen=start&size=800",
+    "fen=start&orientation=black&coordinates=inside&size=333",
+    "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR&size=500",
+    "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w&arrows=Gh5f7,Rc4f7,Yb1c3&check=e8&lastMove=d1h5&highlight=Ge5,Rf3",
+    "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360",
+    "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b&turn=1",
+    "fen=start&theme=green&size=2048",
+];
+
+#[test]
+fn png_is_within_3_of_the_full_colour_render() {
+    let renderer = Renderer::default();
+    for query in QUERIES {
+        let r = Request::from_query(query, None).expect("valid");
+        let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
+        let png = renderer.png(&r.position, &r.options).expect("renders");
+        let decoded = common::decode(&png);
+        let diff = common::compare(&decoded, &full, 3);
+        assert_eq!(diff.over, 0, "{query}: max difference {}", diff.max);
+    }
+}
+
+#[test]
+fn the_start_position_at_400_px_is_under_20_kb() {
+    let renderer = Renderer::default();
+    let r = Request::from_query("fen=start", None).expect("valid");
+    let png = renderer.png(&r.position, &r.options).expect("renders");
+    assert!(png.len() <= 20 * 1024, "{} bytes", png.len());
+}
