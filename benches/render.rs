@@ -24,7 +24,7 @@ fn benches(c: &mut Criterion) {
 
     let renderer = Renderer::default();
     let position = fen::parse(START).expect("valid");
-    for size in [400u32, 800] {
+    for size in [400u32, 720, 800] {
         let options = RenderOptions {
             size,
             ..RenderOptions::default()

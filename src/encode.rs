@@ -118,7 +118,7 @@ impl Colors {
 
 /// A palette (RGB triplets) and one index per pixel, or `None` if no palette of 256
 /// colours stays within [`PALETTE_TOLERANCE`].
-pub fn palettise(rgba: &[u8], width: usize) -> Option<(Vec<u8>, Vec<u8>)> {
+fn palettise(rgba: &[u8], width: usize) -> Option<(Vec<u8>, Vec<u8>)> {
     let stride = width * 4;
     if stride == 0 || rgba.len() % stride != 0 {
         return None;
