@@ -14,6 +14,7 @@ use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Chess diagrams from FEN: an HTTP service and a command line.
 #[derive(Debug, Parser)]
@@ -24,6 +25,9 @@ use std::sync::Arc;
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// Log format: text (human-readable) or json (one object a line).
+    #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
@@ -50,6 +54,21 @@ struct ServeArgs {
     /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
+    /// Renders running at once (default: one per core).
+    #[arg(long, env = "STAUNTON_WORKERS")]
+    workers: Option<usize>,
+    /// Renders waiting for a worker; beyond that, new cache misses get 503 with Retry-After.
+    #[arg(long, env = "STAUNTON_QUEUE", default_value_t = 64)]
+    queue: usize,
+    /// Longest accepted query string, in bytes (longer: 414).
+    #[arg(long, env = "STAUNTON_MAX_QUERY_BYTES", default_value_t = crate::http::MAX_QUERY_BYTES)]
+    max_query_bytes: usize,
+    /// Seconds allowed for a whole request (longer: 408).
+    #[arg(long, env = "STAUNTON_REQUEST_TIMEOUT", default_value_t = 10)]
+    request_timeout: u64,
+    /// Seconds requests in flight may take to finish after SIGTERM/SIGINT.
+    #[arg(long, env = "STAUNTON_SHUTDOWN_GRACE", default_value_t = 10)]
+    shutdown_grace: u64,
 }
 
 #[derive(Debug, Args)]
@@ -180,14 +199,27 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let state = Arc::new(AppState::new(
-            Arc::new(Renderer::default()),
-            args.cache_size,
-        ));
-        tracing::info!(addr = %args.addr, cache_bytes = args.cache_size, "staunton listening");
-        http::serve(listener, state, shutdown_signal())
-            .await
-            .context("the server stopped")?;
+        let renderer = renderer(args.pieces_dir.as_deref(), |p| tracing::warn!("{p}"));
+        let names: Vec<&str> = renderer.piece_sets().names().collect();
+        tracing::info!(sets = names.join(", "), "piece sets loaded");
+        let defaults = http::Config::default();
+        let config = http::Config {
+            cache_bytes: args.cache_size,
+            workers: args.workers.unwrap_or(defaults.workers).max(1),
+            queue: args.queue,
+            max_query_bytes: args.max_query_bytes,
+            request_timeout: Duration::from_secs(args.request_timeout.max(1)),
+        };
+        tracing::info!(addr = %args.addr, ?config, "staunton listening");
+        let state = Arc::new(AppState::with_config(Arc::new(renderer), config));
+        http::serve(
+            listener,
+            state,
+            shutdown_signal(),
+            Duration::from_secs(args.shutdown_grace),
+        )
+        .await
+        .context("the server stopped")?;
         tracing::info!("staunton stopped");
         Ok(())
     })

@@ -122,3 +122,94 @@ fn batch_renders_good_lines_and_reports_bad_ones() {
         ["line-00002.png", "line-00004.png", "line-00006.png"]
     );
 }
+
+fn http_get(addr: &str, target: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).ok()?;
+    Some(String::from_utf8_lossy(&raw).into_owned())
+}
+
+#[test]
+fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
+    // Regression: `serve` once ignored --pieces-dir (only `render` used it).
+    let dir = scratch("serve");
+    let set = dir.join("sets").join("mine");
+    std::fs::create_dir_all(&set).expect("set dir");
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pieces/staunton");
+    for entry in std::fs::read_dir(&assets).expect("assets") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_lowercase();
+        std::fs::copy(&path, set.join(name)).expect("copy");
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let child = staunton()
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--log-format",
+            "json",
+            "--pieces-dir",
+        ])
+        .arg(dir.join("sets"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut health = None;
+    for _ in 0..100 {
+        health = http_get(&addr, "/health");
+        if health.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(
+        health.is_some_and(|h| h.starts_with("HTTP/1.1 200")),
+        "serves /health"
+    );
+    let answer = http_get(&addr, "/diagram?fen=start&pieces=mine").expect("answers");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    let metrics = http_get(&addr, "/metrics").expect("answers");
+    assert!(
+        metrics.contains("staunton_cache_misses_total 1"),
+        "{metrics}"
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("exits");
+    assert!(
+        out.status.success(),
+        "exit 0 after SIGTERM: {:?}",
+        out.status
+    );
+    let logs = String::from_utf8_lossy(&out.stderr);
+    assert!(logs.lines().count() >= 3, "{logs}");
+    assert!(
+        logs.lines().all(|l| l.starts_with('{') && l.ends_with('}')),
+        "JSON lines: {logs}"
+    );
+    assert!(logs.contains("\"cache\":\"miss\""), "{logs}");
+}

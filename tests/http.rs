@@ -256,9 +256,14 @@ async fn a_real_socket_serves_a_diagram() {
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(listener, state(), async move {
-        let _ = stopped.await;
-    }));
+    let server = tokio::spawn(staunton::http::serve(
+        listener,
+        state(),
+        async move {
+            let _ = stopped.await;
+        },
+        std::time::Duration::from_secs(5),
+    ));
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream
         .write_all(b"GET /diagram.svg?fen=start&size=200 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")

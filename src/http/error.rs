@@ -60,6 +60,9 @@ impl IntoResponse for AppError {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         );
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            h.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
         response
     }
 }

@@ -6,8 +6,10 @@
 //! async executor on a pool bounded to one job per core.
 
 mod error;
+mod metrics;
 
 pub use error::AppError;
+pub use metrics::Metrics;
 
 use crate::options::Format;
 use crate::render::Renderer;
@@ -21,8 +23,9 @@ use axum::routing::get;
 use bytes::Bytes;
 use moka::future::Cache;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 /// Default byte budget of the image cache: 128 MiB.
@@ -30,12 +33,48 @@ pub const DEFAULT_CACHE_BYTES: u64 = 128 * 1024 * 1024;
 /// Longest accepted query string, in bytes.
 pub const MAX_QUERY_BYTES: usize = 4096;
 
+/// The service's limits; each is a flag of `staunton serve` (see the README).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Byte budget of the image cache.
+    pub cache_bytes: u64,
+    /// Renders running at once (default: one per core).
+    pub workers: usize,
+    /// Renders waiting for a worker before new misses get 503.
+    pub queue: usize,
+    /// Longest accepted query string, in bytes.
+    pub max_query_bytes: usize,
+    /// Time allowed for a whole request.
+    pub request_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config {
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            workers,
+            queue: 64,
+            max_query_bytes: MAX_QUERY_BYTES,
+            request_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A function run inside each render before drawing: a hook for tests to inject faults
+/// (a panic, a slow render) without touching real code. Unset in the service.
+pub type FaultHook = Arc<dyn Fn(&Request) + Send + Sync>;
+
 /// What the service shares between requests.
 pub struct AppState {
     renderer: Arc<Renderer>,
     cache: Cache<String, Bytes>,
     renders: AtomicU64,
     pool: Arc<Semaphore>,
+    queued: AtomicUsize,
+    config: Config,
+    metrics: Metrics,
+    fault: Option<FaultHook>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -48,20 +87,45 @@ impl std::fmt::Debug for AppState {
 }
 
 impl AppState {
-    /// State over `renderer` with an image cache of about `cache_bytes`.
+    /// State over `renderer` with an image cache of about `cache_bytes`, other limits default.
     pub fn new(renderer: Arc<Renderer>, cache_bytes: u64) -> AppState {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        AppState::with_config(
+            renderer,
+            Config {
+                cache_bytes,
+                ..Config::default()
+            },
+        )
+    }
+
+    /// State over `renderer` with `config`'s limits.
+    pub fn with_config(renderer: Arc<Renderer>, config: Config) -> AppState {
         AppState {
             renderer,
             cache: Cache::builder()
-                .max_capacity(cache_bytes)
+                .max_capacity(config.cache_bytes)
                 .weigher(|key: &String, value: &Bytes| {
                     u32::try_from(key.len() + value.len()).unwrap_or(u32::MAX)
                 })
                 .build(),
             renders: AtomicU64::new(0),
-            pool: Arc::new(Semaphore::new(workers)),
+            pool: Arc::new(Semaphore::new(config.workers.max(1))),
+            queued: AtomicUsize::new(0),
+            config,
+            metrics: Metrics::default(),
+            fault: None,
         }
+    }
+
+    /// The same state with a fault hook (tests only; see [`FaultHook`]).
+    pub fn with_fault_hook(mut self, hook: FaultHook) -> AppState {
+        self.fault = Some(hook);
+        self
+    }
+
+    /// The counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
     }
 
     /// How many images have been rendered (cache misses that ran the pipeline).
@@ -104,8 +168,13 @@ pub fn app(state: Arc<AppState>) -> Router {
             get(|s, q, h| diagram(s, q, h, Some(Format::Svg))),
         )
         .route("/health", get(health))
+        .route("/metrics", get(metrics))
         .fallback(not_found)
-        .layer(middleware::from_fn(log_request))
+        .layer(middleware::from_fn_with_state(state.clone(), log_request))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            state.config.request_timeout,
+        ))
         .with_state(state)
 }
 
@@ -113,6 +182,21 @@ async fn health() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         "ok\n",
+    )
+}
+
+async fn metrics(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    let text = state.metrics.render_text(
+        state.cache.entry_count(),
+        state.cache.weighted_size(),
+        state.queued.load(Ordering::Relaxed) as u64,
+    );
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
     )
 }
 
@@ -155,11 +239,12 @@ async fn diagram(
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
-    if query.len() > MAX_QUERY_BYTES {
+    let max = state.config.max_query_bytes;
+    if query.len() > max {
         return Err(AppError::new(
             StatusCode::URI_TOO_LONG,
             format!(
-                "the query string is {} bytes long: at most {MAX_QUERY_BYTES} bytes are allowed",
+                "the query string is {} bytes long: at most {max} bytes are allowed",
                 query.len()
             ),
         ));
@@ -190,8 +275,10 @@ async fn diagram(
         .await
         .map_err(|e| (*e).clone())?;
     let status = if entry.is_fresh() {
+        state.metrics.misses.fetch_add(1, Ordering::Relaxed);
         CacheStatus::Miss
     } else {
+        state.metrics.hits.fetch_add(1, Ordering::Relaxed);
         CacheStatus::Hit
     };
     common.insert(
@@ -213,8 +300,27 @@ async fn diagram(
     Ok(response)
 }
 
-/// Render off the async executor, at most one job per core at a time.
+/// Counts a render from admission until it finishes (or is abandoned).
+struct Queued<'a>(&'a AtomicUsize);
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Render off the async executor, at most `workers` at a time; when `workers + queue`
+/// renders are already admitted, answer 503 at once instead of waiting.
 async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppError> {
+    let limit = state.config.workers.max(1) + state.config.queue;
+    if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
+        state.queued.fetch_sub(1, Ordering::Relaxed);
+        state.metrics.rejected.fetch_add(1, Ordering::Relaxed);
+        return Err(AppError::unavailable(
+            "the service is busy rendering other diagrams: retry in a second",
+        ));
+    }
+    let _queued = Queued(&state.queued);
     let permit = state
         .pool
         .clone()
@@ -224,10 +330,16 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
     let worker = state.clone();
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
+        let start = Instant::now();
         worker.renders.fetch_add(1, Ordering::Relaxed);
-        worker
+        if let Some(hook) = &worker.fault {
+            hook(&request);
+        }
+        let out = worker
             .renderer
-            .render(&request.position, &request.options, request.format)
+            .render(&request.position, &request.options, request.format);
+        worker.metrics.render(start.elapsed().as_secs_f64());
+        out
     })
     .await;
     match result {
@@ -238,10 +350,24 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
 }
 
 /// One log line per request: method, path, status, milliseconds, cache hit or miss.
-async fn log_request(request: HttpRequest, next: Next) -> Response {
+async fn log_request(
+    State(state): State<Arc<AppState>>,
+    request: HttpRequest,
+    next: Next,
+) -> Response {
     let start = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
+    let route = match path.as_str() {
+        "/diagram" => "/diagram",
+        "/diagram.png" => "/diagram.png",
+        "/diagram.svg" => "/diagram.svg",
+        "/board.png" => "/board.png",
+        "/board.svg" => "/board.svg",
+        "/health" => "/health",
+        "/metrics" => "/metrics",
+        _ => "other",
+    };
     let response = next.run(request).await;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let cache = match response.extensions().get::<CacheStatus>() {
@@ -250,6 +376,7 @@ async fn log_request(request: HttpRequest, next: Next) -> Response {
         None => "-",
     };
     let status = response.status().as_u16();
+    state.metrics.request(route, status);
     if status >= 500 {
         tracing::error!(%method, path, status, ms = format!("{ms:.2}"), cache, "request");
     } else {
@@ -258,15 +385,33 @@ async fn log_request(request: HttpRequest, next: Next) -> Response {
     response
 }
 
-/// Serve `app(state)` on `listener` until `shutdown` resolves, then finish in-flight requests.
+/// Serve `app(state)` on `listener` until `shutdown` resolves, then stop accepting and let
+/// requests in flight finish for at most `grace`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    grace: Duration,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let signal = async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    };
+    let server = axum::serve(listener, app(state)).with_graceful_shutdown(signal);
+    let deadline = async move {
+        let mut stop_rx = stop_rx;
+        let _ = stop_rx.wait_for(|stopped| *stopped).await;
+        tokio::time::sleep(grace).await;
+        tracing::warn!(
+            ?grace,
+            "requests still in flight after the grace period; stopping"
+        );
+    };
+    tokio::select! {
+        result = server => result,
+        () = deadline => Ok(()),
+    }
 }
 
 #[cfg(test)]
