@@ -61,6 +61,9 @@ fn write(
         writer.write_image_data(pixels)?;
         writer.finish()?;
     }
+    // The buffer was sized for the worst case; callers keep the bytes (the image cache
+    // weighs them by length), so give back the slack.
+    out.shrink_to_fit();
     Ok(out)
 }
 

@@ -15,8 +15,8 @@ use resvg::tiny_skia::{
 };
 use std::sync::Arc;
 
-/// Default byte budget of the sprite cache.
-pub const DEFAULT_SPRITE_CACHE_BYTES: u64 = 64 * 1024 * 1024;
+/// Default byte budget of the sprite cache, and separately of the tile cache.
+pub const DEFAULT_SPRITE_CACHE_BYTES: u64 = 32 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SpriteKey {

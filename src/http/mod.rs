@@ -343,7 +343,11 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
     })
     .await;
     match result {
-        Ok(Ok(bytes)) => Ok(Bytes::from(bytes)),
+        Ok(Ok(mut bytes)) => {
+            // The cache weighs entries by length: hold no more than that.
+            bytes.shrink_to_fit();
+            Ok(Bytes::from(bytes))
+        }
         Ok(Err(e)) => Err(AppError::internal(e.to_string())),
         Err(join) => Err(AppError::internal(format!("render task failed: {join}"))),
     }
