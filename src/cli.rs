@@ -66,6 +66,9 @@ struct ServeArgs {
     /// Seconds allowed for a whole request (longer: 408).
     #[arg(long, env = "STAUNTON_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
+    /// Seconds a client may take to send its request headers (slowloris guard).
+    #[arg(long, env = "STAUNTON_HEADER_TIMEOUT", default_value_t = 5)]
+    header_timeout: u64,
     /// Seconds requests in flight may take to finish after SIGTERM/SIGINT.
     #[arg(long, env = "STAUNTON_SHUTDOWN_GRACE", default_value_t = 10)]
     shutdown_grace: u64,
@@ -209,6 +212,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             queue: args.queue,
             max_query_bytes: args.max_query_bytes,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
+            header_timeout: Duration::from_secs(args.header_timeout.max(1)),
         };
         tracing::info!(addr = %args.addr, ?config, "staunton listening");
         let state = Arc::new(AppState::with_config(Arc::new(renderer), config));

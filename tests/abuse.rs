@@ -343,3 +343,39 @@ async fn shutdown_finishes_the_request_in_flight() {
         "no longer accepting"
     );
 }
+
+#[tokio::test]
+async fn a_slow_client_is_cut_off_after_the_header_timeout() {
+    let state = state_with(Config {
+        header_timeout: Duration::from_millis(300),
+        ..Config::default()
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(staunton::http::serve(
+        listener,
+        state,
+        async move {
+            let _ = stopped.await;
+        },
+        Duration::from_secs(1),
+    ));
+    let mut slow = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    slow.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("write");
+    // ...and never finishes its headers.
+    let started = std::time::Instant::now();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the server closed the connection");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "after about the header timeout"
+    );
+    let _ = stop.send(());
+    server.await.expect("join").expect("clean");
+}

@@ -46,6 +46,8 @@ pub struct Config {
     pub max_query_bytes: usize,
     /// Time allowed for a whole request.
     pub request_timeout: Duration,
+    /// Time allowed for a client to send its request headers.
+    pub header_timeout: Duration,
 }
 
 impl Default for Config {
@@ -57,6 +59,7 @@ impl Default for Config {
             queue: 64,
             max_query_bytes: MAX_QUERY_BYTES,
             request_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(5),
         }
     }
 }
@@ -391,31 +394,52 @@ async fn log_request(
 
 /// Serve `app(state)` on `listener` until `shutdown` resolves, then stop accepting and let
 /// requests in flight finish for at most `grace`.
+///
+/// Connections are HTTP/1.1 with hyper's limits on header size and a header-read timeout
+/// (`Config::header_timeout`), so a client that sends its headers slowly (slowloris) is cut
+/// off rather than holding a connection open.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> std::io::Result<()> {
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let signal = async move {
-        shutdown.await;
-        let _ = stop_tx.send(true);
-    };
-    let server = axum::serve(listener, app(state)).with_graceful_shutdown(signal);
-    let deadline = async move {
-        let mut stop_rx = stop_rx;
-        let _ = stop_rx.wait_for(|stopped| *stopped).await;
-        tokio::time::sleep(grace).await;
-        tracing::warn!(
-            ?grace,
-            "requests still in flight after the grace period; stopping"
-        );
-    };
-    tokio::select! {
-        result = server => result,
-        () = deadline => Ok(()),
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = state.config.header_timeout;
+    let service = hyper_util::service::TowerToHyperService::new(app(state));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(connection) => connection,
+                // Out of file descriptors and the like: wait a little, keep serving.
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout);
+        let connection = builder.serve_connection(TokioIo::new(stream), service.clone());
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
     }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(grace) => {
+            tracing::warn!(?grace, "requests still in flight after the grace period; stopping");
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
