@@ -86,6 +86,10 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("highlight", "fen=start&highlight=Ge4,Rd5,Yc6,Bf3&size=240"),
     (
+        "highlight-black",
+        "fen=start&highlight=Ge4,Rd5,Yc6,Bf3&size=240&orientation=black",
+    ),
+    (
         "annotations",
         "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D%5B%25clk+0:05:00%5D&size=320",
     ),
