@@ -64,19 +64,14 @@ fn write_into(out: &mut String, scene: &Scene, set: &PieceSet, font: &LabelFont)
         r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
         scene.background
     )?;
-    for fill in &scene.fills {
-        let r = fill.rect;
-        write!(
-            out,
-            r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
-            r.x,
-            r.y,
-            r.w,
-            r.h,
-            Paint("fill", fill.color)
-        )?;
-    }
     let mut gradients = 0;
+    for fill in &scene.fills {
+        let rect = Shape::Rect {
+            rect: fill.rect,
+            color: fill.color,
+        };
+        write_shape(out, &rect, &mut gradients)?;
+    }
     for shape in &scene.marks {
         write_shape(out, shape, &mut gradients)?;
     }

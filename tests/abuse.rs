@@ -1,6 +1,8 @@
 //! Hostile input and faults: every one answered with a 4xx (or 503/500 for faults), the
 //! process keeps serving, nothing hangs.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Method, Request as HttpRequest, StatusCode, header};
 use http_body_util::BodyExt;
@@ -68,25 +70,14 @@ fn assert_client_error(status: StatusCode, body: &str, what: &str) {
 
 /// Serve `state` on a loopback port; send `request` raw; the status line and the body.
 async fn raw(state: Arc<AppState>, request: Vec<u8>) -> (String, String) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+    let served = common::Served::start(state, Duration::from_secs(1)).await;
+    let mut stream = tokio::net::TcpStream::connect(served.addr)
         .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(
-        listener,
-        state,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(1),
-    ));
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        .expect("connect");
     stream.write_all(&request).await.expect("write");
     let mut text = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut text)).await;
-    let _ = stop.send(());
-    server.await.expect("join").expect("clean");
+    served.stop().await;
     let text = String::from_utf8_lossy(&text).into_owned();
     let status = text.lines().next().unwrap_or("").to_string();
     let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
@@ -257,19 +248,8 @@ async fn a_panicking_render_is_a_500_for_that_request_only() {
 
 #[tokio::test]
 async fn a_huge_header_is_refused_over_a_real_socket() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(
-        listener,
-        state(),
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(1),
-    ));
+    let served = common::Served::start(state(), Duration::from_secs(1)).await;
+    let addr = served.addr;
     let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let (mut read, mut write) = stream.into_split();
     let writer = tokio::spawn(async move {
@@ -300,32 +280,20 @@ async fn a_huge_header_is_refused_over_a_real_socket() {
     let mut text = String::new();
     again.read_to_string(&mut text).await.expect("read");
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
-    let _ = stop.send(());
-    server.await.expect("join").expect("clean");
+    served.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn shutdown_finishes_the_request_in_flight() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(
-        listener,
-        faulty(Config::default()),
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(5),
-    ));
+    let served = common::Served::start(faulty(Config::default()), Duration::from_secs(5)).await;
+    let addr = served.addr;
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream
         .write_all(b"GET /diagram?fen=8/8/8/8/8/8/8/K7_w_-_-_777_1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .expect("write");
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let _ = stop.send(());
+    let stopping = tokio::spawn(served.stop());
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await.expect("read");
     assert!(
@@ -333,11 +301,7 @@ async fn shutdown_finishes_the_request_in_flight() {
         "{}",
         String::from_utf8_lossy(&raw[..raw.len().min(200)])
     );
-    tokio::time::timeout(Duration::from_secs(5), server)
-        .await
-        .expect("stops")
-        .expect("join")
-        .expect("clean");
+    stopping.await.expect("stops cleanly");
     assert!(
         tokio::net::TcpStream::connect(addr).await.is_err(),
         "no longer accepting"
@@ -350,19 +314,8 @@ async fn a_slow_client_is_cut_off_after_the_header_timeout() {
         header_timeout: Duration::from_millis(300),
         ..Config::default()
     });
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(
-        listener,
-        state,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(1),
-    ));
+    let served = common::Served::start(state, Duration::from_secs(1)).await;
+    let addr = served.addr;
     let mut slow = tokio::net::TcpStream::connect(addr).await.expect("connect");
     slow.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
         .await
@@ -376,6 +329,5 @@ async fn a_slow_client_is_cut_off_after_the_header_timeout() {
         started.elapsed() < Duration::from_secs(2),
         "after about the header timeout"
     );
-    let _ = stop.send(());
-    server.await.expect("join").expect("clean");
+    served.stop().await;
 }

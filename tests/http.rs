@@ -251,19 +251,8 @@ async fn bad_parameters_are_400s() {
 #[tokio::test]
 async fn a_real_socket_serves_a_diagram() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(staunton::http::serve(
-        listener,
-        state(),
-        async move {
-            let _ = stopped.await;
-        },
-        std::time::Duration::from_secs(5),
-    ));
+    let served = common::Served::start(state(), std::time::Duration::from_secs(5)).await;
+    let addr = served.addr;
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream
         .write_all(b"GET /diagram.svg?fen=start&size=200 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
@@ -275,8 +264,7 @@ async fn a_real_socket_serves_a_diagram() {
     assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
     assert!(text.to_lowercase().contains("content-type: image/svg+xml"));
     assert!(text.trim_end().ends_with("</svg>"));
-    let _ = stop.send(());
-    server.await.expect("join").expect("clean shutdown");
+    served.stop().await;
 }
 
 #[tokio::test]

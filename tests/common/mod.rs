@@ -107,3 +107,44 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// A service on a loopback port, stopped by [`Served::stop`].
+pub struct Served {
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    handle: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Served {
+    /// Serve `state` on 127.0.0.1 with a `grace` period for shutdown.
+    pub async fn start(
+        state: std::sync::Arc<staunton::http::AppState>,
+        grace: std::time::Duration,
+    ) -> Served {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let handle = tokio::spawn(staunton::http::serve(
+            listener,
+            state,
+            async move {
+                let _ = stopped.await;
+            },
+            grace,
+        ));
+        Served { addr, stop, handle }
+    }
+
+    /// Signal shutdown and wait (at most 5 s) for the server to stop cleanly.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        tokio::time::timeout(std::time::Duration::from_secs(5), self.handle)
+            .await
+            .expect("stops in time")
+            .expect("join")
+            .expect("clean shutdown");
+    }
+}
