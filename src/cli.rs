@@ -66,6 +66,19 @@ struct ServeArgs {
     /// Seconds allowed for a whole request (longer: 408).
     #[arg(long, env = "STAUNTON_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
+    /// Longest accepted fen, in bytes.
+    #[arg(long, env = "STAUNTON_MAX_FEN_BYTES", default_value_t = crate::request::MAX_FEN_BYTES)]
+    max_fen_bytes: usize,
+    /// Most arrows and circles in one request.
+    #[arg(long, env = "STAUNTON_MAX_ARROWS", default_value_t = crate::request::MAX_ARROWS)]
+    max_arrows: usize,
+    /// Most squares in squares= and in highlight=.
+    #[arg(long, env = "STAUNTON_MAX_SQUARES", default_value_t = crate::request::MAX_SQUARES)]
+    max_squares: usize,
+    /// Largest size= in pixels (16–2048).
+    #[arg(long, env = "STAUNTON_MAX_SIZE", default_value_t = crate::options::MAX_SIZE,
+          value_parser = clap::value_parser!(u32).range(16..=2048))]
+    max_size: u32,
     /// Seconds a client may take to send its request headers (slowloris guard).
     #[arg(long, env = "STAUNTON_HEADER_TIMEOUT", default_value_t = 5)]
     header_timeout: u64,
@@ -213,6 +226,12 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             max_query_bytes: args.max_query_bytes,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+            limits: crate::request::Limits {
+                fen_bytes: args.max_fen_bytes,
+                arrows: args.max_arrows,
+                squares: args.max_squares,
+                max_size: args.max_size,
+            },
         };
         tracing::info!(addr = %args.addr, ?config, "staunton listening");
         let state = Arc::new(AppState::with_config(Arc::new(renderer), config));

@@ -26,6 +26,31 @@ pub const MAX_ARROWS: usize = 64;
 /// Most marked squares in one list (`squares`, `highlight`, `[%csl]`).
 pub const MAX_SQUARES: usize = 80;
 
+/// The per-parameter limits of a request. The defaults are the constants of this module;
+/// the service can set its own (flags of `staunton serve`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest `fen`, in bytes.
+    pub fen_bytes: usize,
+    /// Most arrows and circles (with `[%cal]`).
+    pub arrows: usize,
+    /// Most squares in `squares`, and in `highlight` with `[%csl]`.
+    pub squares: usize,
+    /// Largest `size`, at most [`MAX_SIZE`].
+    pub max_size: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fen_bytes: MAX_FEN_BYTES,
+            arrows: MAX_ARROWS,
+            squares: MAX_SQUARES,
+            max_size: MAX_SIZE,
+        }
+    }
+}
+
 /// A validated diagram request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
@@ -117,10 +142,20 @@ impl Request {
     /// Validate a URL query string (without the `?`). `path_format` is the format the path
     /// asked for (`/diagram.svg`), if any; `format=` may only agree with it.
     pub fn from_query(query: &str, path_format: Option<Format>) -> Result<Request, RequestError> {
+        Request::from_query_with(query, path_format, &Limits::default())
+    }
+
+    /// [`Request::from_query`] with the service's own `limits`.
+    pub fn from_query_with(
+        query: &str,
+        path_format: Option<Format>,
+        limits: &Limits,
+    ) -> Result<Request, RequestError> {
         let pairs = form_urlencoded::parse(query.as_bytes());
-        Request::from_pairs(
+        Request::from_pairs_with(
             pairs.map(|(k, v)| (k.into_owned(), v.into_owned())),
             path_format,
+            limits,
         )
     }
 
@@ -129,6 +164,15 @@ impl Request {
     pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
         path_format: Option<Format>,
+    ) -> Result<Request, RequestError> {
+        Request::from_pairs_with(pairs, path_format, &Limits::default())
+    }
+
+    /// [`Request::from_pairs`] with the service's own `limits`.
+    pub fn from_pairs_with<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+        path_format: Option<Format>,
+        limits: &Limits,
     ) -> Result<Request, RequestError> {
         let mut values: Vec<Option<V>> = PARAMS.iter().map(|_| None).collect();
         for (key, value) in pairs {
@@ -142,7 +186,7 @@ impl Request {
             let slot = PARAMS.iter().position(|(n, _)| *n == name)?;
             values[slot].as_ref().map(|v| v.as_ref())
         };
-        let position = parse_fen(get("fen"))?;
+        let position = parse_fen(get("fen"), limits.fen_bytes)?;
         let files = position.files();
         let mut theme = match get("theme") {
             Some(v) => parse_theme(v)?,
@@ -156,39 +200,41 @@ impl Request {
             theme.hatched = false;
         }
         let mut arrows = match get("arrows") {
-            Some(v) => parse_arrows("arrows", v, files)?,
+            Some(v) => parse_arrows("arrows", v, files, limits.arrows)?,
             None => Vec::new(),
         };
         let mut highlights = match get("highlight") {
-            Some(v) => parse_highlights("highlight", v, files)?,
+            Some(v) => parse_highlights("highlight", v, files, limits.squares)?,
             None => Vec::new(),
         };
         if let Some(v) = get("annotations") {
-            let (cal, csl) = parse_annotations(v, files)?;
+            let (cal, csl) = parse_annotations(v, files, limits)?;
             arrows.extend(cal);
             highlights.extend(csl);
         }
-        if arrows.len() > MAX_ARROWS {
+        if arrows.len() > limits.arrows {
             return Err(RequestError::new(
                 "arrows",
                 format!(
-                    "arrows has {} items (with annotations): at most {MAX_ARROWS} are allowed",
-                    arrows.len()
+                    "arrows has {} items (with annotations): at most {} are allowed",
+                    arrows.len(),
+                    limits.arrows
                 ),
             ));
         }
-        if highlights.len() > MAX_SQUARES {
+        if highlights.len() > limits.squares {
             return Err(RequestError::new(
                 "highlight",
                 format!(
-                    "highlight has {} squares (with annotations): at most {MAX_SQUARES} are allowed",
-                    highlights.len()
+                    "highlight has {} squares (with annotations): at most {} are allowed",
+                    highlights.len(),
+                    limits.squares
                 ),
             ));
         }
         let options = RenderOptions {
             size: get("size")
-                .map(parse_size)
+                .map(|v| parse_size(v, limits.max_size))
                 .transpose()?
                 .unwrap_or(crate::options::DEFAULT_SIZE),
             orientation: get("orientation")
@@ -214,7 +260,7 @@ impl Request {
                 .unwrap_or_default(),
             arrows,
             crosses: get("squares")
-                .map(|v| parse_crosses(v, files))
+                .map(|v| parse_crosses(v, files, limits.squares))
                 .transpose()?
                 .unwrap_or_default(),
             highlights,
@@ -293,18 +339,18 @@ impl Request {
     }
 }
 
-fn parse_fen(value: Option<&str>) -> Result<Position, RequestError> {
+fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestError> {
     let Some(value) = value else {
         return Err(RequestError::new(
             "fen",
             "fen is missing: give a position, e.g. fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1 or fen=start",
         ));
     };
-    if value.len() > MAX_FEN_BYTES {
+    if value.len() > max_bytes {
         return Err(RequestError::new(
             "fen",
             format!(
-                "fen {} is {} bytes long: at most {MAX_FEN_BYTES} bytes are allowed",
+                "fen {} is {} bytes long: at most {max_bytes} bytes are allowed",
                 Echo(value),
                 value.len()
             ),
@@ -320,11 +366,12 @@ fn parse_fen(value: Option<&str>) -> Result<Position, RequestError> {
     })
 }
 
-fn parse_size(value: &str) -> Result<u32, RequestError> {
-    let allowed = format!("expected a whole number of pixels from {MIN_SIZE} to {MAX_SIZE}");
+fn parse_size(value: &str, max: u32) -> Result<u32, RequestError> {
+    let max = max.clamp(MIN_SIZE, MAX_SIZE);
+    let allowed = format!("expected a whole number of pixels from {MIN_SIZE} to {max}");
     let digits = !value.is_empty() && value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit());
     match value.parse::<u32>() {
-        Ok(n) if digits && (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
+        Ok(n) if digits && (MIN_SIZE..=max).contains(&n) => Ok(n),
         _ => Err(RequestError::bad_value("size", value, &allowed)),
     }
 }
@@ -518,8 +565,13 @@ fn parse_arrow(item: &str, files: u8) -> Option<Arrow> {
     Some(Arrow { from, to, color })
 }
 
-fn parse_arrows(param: &'static str, value: &str, files: u8) -> Result<Vec<Arrow>, RequestError> {
-    items(param, value, MAX_ARROWS)?
+fn parse_arrows(
+    param: &'static str,
+    value: &str,
+    files: u8,
+    max: usize,
+) -> Result<Vec<Arrow>, RequestError> {
+    items(param, value, max)?
         .into_iter()
         .map(|item| {
             parse_arrow(item, files).ok_or_else(|| {
@@ -539,8 +591,9 @@ fn parse_highlights(
     param: &'static str,
     value: &str,
     files: u8,
+    max: usize,
 ) -> Result<Vec<(Square, Rgba)>, RequestError> {
-    items(param, value, MAX_SQUARES)?
+    items(param, value, max)?
         .into_iter()
         .map(|item| match parse_arrow(item, files) {
             Some(a) if a.from == a.to => Ok((a.from, a.color.highlight())),
@@ -555,8 +608,8 @@ fn parse_highlights(
         .collect()
 }
 
-fn parse_crosses(value: &str, files: u8) -> Result<Vec<Square>, RequestError> {
-    items("squares", value, MAX_SQUARES)?
+fn parse_crosses(value: &str, files: u8, max: usize) -> Result<Vec<Square>, RequestError> {
+    items("squares", value, max)?
         .into_iter()
         .map(|item| {
             Square::parse(item, files).ok_or_else(|| {
@@ -574,7 +627,7 @@ type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 
 /// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
-fn parse_annotations(value: &str, files: u8) -> Result<Annotations, RequestError> {
+fn parse_annotations(value: &str, files: u8, limits: &Limits) -> Result<Annotations, RequestError> {
     let (mut arrows, mut highlights) = (Vec::new(), Vec::new());
     let mut rest = value;
     while let Some(open) = rest.find("[%") {
@@ -591,15 +644,21 @@ fn parse_annotations(value: &str, files: u8) -> Result<Annotations, RequestError
             .split_once(char::is_whitespace)
             .unwrap_or((command, ""));
         match name {
-            "cal" => arrows.extend(parse_arrows("annotations", args, files)?),
-            "csl" => highlights.extend(parse_highlights("annotations", args, files)?),
+            "cal" => arrows.extend(parse_arrows("annotations", args, files, limits.arrows)?),
+            "csl" => highlights.extend(parse_highlights(
+                "annotations",
+                args,
+                files,
+                limits.squares,
+            )?),
             _ => {}
         }
-        if arrows.len() > MAX_ARROWS || highlights.len() > MAX_SQUARES {
+        if arrows.len() > limits.arrows || highlights.len() > limits.squares {
             return Err(RequestError::new(
                 "annotations",
                 format!(
-                    "annotations mark too much: at most {MAX_ARROWS} arrows and {MAX_SQUARES} squares are allowed"
+                    "annotations mark too much: at most {} arrows and {} squares are allowed",
+                    limits.arrows, limits.squares
                 ),
             ));
         }
@@ -770,14 +829,21 @@ mod tests {
         let (arrows, highlights) = parse_annotations(
             "Good move! [%clk 0:01:00] [%cal Ge2e4,Rd1d8][%csl Gd4,Re5] {x}",
             8,
+            &Limits::default(),
         )
         .unwrap();
         assert_eq!(arrows.len(), 2);
         assert_eq!(arrows[1].color, MarkColor::Red);
         assert_eq!(highlights.len(), 2);
-        assert!(parse_annotations("[%cal Ge2e4", 8).is_err());
-        assert!(parse_annotations("[%cal Gz2e4]", 8).is_err());
-        assert_eq!(parse_annotations("no commands", 8).unwrap().0.len(), 0);
+        assert!(parse_annotations("[%cal Ge2e4", 8, &Limits::default()).is_err());
+        assert!(parse_annotations("[%cal Gz2e4]", 8, &Limits::default()).is_err());
+        assert_eq!(
+            parse_annotations("no commands", 8, &Limits::default())
+                .unwrap()
+                .0
+                .len(),
+            0
+        );
     }
 
     #[test]

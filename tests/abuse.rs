@@ -331,3 +331,36 @@ async fn a_slow_client_is_cut_off_after_the_header_timeout() {
     );
     served.stop().await;
 }
+
+#[tokio::test]
+async fn limits_are_the_service_s_own() {
+    let strict = state_with(Config {
+        limits: staunton::request::Limits {
+            fen_bytes: 40,
+            arrows: 2,
+            squares: 1,
+            max_size: 800,
+        },
+        ..Config::default()
+    });
+    let cases = [
+        ("/diagram?fen=start&size=1000", "from 16 to 800"),
+        (
+            "/diagram?fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1",
+            "at most 40 bytes",
+        ),
+        ("/diagram?fen=start&arrows=Ge2e4,Gd2d4,Gc2c4", "at most 2"),
+        ("/diagram?fen=start&squares=e4,d4", "at most 1"),
+    ];
+    for (uri, words) in cases {
+        let (status, _, body) = get(&strict, uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert!(body.contains(words), "{uri}: {body}");
+    }
+    assert_eq!(
+        get(&strict, "/diagram?fen=start&size=800&arrows=Ge2e4")
+            .await
+            .0,
+        StatusCode::OK
+    );
+}

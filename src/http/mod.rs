@@ -48,6 +48,8 @@ pub struct Config {
     pub request_timeout: Duration,
     /// Time allowed for a client to send its request headers.
     pub header_timeout: Duration,
+    /// Per-parameter limits (fen bytes, arrows, squares, size).
+    pub limits: crate::request::Limits,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             max_query_bytes: MAX_QUERY_BYTES,
             request_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(5),
+            limits: crate::request::Limits::default(),
         }
     }
 }
@@ -252,7 +255,8 @@ async fn diagram(
             ),
         ));
     }
-    let request = Request::from_query(&query, path_format).map_err(AppError::bad_request)?;
+    let request = Request::from_query_with(&query, path_format, &state.config.limits)
+        .map_err(AppError::bad_request)?;
     if let Err(e) = state.renderer.set(&request.options) {
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
