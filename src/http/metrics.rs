@@ -16,7 +16,7 @@ const BUCKETS: [f64; 10] = [
 /// Counters of the service.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    requests: Mutex<BTreeMap<(&'static str, u16), u64>>,
+    requests: Mutex<BTreeMap<(String, u16), u64>>,
     render_buckets: [AtomicU64; BUCKETS.len()],
     render_count: AtomicU64,
     render_micros: AtomicU64,
@@ -30,9 +30,9 @@ pub struct Metrics {
 
 impl Metrics {
     /// Count one answer of `route` with `status`.
-    pub fn request(&self, route: &'static str, status: u16) {
+    pub fn request(&self, route: &str, status: u16) {
         if let Ok(mut map) = self.requests.lock() {
-            *map.entry((route, status)).or_insert(0) += 1;
+            *map.entry((route.to_string(), status)).or_insert(0) += 1;
         }
     }
 

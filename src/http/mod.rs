@@ -369,16 +369,12 @@ async fn log_request(
     let start = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let route = match path.as_str() {
-        "/diagram" => "/diagram",
-        "/diagram.png" => "/diagram.png",
-        "/diagram.svg" => "/diagram.svg",
-        "/board.png" => "/board.png",
-        "/board.svg" => "/board.svg",
-        "/health" => "/health",
-        "/metrics" => "/metrics",
-        _ => "other",
-    };
+    // The route as the router matched it (so metrics cannot drift from the routes);
+    // anything the fallback answers counts as "other", keeping the label set bounded.
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "other".to_string(), |m| m.as_str().to_string());
     let response = next.run(request).await;
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let cache = match response.extensions().get::<CacheStatus>() {
@@ -387,7 +383,7 @@ async fn log_request(
         None => "-",
     };
     let status = response.status().as_u16();
-    state.metrics.request(route, status);
+    state.metrics.request(&route, status);
     if status >= 500 {
         tracing::error!(%method, path, status, ms = format!("{ms:.2}"), cache, "request");
     } else {
