@@ -5,17 +5,21 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
 //! of the machine or the browser. Where labels go is `scene.rs`.
 
-use std::fmt::Write as _;
+use crate::pathdata::Segment;
 use std::sync::OnceLock;
 use tiny_skia::{Path, PathBuilder};
+
+/// Glyph outlines are snapped to a grid of this many font units (1/512 em for DejaVu): far
+/// below a pixel at any label size, and it keeps the SVG path data short.
+pub const GLYPH_GRID: f32 = 1.0;
 
 /// One glyph: its outline in font units (y up, origin on the baseline) and metrics.
 #[derive(Debug, Clone)]
 pub struct Glyph {
-    /// The outline, ready for tiny-skia, in font units (y up).
+    /// The outline, ready for tiny-skia, in font units (y up), snapped to [`GLYPH_GRID`].
     pub path: Option<Path>,
-    /// The same outline as SVG path data, in font units (y up).
-    pub svg_path: String,
+    /// The same outline as segments, in units of [`GLYPH_GRID`] font units (y up).
+    pub segments: Vec<Segment>,
     /// Horizontal extent of the ink: (x min, x max), font units.
     pub ink_x: (f32, f32),
 }
@@ -30,29 +34,40 @@ pub struct LabelFont {
 
 struct Outline {
     builder: PathBuilder,
-    svg: String,
+    segments: Vec<Segment>,
+}
+
+/// A coordinate on the grid: in grid units for the segments, in font units for the path.
+fn snap(v: f32) -> (f64, f32) {
+    let units = (v / GLYPH_GRID).round();
+    (f64::from(units), units * GLYPH_GRID)
 }
 
 impl ttf_parser::OutlineBuilder for Outline {
     fn move_to(&mut self, x: f32, y: f32) {
+        let ((gx, x), (gy, y)) = (snap(x), snap(y));
         self.builder.move_to(x, y);
-        let _ = write!(self.svg, "M{x} {y}");
+        self.segments.push(Segment::Move(gx, gy));
     }
     fn line_to(&mut self, x: f32, y: f32) {
+        let ((gx, x), (gy, y)) = (snap(x), snap(y));
         self.builder.line_to(x, y);
-        let _ = write!(self.svg, "L{x} {y}");
+        self.segments.push(Segment::Line(gx, gy));
     }
     fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        let ((gx1, x1), (gy1, y1), (gx, x), (gy, y)) = (snap(x1), snap(y1), snap(x), snap(y));
         self.builder.quad_to(x1, y1, x, y);
-        let _ = write!(self.svg, "Q{x1} {y1} {x} {y}");
+        self.segments.push(Segment::Quad(gx1, gy1, gx, gy));
     }
     fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        let ((a, x1), (b, y1), (c, x2), (d, y2), (e, x), (f, y)) =
+            (snap(x1), snap(y1), snap(x2), snap(y2), snap(x), snap(y));
         self.builder.cubic_to(x1, y1, x2, y2, x, y);
-        let _ = write!(self.svg, "C{x1} {y1} {x2} {y2} {x} {y}");
+        self.segments.push(Segment::Cubic(a, b, c, d, e, f));
     }
     fn close(&mut self) {
         self.builder.close();
-        self.svg.push('Z');
+        self.segments.push(Segment::Close);
     }
 }
 
@@ -89,12 +104,12 @@ impl LabelFont {
                 let id = face.glyph_index(c)?;
                 let mut outline = Outline {
                     builder: PathBuilder::new(),
-                    svg: String::new(),
+                    segments: Vec::new(),
                 };
                 let bbox = face.outline_glyph(id, &mut outline)?;
                 let glyph = Glyph {
                     path: outline.builder.finish(),
-                    svg_path: outline.svg,
+                    segments: outline.segments,
                     ink_x: (f32::from(bbox.x_min), f32::from(bbox.x_max)),
                 };
                 Some((c, glyph))
@@ -134,7 +149,7 @@ mod tests {
             let g = font.glyph(c).unwrap_or_else(|| panic!("no glyph for {c}"));
             assert!(g.path.is_some(), "{c} has an outline");
             assert!(g.ink_x.1 > g.ink_x.0);
-            assert!(g.svg_path.starts_with('M'));
+            assert!(matches!(g.segments.first(), Some(Segment::Move(..))));
         }
         assert!(font.cap_height() > 0.5 * font.units_per_em());
     }

@@ -34,6 +34,7 @@ pub mod fen;
 pub mod font;
 pub mod http;
 pub mod options;
+pub mod pathdata;
 pub mod piece;
 pub mod pieces;
 pub mod position;

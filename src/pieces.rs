@@ -44,6 +44,93 @@ pub struct PieceArt {
     pub view_box: (f32, f32),
     /// The symbol body: usvg's normalised SVG elements.
     pub symbol_body: String,
+    /// The same drawing as a flat list of styled paths, when usvg's output is one (true of
+    /// most piece sets, and of the built-in one). The SVG backend then shares path data
+    /// and styles between the pieces of a document.
+    pub paths: Option<Vec<ArtPath>>,
+}
+
+/// One path of a piece: its style and its data (relative, on a grid of 1/10 unit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArtPath {
+    /// Presentation attributes as CSS declarations, e.g. `fill:#fff;stroke:#000`.
+    pub style: String,
+    /// Path data, relative and compact.
+    pub d: String,
+}
+
+/// The presentation attributes a flat path may carry (each is also a CSS property).
+const STYLE_ATTRIBUTES: &[&str] = &[
+    "fill",
+    "fill-opacity",
+    "fill-rule",
+    "stroke",
+    "stroke-width",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "stroke-miterlimit",
+    "stroke-dasharray",
+    "stroke-dashoffset",
+    "stroke-opacity",
+    "opacity",
+];
+
+/// Read usvg's body as `<path a="v" … d="…"/>` elements only, with every attribute a
+/// presentation attribute free of references. `None` for anything else.
+fn flat_paths(body: &str) -> Option<Vec<ArtPath>> {
+    let mut paths = Vec::new();
+    let mut rest = body.trim();
+    while !rest.is_empty() {
+        let element = rest.strip_prefix("<path ")?;
+        let end = element.find("/>")?;
+        let (attrs, tail) = (&element[..end], &element[end + 2..]);
+        rest = tail.trim_start();
+        let mut style = String::new();
+        let mut d = None;
+        let mut text = attrs.trim();
+        while !text.is_empty() {
+            let (name, after) = text.split_once("=\"")?;
+            let (value, after) = after.split_once('"')?;
+            text = after.trim_start();
+            let name = name.trim();
+            if name == "d" {
+                let segments = crate::pathdata::parse_absolute(value)?;
+                d = Some(crate::pathdata::write_segments(&segments, 1.0, 2));
+            } else if STYLE_ATTRIBUTES.contains(&name)
+                && !value.contains(['(', ';', '{', '}', '<', '&'])
+            {
+                if !style.is_empty() {
+                    style.push(';');
+                }
+                style.push_str(name);
+                style.push(':');
+                style.push_str(value);
+            } else {
+                return None;
+            }
+        }
+        paths.push(ArtPath { style, d: d? });
+    }
+    (!paths.is_empty()).then_some(paths)
+}
+
+/// A standalone SVG of `paths` (what sprites are rasterised from: the geometry the SVG
+/// backend writes, grid snapping included).
+fn standalone(paths: &[ArtPath], (w, h): (f32, f32)) -> String {
+    let mut svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
+    for p in paths {
+        svg.push_str("<path");
+        for declaration in p.style.split(';').filter(|d| !d.is_empty()) {
+            if let Some((name, value)) = declaration.split_once(':') {
+                svg.push_str(&format!(r#" {name}="{value}""#));
+            }
+        }
+        svg.push_str(&format!(r#" d="{}"/>"#, p.d));
+    }
+    svg.push_str("</svg>");
+    svg
 }
 
 impl std::fmt::Debug for PieceArt {
@@ -103,15 +190,21 @@ fn load_art(set: &str, piece: Piece, svg: &str) -> Result<PieceArt, PieceSetErro
     if tree.root().children().is_empty() {
         return Err(broken("it draws nothing".to_string()));
     }
+    let view_box = (size.width(), size.height());
+    let paths = flat_paths(&body);
     let body = compact_path_data(&body);
     // Sprites are rasterised from the normalised text too, so the PNG and SVG backends draw
     // exactly the same geometry.
-    let tree = usvg::Tree::from_str(&written, &isolated_options())
+    let source = paths
+        .as_ref()
+        .map_or_else(|| written.clone(), |p| standalone(p, view_box));
+    let tree = usvg::Tree::from_str(&source, &isolated_options())
         .map_err(|e| broken(format!("usvg cannot re-read its own output: {e}")))?;
     Ok(PieceArt {
         tree,
-        view_box: (size.width(), size.height()),
+        view_box,
         symbol_body: body,
+        paths,
     })
 }
 
