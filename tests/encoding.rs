@@ -37,3 +37,19 @@ fn the_start_position_at_400_px_is_under_20_kb() {
     let png = renderer.png(&r.position, &r.options).expect("renders");
     assert!(png.len() <= 20 * 1024, "{} bytes", png.len());
 }
+
+#[test]
+fn annotated_diagrams_still_fit_a_palette() {
+    // The benchmark's annotated case: translucent arrows over pieces and a check glow make
+    // some 700 shades; boxes of colours cover them with under 256 entries, so the PNG stays
+    // 8-bit. (Heavier markup may not fit, and falls back to RGB.)
+    let renderer = Renderer::default();
+    let query = "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3";
+    let r = Request::from_query(query, None).expect("valid");
+    let png = renderer.png(&r.position, &r.options).expect("renders");
+    // IHDR colour type, byte 25: 3 is indexed.
+    assert_eq!(png[25], 3, "{query}: colour type {}", png[25]);
+    let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
+    let diff = common::compare(&common::decode(&png), &full, 3);
+    assert_eq!(diff.over, 0, "{query}: max difference {}", diff.max);
+}
