@@ -67,10 +67,16 @@ impl Renderer {
         scene::build(position, options, self.font)
     }
 
-    /// Render `position` as SVG text.
+    /// Render `position` as SVG text, titled with its description (for screen readers).
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
         let set = self.set(options)?;
-        Ok(svg::write(&self.scene(position, options), set, self.font))
+        let title = crate::describe::describe(position);
+        Ok(svg::write_titled(
+            &self.scene(position, options),
+            set,
+            self.font,
+            Some(&title),
+        ))
     }
 
     /// Render `position` into a pixmap (premultiplied RGBA).

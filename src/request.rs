@@ -110,32 +110,166 @@ impl fmt::Display for Echo<'_> {
     }
 }
 
-/// The parameters, by canonical name, with the spellings accepted for each.
-const PARAMS: &[(&str, &[&str])] = &[
-    ("fen", &["fen"]),
-    ("size", &["size"]),
-    ("orientation", &["orientation"]),
-    ("coordinates", &["coordinates", "coords"]),
-    ("format", &["format"]),
-    ("pieces", &["pieces", "piece", "pieceset", "piece_set"]),
-    ("theme", &["theme", "colors"]),
-    ("light", &["light"]),
-    ("dark", &["dark"]),
-    ("lastMove", &["lastmove", "last_move"]),
-    ("check", &["check"]),
-    ("arrows", &["arrows"]),
-    ("squares", &["squares"]),
-    ("highlight", &["highlight", "highlights"]),
-    ("annotations", &["annotations"]),
-    ("turn", &["turn"]),
+/// What values a parameter takes: enough to validate documentation against the parser and
+/// to describe the parameter in the API description (`/openapi.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A FEN (or `start`, `empty`, `[FEN "…"]`); at most [`Limits::fen_bytes`] bytes.
+    Fen,
+    /// A whole number of pixels, [`MIN_SIZE`] to [`Limits::max_size`].
+    Size,
+    /// One of these words (the first is the default; case-insensitive).
+    Choice(&'static [&'static str]),
+    /// The name of a loaded piece set.
+    PieceSet,
+    /// A colour `#rgb` or `#rrggbb`.
+    Color,
+    /// `1`/`true`/`yes` or `0`/`false`/`no`.
+    Flag,
+    /// Free text in a small grammar, shown by the example.
+    Text {
+        /// An accepted value.
+        example: &'static str,
+    },
+}
+
+/// One query parameter: its canonical name, every spelling accepted, what it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    /// The canonical name (the one documented).
+    pub name: &'static str,
+    /// Every spelling accepted, compared case-insensitively; includes `name`.
+    pub spellings: &'static [&'static str],
+    /// The values it takes.
+    pub kind: ParamKind,
+    /// One sentence for people.
+    pub doc: &'static str,
+}
+
+const fn param(
+    name: &'static str,
+    spellings: &'static [&'static str],
+    kind: ParamKind,
+    doc: &'static str,
+) -> Param {
+    Param {
+        name,
+        spellings,
+        kind,
+        doc,
+    }
+}
+
+/// Every query parameter of a diagram request. The parser looks names up here, and the API
+/// description (`/openapi.json`) is generated from it, so the two cannot drift.
+pub const PARAMS: &[Param] = &[
+    param(
+        "fen",
+        &["fen"],
+        ParamKind::Fen,
+        "The position: a FEN or its placement field (`_` may stand for spaces), `[FEN \"…\"]`, `start` or `empty`.",
+    ),
+    param(
+        "size",
+        &["size"],
+        ParamKind::Size,
+        "Width and height of the board image in pixels, margins included.",
+    ),
+    param(
+        "orientation",
+        &["orientation"],
+        ParamKind::Choice(&["white", "black", "turn"]),
+        "Which side is at the bottom; `turn` puts the side to move there.",
+    ),
+    param(
+        "coordinates",
+        &["coordinates", "coords"],
+        ParamKind::Choice(&["outside", "inside", "none"]),
+        "File and rank labels: in a margin, inside the edge squares, or none.",
+    ),
+    param(
+        "format",
+        &["format"],
+        ParamKind::Choice(&["png", "svg"]),
+        "The image format (the path `/diagram.svg` also chooses it).",
+    ),
+    param(
+        "pieces",
+        &["pieces", "piece", "pieceset", "piece_set"],
+        ParamKind::PieceSet,
+        "The piece set: `staunton` is built in; others are loaded with `--pieces-dir`.",
+    ),
+    param(
+        "theme",
+        &["theme", "colors"],
+        ParamKind::Choice(&THEME_NAMES),
+        "Board colours; `print` is black and white with hatched dark squares.",
+    ),
+    param(
+        "light",
+        &["light"],
+        ParamKind::Color,
+        "Colour of the light squares, overriding the theme.",
+    ),
+    param(
+        "dark",
+        &["dark"],
+        ParamKind::Color,
+        "Colour of the dark squares, overriding the theme.",
+    ),
+    param(
+        "lastMove",
+        &["lastmove", "last_move"],
+        ParamKind::Text { example: "e2e4" },
+        "The last move in UCI notation (e2e4, e7e8q, e1g1, N@f3), shaded on its squares.",
+    ),
+    param(
+        "check",
+        &["check"],
+        ParamKind::Text { example: "auto" },
+        "A king in check: a square, or `auto` to find a king in check from the position.",
+    ),
+    param(
+        "arrows",
+        &["arrows"],
+        ParamKind::Text {
+            example: "Ge2e4,Rd8d4,Yg1f3,Bd4",
+        },
+        "Comma-separated arrows (colour G, R, Y or B, then two squares) and circles (one square).",
+    ),
+    param(
+        "squares",
+        &["squares"],
+        ParamKind::Text { example: "d5,e4" },
+        "Comma-separated squares marked with a cross.",
+    ),
+    param(
+        "highlight",
+        &["highlight", "highlights"],
+        ParamKind::Text { example: "Ge4,Rd5" },
+        "Comma-separated squares filled with a colour (G, R, Y or B, then the square).",
+    ),
+    param(
+        "annotations",
+        &["annotations"],
+        ParamKind::Text {
+            example: "[%cal Ge2e4,Rd8d4][%csl Gd5]",
+        },
+        "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them.",
+    ),
+    param(
+        "turn",
+        &["turn"],
+        ParamKind::Flag,
+        "Draw a marker beside the board showing the side to move.",
+    ),
 ];
 
-/// The canonical name of a query key (case-insensitive), if it is one we read.
-fn canonical(key: &str) -> Option<&'static str> {
+/// The slot in [`PARAMS`] of a query key (case-insensitive), if it is one we read.
+fn slot(key: &str) -> Option<usize> {
     PARAMS
         .iter()
-        .find(|(_, spellings)| spellings.iter().any(|s| s.eq_ignore_ascii_case(key)))
-        .map(|(name, _)| *name)
+        .position(|p| p.spellings.iter().any(|s| s.eq_ignore_ascii_case(key)))
 }
 
 impl Request {
@@ -176,15 +310,13 @@ impl Request {
     ) -> Result<Request, RequestError> {
         let mut values: Vec<Option<V>> = PARAMS.iter().map(|_| None).collect();
         for (key, value) in pairs {
-            if let Some(name) = canonical(key.as_ref()) {
-                if let Some(slot) = PARAMS.iter().position(|(n, _)| *n == name) {
-                    values[slot] = Some(value);
-                }
+            if let Some(i) = slot(key.as_ref()) {
+                values[i] = Some(value);
             }
         }
         let get = |name: &str| -> Option<&str> {
-            let slot = PARAMS.iter().position(|(n, _)| *n == name)?;
-            values[slot].as_ref().map(|v| v.as_ref())
+            let i = PARAMS.iter().position(|p| p.name == name)?;
+            values[i].as_ref().map(|v| v.as_ref())
         };
         let position = parse_fen(get("fen"), limits.fen_bytes)?;
         let files = position.files();
@@ -291,6 +423,16 @@ impl Request {
             options,
             format,
         })
+    }
+
+    /// Only the position of a query (its `fen`, under any spelling; other parameters are
+    /// ignored): what `/describe` needs.
+    pub fn position_from_query(query: &str, limits: &Limits) -> Result<Position, RequestError> {
+        let fen = form_urlencoded::parse(query.as_bytes())
+            .filter(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == "fen"))
+            .last()
+            .map(|(_, v)| v.into_owned());
+        parse_fen(fen.as_deref(), limits.fen_bytes)
     }
 
     /// The cache key: everything that decides the output bytes, normalised, so that two
@@ -673,6 +815,48 @@ mod tests {
 
     fn err(query: &str) -> String {
         Request::from_query(query, None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_documented_value_and_example_is_accepted() {
+        for p in PARAMS {
+            let values: Vec<&str> = match p.kind {
+                ParamKind::Fen => vec!["start", "8/8/8/8/8/8/8/8"],
+                ParamKind::Size => vec!["16", "400", "2048"],
+                ParamKind::Choice(words) => words.to_vec(),
+                ParamKind::PieceSet => vec!["staunton"],
+                ParamKind::Color => vec!["#abc", "#a0b1c2"],
+                ParamKind::Flag => vec!["1", "0", "true", "no"],
+                ParamKind::Text { example } => vec![example],
+            };
+            for value in values {
+                for spelling in p.spellings {
+                    let mut pairs = vec![("fen", "start")];
+                    pairs.push((spelling, value));
+                    let format = (p.name != "format").then_some(Format::Png);
+                    assert!(
+                        Request::from_pairs(pairs, format).is_ok(),
+                        "{spelling}={value} is documented but refused"
+                    );
+                }
+            }
+            if !matches!(p.kind, ParamKind::Text { .. }) {
+                let err = Request::from_pairs([("fen", "start"), (p.name, "~nonsense~")], None)
+                    .expect_err(p.name);
+                assert_eq!(err.param, p.name, "{err}");
+            }
+        }
+    }
+
+    #[test]
+    fn parameter_names_are_unique_and_spellings_lowercase() {
+        for (i, p) in PARAMS.iter().enumerate() {
+            assert!(p.spellings.iter().any(|s| s.eq_ignore_ascii_case(p.name)));
+            for s in p.spellings {
+                assert_eq!(*s, s.to_ascii_lowercase());
+                assert_eq!(slot(s), Some(i), "{s} is claimed twice");
+            }
+        }
     }
 
     #[test]

@@ -366,3 +366,88 @@ async fn options_change_the_cache_key() {
     assert_ne!(plain.body, marked.body);
     assert_eq!(s.renders(), 3);
 }
+
+#[tokio::test]
+async fn describe_answers_the_position_in_words() {
+    let s = state();
+    let a = get(&s, "/describe?fen=8/8/8/4k3/8/8/3Q4/4K3_b").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.header(header::CONTENT_TYPE).starts_with("text/plain"));
+    assert_eq!(
+        a.text(),
+        "White: King e1, Queen d2. Black: King e5. Black to move.\n"
+    );
+    // Any spelling of fen, other parameters ignored; the same words in the SVG's title.
+    let svg = get(&s, "/diagram.svg?FEN=8/8/8/4k3/8/8/3Q4/4K3_b&size=200").await;
+    assert!(
+        svg.text()
+            .contains("<title>White: King e1, Queen d2. Black: King e5. Black to move.</title>")
+    );
+    let bad = get(&s, "/describe?fen=9/8/8/8/8/8/8/8").await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(
+        bad.text()
+            .starts_with("fen \"9/8/8/8/8/8/8/8\" is not a valid FEN"),
+        "{}",
+        bad.text()
+    );
+    let missing = get(&s, "/describe").await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+    assert!(missing.text().starts_with("fen is missing"));
+}
+
+#[tokio::test]
+async fn openapi_describes_every_route_the_router_answers() {
+    let s = state();
+    let a = get(&s, "/openapi.json").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.header(header::CONTENT_TYPE), "application/json");
+    let doc: serde_json::Value = serde_json::from_slice(&a.body).expect("JSON");
+    assert_eq!(doc["openapi"], "3.0.3");
+    let paths = doc["paths"].as_object().expect("paths");
+    for path in paths.keys() {
+        let example =
+            if path == "/describe" || path.starts_with("/diagram") || path.starts_with("/board") {
+                format!("{path}?fen=start")
+            } else {
+                path.clone()
+            };
+        let answer = get(&s, &example).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::OK,
+            "{example} is described but answers {}",
+            answer.status
+        );
+    }
+    // And a route that is not described is not served.
+    assert_eq!(get(&s, "/undocumented").await.status, StatusCode::NOT_FOUND);
+    let pieces = doc["paths"]["/diagram"]["get"]["parameters"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "pieces"))
+        .expect("pieces parameter");
+    assert_eq!(pieces["schema"]["enum"], serde_json::json!(["staunton"]));
+}
+
+#[tokio::test]
+async fn the_front_page_is_served_with_its_script_and_style_from_this_origin_only() {
+    let s = state();
+    let page = get(&s, "/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.header(header::CONTENT_TYPE).starts_with("text/html"));
+    let csp = page.header(header::CONTENT_SECURITY_POLICY);
+    assert!(csp.contains("default-src 'self'"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    let html = page.text();
+    assert!(html.contains("/app.js") && html.contains("/app.css"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no external requests"
+    );
+    for (path, kind) in [("/app.js", "text/javascript"), ("/app.css", "text/css")] {
+        let a = get(&s, path).await;
+        assert_eq!(a.status, StatusCode::OK);
+        assert!(a.header(header::CONTENT_TYPE).starts_with(kind));
+        assert!(!a.body.is_empty());
+    }
+}

@@ -5,8 +5,11 @@
 //! by bytes, single-flight), conditional requests (ETag / 304), and runs renders off the
 //! async executor on a pool bounded to one job per core.
 
+pub mod api;
 mod error;
 mod metrics;
+
+use api::{Asset, Handler};
 
 pub use error::AppError;
 pub use metrics::Metrics;
@@ -19,7 +22,7 @@ use axum::extract::{RawQuery, Request as HttpRequest, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{MethodRouter, get};
 use bytes::Bytes;
 use moka::future::Cache;
 use std::sync::Arc;
@@ -81,6 +84,8 @@ pub struct AppState {
     config: Config,
     metrics: Metrics,
     fault: Option<FaultHook>,
+    /// `/openapi.json`, generated once: the routes, parameters, limits and piece sets.
+    openapi: Bytes,
 }
 
 impl std::fmt::Debug for AppState {
@@ -106,6 +111,8 @@ impl AppState {
 
     /// State over `renderer` with `config`'s limits.
     pub fn with_config(renderer: Arc<Renderer>, config: Config) -> AppState {
+        let sets: Vec<String> = renderer.piece_sets().names().map(str::to_string).collect();
+        let openapi = Bytes::from(api::openapi(&config.limits, &sets).to_string());
         AppState {
             renderer,
             cache: Cache::builder()
@@ -114,6 +121,7 @@ impl AppState {
                     u32::try_from(key.len() + value.len()).unwrap_or(u32::MAX)
                 })
                 .build(),
+            openapi,
             renders: AtomicU64::new(0),
             pool: Arc::new(Semaphore::new(config.workers.max(1))),
             queued: AtomicUsize::new(0),
@@ -153,28 +161,13 @@ enum CacheStatus {
     Miss,
 }
 
-/// The router with every route, over `state`.
+/// The router with every route of [`api::ROUTES`], over `state`.
 pub fn app(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/diagram", get(|s, q, h| diagram(s, q, h, None)))
-        .route(
-            "/diagram.png",
-            get(|s, q, h| diagram(s, q, h, Some(Format::Png))),
-        )
-        .route(
-            "/diagram.svg",
-            get(|s, q, h| diagram(s, q, h, Some(Format::Svg))),
-        )
-        .route(
-            "/board.png",
-            get(|s, q, h| diagram(s, q, h, Some(Format::Png))),
-        )
-        .route(
-            "/board.svg",
-            get(|s, q, h| diagram(s, q, h, Some(Format::Svg))),
-        )
-        .route("/health", get(health))
-        .route("/metrics", get(metrics))
+    let mut router = Router::new();
+    for route in api::ROUTES {
+        router = router.route(route.path, method_router(route.handler));
+    }
+    router
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), log_request))
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
@@ -182,6 +175,67 @@ pub fn app(state: Arc<AppState>) -> Router {
             state.config.request_timeout,
         ))
         .with_state(state)
+}
+
+fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
+    match handler {
+        Handler::Page(asset) => get(move || page(asset)),
+        Handler::Diagram(format) => get(move |s, q, h| diagram(s, q, h, format)),
+        Handler::Describe => get(describe),
+        Handler::OpenApi => get(openapi),
+        Handler::Health => get(health),
+        Handler::Metrics => get(metrics),
+    }
+}
+
+/// The front page's files: no caching beyond revalidation (a new release shows at once),
+/// and a policy that lets the page reach this origin only.
+async fn page(asset: Asset) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, asset.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            ),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        asset.body,
+    )
+}
+
+async fn describe(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let position = Request::position_from_query(&query, &state.config.limits)
+        .map_err(AppError::bad_request)?;
+    let mut text = crate::describe::describe(&position);
+    text.push('\n');
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn openapi(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        state.openapi.clone(),
+    )
 }
 
 async fn health() -> impl IntoResponse {
@@ -210,7 +264,7 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
     AppError::new(
         StatusCode::NOT_FOUND,
         format!(
-            "no route {}: try /diagram?fen=start, /diagram.svg, /board.png or /health",
+            "no route {}: try /, /diagram?fen=start, /describe?fen=start or /openapi.json",
             crate::request::Echo(uri.path())
         ),
     )
@@ -238,14 +292,8 @@ fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
         .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag)
 }
 
-async fn diagram(
-    State(state): State<Arc<AppState>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    path_format: Option<Format>,
-) -> Result<Response, AppError> {
-    let query = query.unwrap_or_default();
-    let max = state.config.max_query_bytes;
+/// 414 when the query string is longer than `max` bytes.
+fn check_query_length(query: &str, max: usize) -> Result<(), AppError> {
     if query.len() > max {
         return Err(AppError::new(
             StatusCode::URI_TOO_LONG,
@@ -255,6 +303,17 @@ async fn diagram(
             ),
         ));
     }
+    Ok(())
+}
+
+async fn diagram(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    path_format: Option<Format>,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
     let request = Request::from_query_with(&query, path_format, &state.config.limits)
         .map_err(AppError::bad_request)?;
     if let Err(e) = state.renderer.set(&request.options) {

@@ -1,0 +1,327 @@
+//! The route table and the API description generated from it.
+//!
+//! Owns the list of routes (path, handler, one line of documentation). The router is built
+//! from [`ROUTES`] and `/openapi.json` is generated from [`ROUTES`] and
+//! [`crate::request::PARAMS`], the same tables the handlers use, so the description cannot
+//! drift from what the service does.
+
+use crate::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
+use crate::request::{Limits, PARAMS, Param, ParamKind};
+use serde_json::{Map, Value, json};
+
+/// A file of the front page, embedded in the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asset {
+    /// Its content type.
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub body: &'static str,
+}
+
+/// The composer page.
+pub const INDEX_HTML: Asset = Asset {
+    content_type: "text/html; charset=utf-8",
+    body: include_str!("../../assets/web/index.html"),
+};
+/// The composer's script.
+pub const APP_JS: Asset = Asset {
+    content_type: "text/javascript; charset=utf-8",
+    body: include_str!("../../assets/web/app.js"),
+};
+/// The composer's style sheet.
+pub const APP_CSS: Asset = Asset {
+    content_type: "text/css; charset=utf-8",
+    body: include_str!("../../assets/web/app.css"),
+};
+
+/// What answers a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// A file of the front page.
+    Page(Asset),
+    /// A diagram; the path may fix the format.
+    Diagram(Option<Format>),
+    /// The plain-English description of a position.
+    Describe,
+    /// This API description.
+    OpenApi,
+    /// Liveness.
+    Health,
+    /// Prometheus counters.
+    Metrics,
+}
+
+/// One route: its path, what answers it, and one line for the API description.
+#[derive(Debug, Clone, Copy)]
+pub struct Route {
+    /// The path (all routes answer GET and HEAD).
+    pub path: &'static str,
+    /// What answers it.
+    pub handler: Handler,
+    /// One line for people.
+    pub summary: &'static str,
+}
+
+/// Every route of the service.
+pub const ROUTES: &[Route] = &[
+    Route {
+        path: "/",
+        handler: Handler::Page(INDEX_HTML),
+        summary: "The composer: a page to write a FEN, choose options and copy the diagram's URL.",
+    },
+    Route {
+        path: "/app.js",
+        handler: Handler::Page(APP_JS),
+        summary: "The composer's script.",
+    },
+    Route {
+        path: "/app.css",
+        handler: Handler::Page(APP_CSS),
+        summary: "The composer's style sheet.",
+    },
+    Route {
+        path: "/diagram",
+        handler: Handler::Diagram(None),
+        summary: "A diagram of a position, PNG unless `format=svg`.",
+    },
+    Route {
+        path: "/diagram.png",
+        handler: Handler::Diagram(Some(Format::Png)),
+        summary: "A diagram of a position as PNG.",
+    },
+    Route {
+        path: "/diagram.svg",
+        handler: Handler::Diagram(Some(Format::Svg)),
+        summary: "A diagram of a position as SVG.",
+    },
+    Route {
+        path: "/board.png",
+        handler: Handler::Diagram(Some(Format::Png)),
+        summary: "A diagram as PNG (the path web-boardimage uses).",
+    },
+    Route {
+        path: "/board.svg",
+        handler: Handler::Diagram(Some(Format::Svg)),
+        summary: "A diagram as SVG (the path web-boardimage uses).",
+    },
+    Route {
+        path: "/describe",
+        handler: Handler::Describe,
+        summary: "A plain-English description of a position, for alt text and screen readers.",
+    },
+    Route {
+        path: "/openapi.json",
+        handler: Handler::OpenApi,
+        summary: "This description of the API (OpenAPI 3.0).",
+    },
+    Route {
+        path: "/health",
+        handler: Handler::Health,
+        summary: "Liveness: answers `ok` while the service runs.",
+    },
+    Route {
+        path: "/metrics",
+        handler: Handler::Metrics,
+        summary: "Counters and histograms in the Prometheus text format.",
+    },
+];
+
+/// The JSON schema of one parameter, with the service's limits and loaded piece sets.
+fn schema(param: &Param, limits: &Limits, piece_sets: &[String]) -> Value {
+    match param.kind {
+        ParamKind::Fen => json!({
+            "type": "string",
+            "maxLength": limits.fen_bytes,
+            "example": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        }),
+        ParamKind::Size => json!({
+            "type": "integer",
+            "minimum": MIN_SIZE,
+            "maximum": limits.max_size,
+            "default": DEFAULT_SIZE,
+        }),
+        ParamKind::Choice(words) => json!({
+            "type": "string",
+            "enum": words,
+            "default": words[0],
+        }),
+        ParamKind::PieceSet => json!({
+            "type": "string",
+            "enum": piece_sets,
+            "default": DEFAULT_PIECE_SET,
+        }),
+        ParamKind::Color => json!({
+            "type": "string",
+            "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+            "example": "#e0c8a0",
+        }),
+        ParamKind::Flag => json!({ "type": "boolean", "default": false }),
+        ParamKind::Text { example } => json!({ "type": "string", "example": example }),
+    }
+}
+
+fn parameter(param: &Param, limits: &Limits, piece_sets: &[String], required: bool) -> Value {
+    let mut description = param.doc.to_string();
+    let others: Vec<&str> = param
+        .spellings
+        .iter()
+        .copied()
+        .filter(|s| !s.eq_ignore_ascii_case(param.name))
+        .collect();
+    if !others.is_empty() {
+        description.push_str(&format!(" Also spelled: {}.", others.join(", ")));
+    }
+    json!({
+        "name": param.name,
+        "in": "query",
+        "required": required,
+        "description": description,
+        "schema": schema(param, limits, piece_sets),
+    })
+}
+
+fn text(description: &str, content_type: &str) -> Value {
+    json!({
+        "description": description,
+        "content": { content_type: { "schema": { "type": "string" } } },
+    })
+}
+
+fn error(description: &str) -> Value {
+    text(description, "text/plain")
+}
+
+/// The operation (GET) of one route.
+fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
+    let fen = PARAMS.iter().find(|p| p.name == "fen");
+    let mut op = Map::new();
+    op.insert("summary".into(), json!(route.summary));
+    let (parameters, responses) = match route.handler {
+        Handler::Diagram(path_format) => {
+            let parameters: Vec<Value> = PARAMS
+                .iter()
+                .filter(|p| !(p.name == "format" && path_format.is_some()))
+                .map(|p| parameter(p, limits, piece_sets, p.kind == ParamKind::Fen))
+                .collect();
+            let mut content = Map::new();
+            for format in [Format::Png, Format::Svg] {
+                if path_format.is_none_or(|f| f == format) {
+                    content.insert(
+                        format.content_type().into(),
+                        json!({ "schema": { "type": "string", "format": "binary" } }),
+                    );
+                }
+            }
+            let responses = json!({
+                "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
+                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+                "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
+                "414": error("The query string is too long."),
+                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+            });
+            (parameters, responses)
+        }
+        Handler::Describe => (
+            fen.map(|p| parameter(p, limits, piece_sets, true))
+                .into_iter()
+                .collect(),
+            json!({
+                "200": text("The position in plain English, one line.", "text/plain"),
+                "400": error("A bad `fen`: one sentence naming the fault."),
+            }),
+        ),
+        Handler::Page(asset) => (
+            Vec::new(),
+            json!({ "200": text(route.summary, asset.content_type.split(';').next().unwrap_or("text/plain")) }),
+        ),
+        Handler::OpenApi => (
+            Vec::new(),
+            json!({ "200": { "description": "This document.", "content": { "application/json": { "schema": { "type": "object" } } } } }),
+        ),
+        Handler::Health | Handler::Metrics => (
+            Vec::new(),
+            json!({ "200": text(route.summary, "text/plain") }),
+        ),
+    };
+    if !parameters.is_empty() {
+        op.insert("parameters".into(), Value::Array(parameters));
+    }
+    op.insert("responses".into(), responses);
+    Value::Object(op)
+}
+
+/// The OpenAPI 3.0 description of every route, with this service's limits and piece sets.
+pub fn openapi(limits: &Limits, piece_sets: &[String]) -> Value {
+    let mut paths = Map::new();
+    for route in ROUTES {
+        paths.insert(
+            route.path.into(),
+            json!({ "get": operation(route, limits, piece_sets) }),
+        );
+    }
+    json!({
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Staunton",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": env!("CARGO_PKG_DESCRIPTION"),
+            "license": { "name": "MIT OR Apache-2.0" },
+        },
+        "paths": paths,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_and_parameter_is_described() {
+        let sets = vec!["staunton".to_string(), "merida".to_string()];
+        let doc = openapi(&Limits::default(), &sets);
+        let paths = doc["paths"].as_object().expect("paths");
+        assert_eq!(paths.len(), ROUTES.len());
+        let diagram = &paths["/diagram"]["get"]["parameters"];
+        let names: Vec<&str> = diagram
+            .as_array()
+            .expect("parameters")
+            .iter()
+            .map(|p| p["name"].as_str().expect("name"))
+            .collect();
+        let expected: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+        assert_eq!(names, expected);
+        let svg = &paths["/diagram.svg"]["get"];
+        assert!(svg["responses"]["200"]["content"]["image/svg+xml"].is_object());
+        assert!(svg["responses"]["200"]["content"]["image/png"].is_null());
+        let pieces = diagram
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["name"] == "pieces"))
+            .expect("pieces");
+        assert_eq!(pieces["schema"]["enum"], json!(sets));
+        assert_eq!(paths["/describe"]["get"]["parameters"][0]["name"], "fen");
+    }
+
+    #[test]
+    fn limits_reach_the_description() {
+        let limits = Limits {
+            fen_bytes: 100,
+            max_size: 900,
+            ..Limits::default()
+        };
+        let doc = openapi(&limits, &[]);
+        let params = doc["paths"]["/diagram"]["get"]["parameters"]
+            .as_array()
+            .expect("parameters")
+            .clone();
+        let by_name = |n: &str| {
+            params
+                .iter()
+                .find(|p| p["name"] == n)
+                .cloned()
+                .expect("param")
+        };
+        assert_eq!(by_name("size")["schema"]["maximum"], 900);
+        assert_eq!(by_name("fen")["schema"]["maxLength"], 100);
+        assert_eq!(by_name("fen")["required"], true);
+    }
+}
