@@ -10,8 +10,8 @@ use crate::scene::{Point, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
 use moka::sync::Cache;
 use resvg::tiny_skia::{
-    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, RadialGradient,
-    Rect as SkRect, SpreadMode, Stroke, Transform,
+    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapMut,
+    RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
 };
 use std::sync::Arc;
 
@@ -144,6 +144,40 @@ pub fn paint(
     font: &LabelFont,
 ) -> Option<Pixmap> {
     let mut pixmap = Pixmap::new(scene.width, scene.height)?;
+    paint_into(scene, set, sprites, font, &mut pixmap.as_mut());
+    Some(pixmap)
+}
+
+/// [`paint`] into `pixels` (premultiplied RGBA, resized to the scene), so a caller can keep
+/// one buffer per thread instead of allocating an image per render. `false` only if the
+/// scene has no pixels.
+pub fn paint_buffer(
+    scene: &Scene,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    font: &LabelFont,
+    pixels: &mut Vec<u8>,
+) -> bool {
+    let len = scene.width as usize * scene.height as usize * 4;
+    pixels.resize(len, 0);
+    match PixmapMut::from_bytes(pixels, scene.width, scene.height) {
+        Some(mut pixmap) => {
+            paint_into(scene, set, sprites, font, &mut pixmap);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Paint every layer of `scene` over the whole of `pixmap` (the background covers it all,
+/// so what the buffer held before does not matter).
+fn paint_into(
+    scene: &Scene,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    font: &LabelFont,
+    pixmap: &mut PixmapMut,
+) {
     let bg = scene.background;
     pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
     for fill in &scene.fills {
@@ -153,13 +187,13 @@ pub fn paint(
         }
     }
     for shape in &scene.marks {
-        draw_shape(&mut pixmap, shape);
+        draw_shape(pixmap, shape);
     }
     for p in &scene.pieces {
-        place_piece(&mut pixmap, set, sprites, p);
+        place_piece(pixmap, set, sprites, p);
     }
     for shape in &scene.overlays {
-        draw_shape(&mut pixmap, shape);
+        draw_shape(pixmap, shape);
     }
     for label in &scene.labels {
         let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
@@ -174,7 +208,6 @@ pub fn paint(
             None,
         );
     }
-    Some(pixmap)
 }
 
 /// Premultiplied source-over of `rows` rows of `src` onto `dst` (strides in bytes).
@@ -200,7 +233,7 @@ fn blend_into(dst: &mut [u8], dst_stride: usize, src: &[u8], src_stride: usize, 
 /// Draw one piece: a copy of a cached tile when the square under it is one opaque colour
 /// (the usual case), otherwise a blend of the sprite over what is there.
 fn place_piece(
-    pixmap: &mut Pixmap,
+    pixmap: &mut PixmapMut,
     set: &PieceSet,
     sprites: &SpriteCache,
     p: &crate::scene::PlacedPiece,
@@ -269,7 +302,7 @@ fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
 }
 
 /// Draw one shape exactly as resvg draws its SVG form (same paths, same paint settings).
-fn draw_shape(pixmap: &mut Pixmap, shape: &Shape) {
+fn draw_shape(pixmap: &mut PixmapMut, shape: &Shape) {
     let id = Transform::identity();
     match shape {
         Shape::Rect { rect: r, color } => {

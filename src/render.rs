@@ -22,10 +22,19 @@ pub enum RenderError {
     UnknownPieceSet(String, Vec<String>),
     /// PNG encoding failed.
     #[error("PNG encoding failed: {0}")]
-    Encode(#[from] png::EncodingError),
+    Encode(#[from] std::io::Error),
     /// The image could not be allocated.
     #[error("cannot allocate a {0}×{1} image")]
     Allocate(u32, u32),
+}
+
+/// Per-thread buffers kept between renders at most this large (a 1024 px diagram's).
+pub const KEEP_BYTES: usize = 12 * 1024 * 1024;
+
+thread_local! {
+    /// The pixels and encoder buffers of this thread's last render, reused by the next.
+    static WORKSPACE: std::cell::RefCell<(Vec<u8>, encode::Scratch)> =
+        std::cell::RefCell::default();
 }
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
@@ -92,12 +101,29 @@ impl Renderer {
     }
 
     /// Render `position` as PNG bytes.
+    ///
+    /// The pixels and the encoder's buffers are kept per thread and reused, so a render
+    /// allocates little beyond the PNG it returns (buffers over [`KEEP_BYTES`] are freed
+    /// after use rather than kept).
     pub fn png(
         &self,
         position: &Position,
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
-        Ok(encode::png(&self.pixmap(position, options)?)?)
+        let set = self.set(options)?;
+        let scene = self.scene(position, options);
+        WORKSPACE.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let (pixels, scratch) = &mut *guard;
+            if !raster::paint_buffer(&scene, set, &self.sprites, self.font, pixels) {
+                return Err(RenderError::Allocate(scene.width, scene.height));
+            }
+            let out = encode::png_with(pixels, scene.width, scene.height, scratch);
+            if pixels.capacity() + scratch.capacity() > KEEP_BYTES {
+                *guard = Default::default();
+            }
+            Ok(out?)
+        })
     }
 
     /// Render `position` in `format`.
