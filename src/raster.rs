@@ -32,6 +32,9 @@ struct SpriteKey {
 pub struct SpriteCache {
     cache: Cache<SpriteKey, Arc<Pixmap>>,
     tiles: Cache<(SpriteKey, [u8; 4]), Arc<Vec<u8>>>,
+    /// Painted boards without pieces or marks (background, frame, squares, and labels in
+    /// the margin), keyed by their exact description: most renders start from a copy.
+    bases: Cache<Vec<u8>, Arc<Vec<u8>>>,
 }
 
 impl std::fmt::Debug for SpriteCache {
@@ -57,6 +60,12 @@ impl SpriteCache {
                 .max_capacity(max_bytes)
                 .weigher(|_k: &(SpriteKey, [u8; 4]), v: &Arc<Vec<u8>>| {
                     u32::try_from(v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+            bases: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
+                    u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
                 })
                 .build(),
         }
@@ -113,7 +122,8 @@ impl SpriteCache {
     pub fn weighted_size(&self) -> u64 {
         self.cache.run_pending_tasks();
         self.tiles.run_pending_tasks();
-        self.cache.weighted_size() + self.tiles.weighted_size()
+        self.bases.run_pending_tasks();
+        self.cache.weighted_size() + self.tiles.weighted_size() + self.bases.weighted_size()
     }
 }
 
@@ -171,6 +181,9 @@ pub fn paint_buffer(
 
 /// Paint every layer of `scene` over the whole of `pixmap` (the background covers it all,
 /// so what the buffer held before does not matter).
+///
+/// The layers under the marks (background, frame, squares, and labels when they all lie in
+/// the margin, where nothing else is drawn) come from the base cache as one copy.
 fn paint_into(
     scene: &Scene,
     set: &PieceSet,
@@ -178,13 +191,30 @@ fn paint_into(
     font: &LabelFont,
     pixmap: &mut PixmapMut,
 ) {
-    let bg = scene.background;
-    pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
-    for fill in &scene.fills {
-        let r = fill.rect;
-        if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
-            pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
+    // A label's ink lies within its glyph's horizontal extent and between the baseline and
+    // the cap height (labels are digits and the letters a–j; descenders only go further
+    // from the board).
+    let b = scene.board;
+    let (left, top) = (b.x as f32, b.y as f32);
+    let (right, bottom) = ((b.x + b.w) as f32, (b.y + b.h) as f32);
+    let labels_in_margin = scene.labels.iter().all(|l| {
+        let (ink0, ink1) = font.glyph(l.ch).map_or((0.0, 0.0), |g| g.ink_x);
+        let (x0, x1) = (l.x + ink0 * l.scale, l.x + ink1 * l.scale);
+        let (y0, y1) = (l.y - font.cap_height() * l.scale, l.y);
+        x1 <= left || x0 >= right || y1 <= top || y0 >= bottom
+    });
+    let key = base_key(scene, labels_in_margin);
+    let base = sprites.bases.get_with(key, || {
+        let mut pixels = vec![0; pixmap.data_mut().len()];
+        if let Some(mut base) = PixmapMut::from_bytes(&mut pixels, scene.width, scene.height) {
+            paint_base(scene, font, labels_in_margin, &mut base);
         }
+        Arc::new(pixels)
+    });
+    if base.len() == pixmap.data_mut().len() {
+        pixmap.data_mut().copy_from_slice(&base);
+    } else {
+        paint_base(scene, font, labels_in_margin, pixmap);
     }
     for shape in &scene.marks {
         draw_shape(pixmap, shape);
@@ -195,6 +225,58 @@ fn paint_into(
     for shape in &scene.overlays {
         draw_shape(pixmap, shape);
     }
+    if !labels_in_margin {
+        paint_labels(scene, font, pixmap);
+    }
+}
+
+/// The exact description of a scene's base layers: the base cache's key.
+fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
+    let mut key = Vec::with_capacity(16 + scene.fills.len() * 20 + scene.labels.len() * 20);
+    let mut put = |v: u32| key.extend_from_slice(&v.to_le_bytes());
+    let rgba = |c: Rgba| u32::from_le_bytes([c.r, c.g, c.b, c.a]);
+    put(scene.width);
+    put(scene.height);
+    put(rgba(scene.background));
+    for fill in &scene.fills {
+        let r = fill.rect;
+        for v in [r.x, r.y, r.w, r.h, rgba(fill.color)] {
+            put(v);
+        }
+    }
+    if labels {
+        for l in &scene.labels {
+            for v in [
+                u32::from(l.ch),
+                l.x.to_bits(),
+                l.y.to_bits(),
+                l.scale.to_bits(),
+                rgba(l.color),
+            ] {
+                put(v);
+            }
+        }
+    }
+    key
+}
+
+/// Background, frame and squares, and the labels if `labels`.
+fn paint_base(scene: &Scene, font: &LabelFont, labels: bool, pixmap: &mut PixmapMut) {
+    let bg = scene.background;
+    pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+    for fill in &scene.fills {
+        let r = fill.rect;
+        if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
+            pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
+        }
+    }
+    if labels {
+        paint_labels(scene, font, pixmap);
+    }
+}
+
+/// The label glyphs.
+fn paint_labels(scene: &Scene, font: &LabelFont, pixmap: &mut PixmapMut) {
     for label in &scene.labels {
         let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
             continue;

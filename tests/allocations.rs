@@ -1,5 +1,8 @@
 //! Memory per render: after warm-up, a render allocates about what its output needs.
 //!
+//! Before per-thread buffers and cached boards, a 400 px start position allocated 1.16 MB;
+//! now about 24 KB for an 18 KB PNG.
+//!
 //! A counting global allocator (this test binary only) measures the bytes allocated while
 //! rendering, with the sprite and tile caches warm, as the service runs.
 
@@ -65,10 +68,11 @@ fn a_warm_render_allocates_little_beyond_its_output() {
         let size = r.options.size as usize;
         eprintln!("{query}: {allocated} bytes allocated for {output} bytes of output");
         match r.format {
-            // No image-sized buffer per render: less than one byte per pixel in all (the
-            // pixels alone are four), the rest being the PNG itself and small bookkeeping.
+            // No image-sized buffer per render (the pixels alone are four bytes a pixel):
+            // the PNG itself, plus at most 64 KiB of bookkeeping (the scene, the palette,
+            // tiny-skia's buffers for the marks drawn).
             Format::Png => assert!(
-                allocated < size * size,
+                allocated <= output + 64 * 1024 && allocated < size * size,
                 "{query}: {allocated} bytes allocated, {output} bytes out"
             ),
             Format::Svg => assert!(allocated < 8 * output, "{query}: {allocated} bytes"),
