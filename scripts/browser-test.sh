@@ -1,27 +1,69 @@
 #!/usr/bin/env bash
-# End-to-end test of the front page in headless Chromium: builds the release binary, serves
-# it on a free loopback port, drives the page with playwright-core (tests/browser/e2e.mjs),
-# and leaves screenshots in target/browser/. Needs Debian's chromium (`.ci/run` installs
-# it) and Node.js; run from anywhere: scripts/browser-test.sh
+# End-to-end test of the front page (the composer) in headless Chromium.
+#
+# Builds the release binary, serves it on a free loopback port, drives the page with
+# playwright-core (tests/browser/e2e.mjs) and leaves screenshots in $CARGO_TARGET_DIR/browser
+# (target/browser by default). Needs Node.js 20+ and Debian's chromium (`apt-get install -y
+# chromium`; CI installs it); this script installs no browser. Run from anywhere:
+#
+#   scripts/browser-test.sh
+#
+# Environment: CHROMIUM (default /usr/bin/chromium), CARGO_TARGET_DIR, SHOTS (screenshot dir).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ]; then
-  echo "no Chromium at $chromium: apt-get install -y chromium (or set CHROMIUM)" >&2
+  echo "browser-test: no Chromium at $chromium; install it (apt-get install -y chromium) or set CHROMIUM" >&2
   exit 1
 fi
-cargo build --release --quiet
+if ! command -v node > /dev/null; then
+  echo "browser-test: Node.js is needed (apt-get install -y nodejs npm)" >&2
+  exit 1
+fi
+
 target="${CARGO_TARGET_DIR:-target}"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$target/release/staunton" serve --addr "127.0.0.1:$port" > "$target/browser-server.log" 2>&1 &
+case "$target" in /*) ;; *) target="$root/$target" ;; esac
+shots="${SHOTS:-$target/browser}"
+mkdir -p "$shots"
+
+echo "== cargo build --release"
+cargo build --release --quiet
+bin="$target/release/staunton"
+
+port="$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
+url="http://127.0.0.1:$port"
+log="$shots/server.log"
+"$bin" serve --addr "127.0.0.1:$port" > "$log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
+trap 'kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true' EXIT
+
+echo "== serving $url (log: $log)"
+ready=
 for _ in $(seq 1 100); do
-  curl -fs "http://127.0.0.1:$port/health" > /dev/null && break
+  if ! kill -0 "$server" 2> /dev/null; then
+    echo "browser-test: the server exited; its log:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  if node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$url/health"; then
+    ready=1
+    break
+  fi
   sleep 0.1
 done
-if [ ! -d tests/browser/node_modules ]; then
-  (cd tests/browser && npm ci --no-audit --no-fund --silent)
+if [ -z "$ready" ]; then
+  echo "browser-test: $url/health did not answer within 10 s; server log:" >&2
+  cat "$log" >&2
+  exit 1
 fi
-STAUNTON_URL="http://127.0.0.1:$port" SHOTS="$target/browser" CHROMIUM="$chromium" \
-  node tests/browser/e2e.mjs
+
+if [ ! -d tests/browser/node_modules/playwright-core ]; then
+  echo "== npm ci (tests/browser)"
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+echo "== node tests/browser/e2e.mjs"
+STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/e2e.mjs
+echo "screenshots: $shots/composer.png, $shots/composer-phone.png (and composer-dark.png, composer-error.png)"

@@ -197,7 +197,7 @@ pub const PARAMS: &[Param] = &[
         "pieces",
         &["pieces", "piece", "pieceset", "piece_set"],
         ParamKind::PieceSet,
-        "The piece set: `staunton` is built in; others are loaded with `--pieces-dir`.",
+        "The piece set: `staunton` is built in; the others are those this service has loaded (`--pieces-dir`).",
     ),
     param(
         "theme",

@@ -1,39 +1,79 @@
 // Staunton's composer: builds diagram URLs from the form, previews them, and writes tags.
-// The option lists come from /openapi.json, so the page offers what the service accepts.
+// The option lists, defaults, limits and help texts come from /openapi.json, so the page
+// offers exactly what the service accepts. No framework; the page's URL holds the state.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
+  // Controls whose values are free text.
   const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "annotations"];
-  const CHOICES = ["orientation", "coordinates", "format", "theme", "pieces"];
-  // Parameter order in URLs: stable, so equal diagrams get equal URLs (and cache entries).
-  const ORDER = ["fen", "size", "orientation", "coordinates", "theme", "pieces", "light", "dark",
-    "lastMove", "check", "arrows", "squares", "highlight", "annotations", "turn", "format"];
-  let defaults = {};
-  let maxSize = 2048;
+  // Controls filled from an enum of the API.
+  const CHOICES = ["orientation", "coordinates", "theme", "pieces", "format"];
+  const OUTPUTS = ["out-url", "out-img", "out-srcset", "out-md"];
+  const DEBOUNCE_MS = 250;
+
+  // Filled from /openapi.json.
+  let order = [];          // parameter names in the API's order: URLs list them so
+  let defaults = {};       // default values, left out of URLs
+  let sizeMin = 16;
+  let sizeMax = 2048;
+
   let timer = null;
-  let generation = 0;
+  let generation = 0;      // the latest update; older answers are dropped
+
+  // --- small helpers -----------------------------------------------------------------
 
   function escapeAttr(text) {
-    return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;")
+    return String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;")
       .replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
 
-  function setError(param, message) {
-    for (const el of document.querySelectorAll(".error")) el.textContent = "";
-    for (const el of document.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
-    if (!message) return;
-    const control = $(param);
-    if (control) control.setAttribute("aria-invalid", "true");
-    (param === "fen" ? $("fen-error") : $("error")).textContent = message;
+  function escapeMarkdownAlt(text) {
+    return String(text).replace(/[\\[\]]/g, "\\$&");
   }
 
-  // The form as (name, value) pairs, defaults left out.
+  // A query value, percent-encoded but keeping the characters that read well in a URL
+  // (/ , : @ are allowed in a query). Spaces become +, as in a form.
+  function encodeValue(value) {
+    return encodeURIComponent(value)
+      .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+      .replace(/%20/g, "+")
+      .replace(/%2F/g, "/").replace(/%2C/g, ",").replace(/%3A/g, ":").replace(/%40/g, "@");
+  }
+
+  function queryString(pairs) {
+    return pairs.map(([k, v]) => k + "=" + encodeValue(v)).join("&");
+  }
+
+  // "#abc" -> "#aabbcc", for <input type=color>; anything else is returned as is.
+  function longColour(value) {
+    const m = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(value);
+    return (m ? "#" + m[1] + m[1] + m[2] + m[2] + m[3] + m[3] : value).toLowerCase();
+  }
+
+  // Text with `code` spans, as DOM nodes (never innerHTML).
+  function setRichText(el, text) {
+    el.textContent = "";
+    String(text).split("`").forEach((part, i) => {
+      if (!part) return;
+      if (i % 2) {
+        const code = document.createElement("code");
+        code.textContent = part;
+        el.appendChild(code);
+      } else {
+        el.appendChild(document.createTextNode(part));
+      }
+    });
+  }
+
+  // --- the form's state --------------------------------------------------------------
+
+  // Every parameter the form sets, defaults left out, in the API's order.
   function params(overrides) {
     const p = new Map();
     p.set("fen", $("fen").value.trim());
     const size = $("size").value.trim();
-    if (size && size !== String(defaults.size)) p.set("size", size);
+    if (size !== "" && size !== String(defaults.size)) p.set("size", size);
     for (const name of CHOICES) {
       const v = $(name).value;
       if (v && v !== defaults[name]) p.set(name, v);
@@ -47,142 +87,340 @@
       if (v) p.set(name, v);
     }
     if ($("turn").checked) p.set("turn", "1");
-    for (const [k, v] of Object.entries(overrides || {})) p.set(k, v);
-    const query = new URLSearchParams();
-    for (const name of ORDER) if (p.has(name)) query.set(name, p.get(name));
-    return query;
+    for (const [k, v] of Object.entries(overrides || {})) {
+      if (v === null || String(v) === String(defaults[k])) p.delete(k);
+      else p.set(k, String(v));
+    }
+    const names = order.concat([...p.keys()].filter((k) => !order.includes(k)));
+    return names.filter((k) => p.has(k)).map((k) => [k, p.get(k)]);
   }
 
-  function diagramUrl(query) {
-    const path = query.get("format") === "svg" ? "/diagram.svg" : "/diagram.png";
-    const q = new URLSearchParams(query);
-    q.delete("format");
-    return location.origin + path + "?" + q.toString();
+  // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out.
+  function diagramUrl(pairs) {
+    const svg = pairs.some(([k, v]) => k === "format" && v === "svg");
+    const rest = pairs.filter(([k]) => k !== "format");
+    return location.origin + (svg ? "/diagram.svg" : "/diagram.png") + "?" + queryString(rest);
+  }
+
+  // The page's own URL: the same names as the API; `fen=start` alone is just `/`.
+  function saveState(pairs) {
+    const kept = pairs.filter(([k, v]) => !(k === "fen" && v === "start"));
+    const url = location.pathname + (kept.length ? "?" + queryString(kept) : "");
+    if (url !== location.pathname + location.search) history.replaceState(null, "", url);
+  }
+
+  function restoreState() {
+    const state = new URLSearchParams(location.search);
+    for (const [key, value] of state) {
+      const el = $(key);
+      if (!el || !el.name || el.name !== key) continue;
+      if (el.type === "checkbox") el.checked = /^(1|true|yes|on)$/i.test(value);
+      else if (el.type === "color") el.value = longColour(value);
+      else if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) {
+        // A value the service does not list: keep it, so its error shows.
+        addOption(el, value, value);
+        el.value = value;
+      } else el.value = value;
+    }
+    const custom = state.has("light") || state.has("dark");
+    $("custom-colours").checked = custom;
+    syncColours();
+  }
+
+  function syncColours() {
+    const on = $("custom-colours").checked;
+    $("light").disabled = !on;
+    $("dark").disabled = !on;
+    $("colours").classList.toggle("off", !on);
+  }
+
+  // --- errors ------------------------------------------------------------------------
+
+  function clearErrors() {
+    for (const el of document.querySelectorAll(".error")) el.textContent = "";
+    for (const el of document.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  }
+
+  // The service's sentence starts with the parameter's name: show it by that control.
+  function showError(sentence) {
+    clearErrors();
+    const first = (sentence.match(/^[A-Za-z_]+/) || [""])[0].toLowerCase();
+    const name = order.concat(["fen"]).find((n) => n.toLowerCase() === first);
+    const control = name && $(name);
+    const place = control && $(name + "-error");
+    if (place) {
+      place.textContent = sentence;
+      control.setAttribute("aria-invalid", "true");
+      if (name === "light" || name === "dark") $("colours").classList.remove("off");
+    } else {
+      $("error").textContent = sentence;
+    }
+    return name;
+  }
+
+  // --- rendering ---------------------------------------------------------------------
+
+  function setStatus(text, href) {
+    $("status-text").textContent = text;
+    const open = $("open");
+    open.hidden = !href;
+    if (href) open.href = href;
+  }
+
+  function showPlaceholder(text) {
+    // Keep the frame's height while a value is being fixed, so the page does not jump.
+    if (!$("preview").hidden) $("frame").style.minHeight = $("frame").offsetHeight + "px";
+    $("preview").hidden = true;
+    $("placeholder").hidden = false;
+    $("placeholder").textContent = text;
+    for (const id of OUTPUTS) $(id).value = "";
+    for (const el of document.querySelectorAll(".outputs textarea")) fit(el);
+    resetCopyButtons(true);
   }
 
   async function update() {
+    clearTimeout(timer);
     const mine = ++generation;
-    const query = params();
-    history.replaceState(null, "", "/?" + query.toString());
-    const url = diagramUrl(query);
-    $("status").textContent = "Rendering…";
+    const pairs = params();
+    saveState(pairs);
+    const url = diagramUrl(pairs);
+    const fen = pairs.find(([k]) => k === "fen")[1];
+    $("frame").setAttribute("aria-busy", "true");
+    setStatus("Rendering…");
+
+    // Fetch first: a bad value answers a sentence, which belongs next to its control,
+    // not in a broken image. On success the image comes from the browser's cache.
     let response;
+    let describe;
     try {
-      response = await fetch(url);
+      [response, describe] = await Promise.all([
+        fetch(url),
+        fen ? fetch("/describe?" + queryString([["fen", fen]])).catch(() => null) : null,
+      ]);
     } catch (e) {
-      if (mine === generation) $("status").textContent = "The service cannot be reached.";
-      return;
-    }
-    if (mine !== generation) return;
-    if (!response.ok) {
-      const sentence = (await response.text()).trim();
       if (mine !== generation) return;
-      const param = sentence.split(/[\s"]/)[0];
-      setError(param, sentence);
-      $("status").textContent = "";
-      $("preview").hidden = true;
-      for (const id of ["out-url", "out-img", "out-srcset", "out-md"]) $(id).value = "";
+      $("frame").setAttribute("aria-busy", "false");
+      clearErrors();
+      $("error").textContent = "The service cannot be reached; check your connection and try again.";
+      showPlaceholder("No diagram.");
+      setStatus("");
       return;
     }
-    setError(null, null);
-    const describe = await fetch("/describe?" + new URLSearchParams({ fen: query.get("fen") }));
-    const alt = describe.ok ? (await describe.text()).trim() : "Chess diagram";
+    if (!response.ok) {
+      const sentence = (await response.text()).trim() || `The service answered ${response.status}.`;
+      if (mine !== generation) return;
+      $("frame").setAttribute("aria-busy", "false");
+      const name = showError(sentence);
+      showPlaceholder(name ? `No diagram: see the message by “${labelOf(name)}”.` : "No diagram.");
+      setStatus("");
+      return;
+    }
+    await response.arrayBuffer();  // read it whole, so the image is served from cache
+    let alt = "Chess diagram";
+    if (describe && describe.ok) alt = (await describe.text()).trim() || alt;
     if (mine !== generation) return;
+    clearErrors();
+
     const img = $("preview");
-    img.alt = alt;
-    img.onload = () => {
+    const shown = () => {
       if (mine !== generation) return;
       img.hidden = false;
-      writeOutputs(query, url, alt, img.naturalWidth, img.naturalHeight);
-      $("status").textContent = img.naturalWidth + " × " + img.naturalHeight + " pixels";
+      $("placeholder").hidden = true;
+      $("frame").style.minHeight = "";
+      $("frame").setAttribute("aria-busy", "false");
+      writeOutputs(pairs, url, alt, img.naturalWidth, img.naturalHeight);
+      const kind = url.includes("/diagram.svg?") ? "SVG" : "PNG";
+      setStatus(`${kind}, ${img.naturalWidth} × ${img.naturalHeight} pixels.`, url);
     };
-    img.src = url;
+    img.onload = shown;
+    img.onerror = () => {
+      if (mine !== generation) return;
+      $("frame").setAttribute("aria-busy", "false");
+      showPlaceholder("The image could not be shown.");
+      setStatus("");
+    };
+    img.alt = alt;
+    if (img.src === url && img.complete && img.naturalWidth > 0) shown();
+    else img.src = url;
   }
 
-  function writeOutputs(query, url, alt, width, height) {
+  function labelOf(name) {
+    const label = document.querySelector(`label[for="${name}"]`);
+    return label ? (label.dataset.short || label.textContent.trim()) : name;
+  }
+
+  // Output boxes grow to show their whole text (up to a limit), so nothing is cut mid-line.
+  function fit(textarea) {
+    textarea.style.height = "auto";
+    if (!textarea.value) return;
+    const limit = 12 * parseFloat(getComputedStyle(textarea).lineHeight || "16");
+    textarea.style.height = Math.min(textarea.scrollHeight + 2, limit) + "px";
+  }
+
+  function resetCopyButtons(disabled) {
+    for (const b of document.querySelectorAll("button.copy")) {
+      b.disabled = disabled;
+      b.querySelector(".copy-text").textContent = "Copy";
+      b.classList.remove("done");
+    }
+  }
+
+  function writeOutputs(pairs, url, alt, width, height) {
     const a = escapeAttr(alt);
+    const dims = `width="${width}" height="${height}"`;
     $("out-url").value = url;
-    $("out-img").value = `<img src="${escapeAttr(url)}" width="${width}" height="${height}" alt="${a}">`;
-    const size = Number(query.get("size") || defaults.size);
-    const double = Math.min(size * 2, maxSize);
-    const url2 = diagramUrl(params({ size: String(double) }));
-    $("out-srcset").value = `<img src="${escapeAttr(url)}" srcset="${escapeAttr(url2)} ${(double / size).toFixed(2).replace(/\.?0+$/, "")}x" width="${width}" height="${height}" alt="${a}">`;
-    $("out-md").value = `![${alt.replace(/[[\]\\]/g, "\\$&")}](${url})`;
+    $("out-img").value = `<img src="${escapeAttr(url)}" ${dims} alt="${a}">`;
+
+    const sizePair = pairs.find(([k]) => k === "size");
+    const size = Number(sizePair ? sizePair[1] : defaults.size);
+    const double = Math.min(size * 2, sizeMax);
+    if (double > size) {
+      const url2 = diagramUrl(params({ size: double }));
+      const density = String(Math.round((double / size) * 100) / 100) + "x";
+      $("out-srcset").value =
+        `<img src="${escapeAttr(url)}" srcset="${escapeAttr(url2)} ${density}" ${dims} alt="${a}">`;
+    } else {
+      // Already the largest size: a second density would be the same image.
+      $("out-srcset").value = `<img src="${escapeAttr(url)}" ${dims} alt="${a}">`;
+    }
+    $("out-md").value = `![${escapeMarkdownAlt(alt)}](${url})`;
+    for (const el of document.querySelectorAll(".outputs textarea")) fit(el);
+    for (const b of document.querySelectorAll("button.copy")) b.disabled = false;
   }
 
   function schedule() {
     clearTimeout(timer);
-    timer = setTimeout(update, 250);
+    timer = setTimeout(update, DEBOUNCE_MS);
   }
 
-  async function copy(id, button) {
-    const field = $(id);
+  // --- copying -----------------------------------------------------------------------
+
+  async function copy(button) {
+    const field = $(button.dataset.copy);
+    if (!field.value) return;
     let done = false;
     try {
       await navigator.clipboard.writeText(field.value);
       done = true;
     } catch (e) {
+      // No async clipboard (an insecure origin, or refused): the old way.
+      field.focus();
       field.select();
-      done = document.execCommand && document.execCommand("copy");
+      try { done = document.execCommand("copy"); } catch (e2) { done = false; }
+      // Copied: back to the button. Not copied: leave the text selected, for Ctrl+C.
+      if (done) button.focus();
     }
-    button.textContent = done ? "Copied" : "Select and copy";
-    setTimeout(() => { button.textContent = "Copy"; }, 1500);
+    const what = labelOf(field.id);
+    button.querySelector(".copy-text").textContent = done ? "Copied" : "Selected";
+    button.classList.toggle("done", done);
+    $("copied").textContent = done ? `${what} copied to the clipboard.`
+      : `Could not copy; the ${what} text is selected, copy it with the keyboard.`;
+    clearTimeout(button.resetTimer);
+    button.resetTimer = setTimeout(() => {
+      button.querySelector(".copy-text").textContent = "Copy";
+      button.classList.remove("done");
+    }, 2000);
+  }
+
+  // --- start -------------------------------------------------------------------------
+
+  function addOption(select, value, text) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = text;
+    select.appendChild(option);
+  }
+
+  // How a value reads in a list: file formats in capitals, other words capitalised.
+  function optionText(value) {
+    if (/^(png|svg)$/.test(value)) return value.toUpperCase();
+    return value.charAt(0).toUpperCase() + value.slice(1);
   }
 
   function fill(select, values, chosen) {
     select.textContent = "";
-    for (const v of values) {
-      const option = document.createElement("option");
-      option.value = v;
-      option.textContent = v;
-      select.appendChild(option);
-    }
+    for (const v of values) addOption(select, v, optionText(v));
     select.value = chosen;
   }
 
+  function help(name, description) {
+    const el = $(name + "-help");
+    // "Also spelled: …" lists aliases for URL writers; the form uses the main name.
+    if (el && description) setRichText(el, description.replace(/\s*Also spelled:.*$/, ""));
+  }
+
+  function resetOptions() {
+    for (const name of CHOICES) $(name).value = defaults[name];
+    $("size").value = defaults.size;
+    for (const name of TEXT) $(name).value = "";
+    $("turn").checked = false;
+    $("custom-colours").checked = false;
+    syncColours();
+    update();
+  }
+
   async function init() {
-    const api = await (await fetch("/openapi.json")).json();
+    let api;
+    try {
+      const r = await fetch("/openapi.json");
+      if (!r.ok) throw new Error(String(r.status));
+      api = await r.json();
+    } catch (e) {
+      $("error").textContent = "The service’s description (/openapi.json) could not be loaded; reload the page.";
+      showPlaceholder("No diagram.");
+      return;
+    }
     const list = api.paths["/diagram"].get.parameters;
     const byName = Object.fromEntries(list.map((p) => [p.name, p]));
+    order = list.map((p) => p.name);
     for (const name of CHOICES) {
       const schema = byName[name].schema;
       defaults[name] = schema.default;
       fill($(name), schema.enum, schema.default);
-      $(name).title = byName[name].description;
     }
     const size = byName.size.schema;
     defaults.size = size.default;
-    maxSize = size.maximum;
-    $("size").min = size.minimum;
-    $("size").max = size.maximum;
+    sizeMin = size.minimum;
+    sizeMax = size.maximum;
+    $("size").min = sizeMin;
+    $("size").max = sizeMax;
     $("size").value = size.default;
-    for (const name of TEXT) $(name).title = byName[name].description;
-
-    // The page's own URL holds the state.
-    const state = new URLSearchParams(location.search);
-    for (const [key, value] of state) {
-      const el = $(key);
-      if (!el) continue;
-      if (el.type === "checkbox") el.checked = value === "1" || value === "true";
-      else el.value = value;
+    for (const p of list) help(p.name, p.description);
+    $("size-help").textContent = `From ${sizeMin} to ${sizeMax}; ${size.default} if left empty.`;
+    for (const name of CHOICES) {
+      const el = $(name + "-help");
+      if (el) el.appendChild(document.createTextNode(` Default: ${optionText(defaults[name])}.`));
     }
-    if (state.has("light") || state.has("dark")) {
-      $("custom-colours").checked = true;
-      $("light").disabled = $("dark").disabled = false;
-    }
+    if (byName.light) setRichText($("colours-help"), "Each overrides the theme’s colour of those squares.");
 
-    $("composer").addEventListener("input", schedule);
-    $("composer").addEventListener("change", schedule);
-    $("composer").addEventListener("submit", (e) => { e.preventDefault(); update(); });
-    $("custom-colours").addEventListener("change", (e) => {
-      $("light").disabled = $("dark").disabled = !e.target.checked;
-    });
+    restoreState();
+
+    const form = $("composer");
+    form.addEventListener("input", schedule);
+    form.addEventListener("change", schedule);
+    form.addEventListener("submit", (e) => { e.preventDefault(); update(); });
+    $("custom-colours").addEventListener("change", syncColours);
+    $("reset").addEventListener("click", resetOptions);
     for (const b of document.querySelectorAll("button.example")) {
-      b.addEventListener("click", () => { $("fen").value = b.dataset.fen; update(); });
+      b.addEventListener("click", () => {
+        $("fen").value = b.dataset.fen;
+        $("lastMove").value = b.dataset.lastMove || "";
+        $("check").value = b.dataset.check || "";
+        update();
+      });
     }
-    for (const b of document.querySelectorAll("button[data-copy]")) {
-      b.addEventListener("click", () => copy(b.dataset.copy, b));
+    for (const b of document.querySelectorAll("button.copy")) {
+      b.addEventListener("click", () => copy(b));
     }
+    let refit = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(refit);
+      refit = requestAnimationFrame(() => { for (const el of document.querySelectorAll(".outputs textarea")) fit(el); });
+    });
+    // Ctrl/Cmd+Enter in the FEN box renders at once.
+    $("fen").addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); update(); }
+    });
     update();
   }
 

@@ -1,114 +1,293 @@
-// End-to-end test of the front page in headless Chromium (Debian's package).
+// End-to-end test of the front page (the composer) in headless Chromium (Debian's package).
 //
 //   STAUNTON_URL=http://127.0.0.1:8080 node tests/browser/e2e.mjs
 //
-// Opens /, types a FEN, changes two options, waits for the preview, checks that the image
-// loaded and that the copied <img> URL answers the same bytes; reloads the page's own URL
-// and checks the state came back; types a bad FEN and checks the service's sentence shows.
-// Screenshots go to $SHOTS (default target/browser). Exits non-zero on any failure.
+// Opens /, types a FEN, changes options, waits for the preview; checks the image loaded,
+// its alt text, that the copied <img> URL answers the preview's very bytes, that the page's
+// URL holds the state and a reload restores it, that bad values show the service's own
+// sentence by their control (and no broken image), that the keyboard reaches every control
+// and Copy button, and that copying works. Fails on any script error, CSP violation or
+// request to another origin. Screenshots go to $SHOTS (default target/browser).
+// Exits non-zero on any failure, with the failed check's message.
 
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
-const base = process.env.STAUNTON_URL || "http://127.0.0.1:8080";
-const shots = process.env.SHOTS || "target/browser";
+const base = (process.env.STAUNTON_URL || "http://127.0.0.1:8080").replace(/\/+$/, "");
+const shots = resolve(process.env.SHOTS || "target/browser");
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 mkdirSync(shots, { recursive: true });
 
+let passed = 0;
 function check(condition, message) {
   if (!condition) throw new Error("FAILED: " + message);
-  console.log("ok - " + message);
+  passed += 1;
+  console.log("ok " + passed + " - " + message);
 }
 
 async function bytes(url) {
   const r = await fetch(url);
-  check(r.ok, `GET ${url} answers ${r.status}`);
+  if (!r.ok) throw new Error(`FAILED: GET ${url} answered ${r.status}: ${await r.text()}`);
   return Buffer.from(await r.arrayBuffer());
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const SICILIAN = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+const BAD_FEN = "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+
+// Wait until the preview shows a loaded image whose URL satisfies `wanted` (substrings).
+async function previewLoaded(page, wanted = [], timeout = 15000) {
+  await page.waitForFunction((wanted) => {
+    const img = document.querySelector("#preview");
+    return !img.hidden && img.complete && img.naturalWidth > 0
+      && wanted.every((w) => img.currentSrc.includes(w))
+      && document.querySelector("#out-img").value.includes(img.currentSrc.replace(/&/g, "&amp;"));
+  }, wanted, { timeout });
+}
+
+// No <img> on the page is broken: each is hidden, or loaded with a size.
+async function noBrokenImage(page) {
+  return page.$$eval("img", (imgs) => imgs.every((img) =>
+    img.hidden || img.offsetParent === null || (img.complete && img.naturalWidth > 0)));
+}
+
+let browser;
 let failed = false;
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  } catch (e) {
+    throw new Error(`FAILED: cannot start Chromium at ${executablePath} (set CHROMIUM): ${e.message}`);
+  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const page = await context.newPage();
+
+  // Anything the page should never do. A 400 is expected only while a bad value is typed.
   const problems = [];
+  let expect400 = false;
   page.on("pageerror", (e) => problems.push("page error: " + e.message));
-  // The bad FEN's 400 is expected (the page fetches it to show the sentence); nothing else.
   page.on("console", (m) => {
-    if (m.type() === "error" && !m.text().includes("status of 400")) problems.push("console: " + m.text());
+    if (m.type() !== "error" && m.type() !== "warning") return;
+    const text = m.text();
+    if (expect400 && /status of 400/.test(text)) return;
+    problems.push(`console ${m.type()}: ${text}`);
   });
-  page.on("request", (r) => { if (!r.url().startsWith(base)) problems.push("external request: " + r.url()); });
+  page.on("request", (r) => {
+    const url = r.url();
+    if (!url.startsWith(base + "/") && !url.startsWith("data:")) problems.push("request to another origin: " + url);
+  });
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !(expect400 && r.status() === 400)) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
+  const noProblems = (when) => check(problems.length === 0,
+    `no script errors, CSP violations or stray requests ${when}` + (problems.length ? ": " + problems.join("; ") : ""));
 
-  await page.goto(base + "/");
-  await page.waitForFunction(() => document.querySelector("#theme").options.length > 0);
+  // --- the page loads, its lists come from /openapi.json -------------------------------
+  const first = await page.goto(base + "/");
+  check(first && first.ok(), `GET / answers ${first && first.status()}`);
   check(await page.title() === "Staunton — chess diagrams", "the page has its title");
+  await page.waitForFunction(() => document.querySelector("#theme").options.length > 0);
+  await previewLoaded(page, ["fen=start"]);
+  const api = await (await fetch(base + "/openapi.json")).json();
+  const apiParams = Object.fromEntries(api.paths["/diagram"].get.parameters.map((p) => [p.name, p]));
+  for (const name of ["theme", "pieces", "orientation", "coordinates", "format"]) {
+    const offered = await page.$$eval(`#${name} option`, (os) => os.map((o) => o.value));
+    check(JSON.stringify(offered) === JSON.stringify(apiParams[name].schema.enum),
+      `#${name} offers the API's values (${offered.join(", ")})`);
+  }
+  check(await page.getAttribute("#size", "max") === String(apiParams.size.schema.maximum),
+    "#size's maximum is the API's");
+  for (const id of ["fen", "size", "orientation", "coordinates", "theme", "pieces", "format", "lastMove",
+    "check", "arrows", "squares", "highlight", "annotations", "turn", "light", "dark"]) {
+    const labelled = await page.$eval(`#${id}`, (el) => el.labels.length > 0 && el.labels[0].textContent.trim() !== "");
+    check(labelled, `#${id} has a label`);
+  }
 
-  const fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
-  await page.fill("#fen", fen);
+  // --- compose: a FEN and two options ---------------------------------------------------
+  await page.locator("#fen").fill(SICILIAN);
   await page.selectOption("#theme", "blue");
   await page.selectOption("#orientation", "black");
-  await page.fill("#arrows", "Gc5d4");
-  await page.waitForFunction(() => {
-    const img = document.querySelector("#preview");
-    return !img.hidden && img.complete && img.naturalWidth > 0 && img.src.includes("theme=blue")
-      && img.src.includes("arrows=");
-  }, null, { timeout: 10000 });
+  await page.locator("#arrows").fill("Gc5d4");
+  await previewLoaded(page, ["theme=blue", "orientation=black", "arrows=Gc5d4", "2p5/4P3"]);
   const preview = await page.$eval("#preview", (img) => ({
-    src: img.currentSrc, width: img.naturalWidth, alt: img.alt,
+    src: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight, alt: img.alt,
   }));
-  check(preview.width > 0, `the preview loaded (${preview.width} px wide)`);
-  check(preview.alt.startsWith("White:") && preview.alt.includes("Black to move."),
-    "the preview's alt is the position in words");
+  check(preview.width > 0, `the preview loaded (${preview.width} × ${preview.height})`);
+  check(preview.alt.includes("White:") && preview.alt.includes("Black to move."),
+    `the preview's alt describes the position: "${preview.alt.slice(0, 50)}…"`);
 
   const tag = await page.inputValue("#out-img");
-  const src = tag.match(/src="([^"]+)"/)[1].replace(/&amp;/g, "&");
-  check(/width="\d+" height="\d+"/.test(tag) && tag.includes('alt="White:'),
-    "the <img> tag has width, height and alt");
+  const src = tag.match(/src="([^"]+)"/)[1].replace(/&quot;/g, "\"").replace(/&amp;/g, "&");
+  check(src.startsWith(base + "/"), "the <img> tag's src is an absolute URL of this service");
+  check(tag.includes(`width="${preview.width}" height="${preview.height}"`), "the <img> tag has the image's width and height");
+  check(/ alt="White: [^"]+"/.test(tag), "the <img> tag has the description as alt");
   const copied = await bytes(src);
   const shown = await bytes(preview.src);
-  check(copied.equals(shown), "the copied <img> URL returns the preview's bytes");
-  check(copied.subarray(1, 4).toString() === "PNG", "and they are a PNG");
-  check((await page.inputValue("#out-srcset")).includes(" 2x\""), "a srcset variant is offered");
-  check((await page.inputValue("#out-md")).startsWith("![White:"), "a Markdown image is offered");
-  await page.screenshot({ path: join(shots, "composer.png"), fullPage: true });
+  check(copied.equals(shown), `the <img> tag's URL answers the preview's bytes (${copied.length} bytes)`);
+  check(copied.subarray(0, 8).equals(PNG), "and they are a PNG");
+  check(await page.inputValue("#out-url") === src, "#out-url is the same URL");
+
+  const srcset = await page.inputValue("#out-srcset");
+  const m = srcset.match(/srcset="([^" ]+) 2x"/);
+  check(m && m[1].includes("size=800"), "the srcset variant offers size=800 at 2x");
+  check(srcset.includes(`width="${preview.width}"`), "and keeps the 1x width");
+  const dense = await bytes(m[1].replace(/&amp;/g, "&"));
+  check(dense.readUInt32BE(16) === 2 * preview.width, "the 2x URL answers an image twice as wide");
+  const md = await page.inputValue("#out-md");
+  check(md.startsWith("![White:") && md.endsWith(`](${src})`), "the Markdown image has alt and URL");
+  check(!src.includes("size=") && !src.includes("coordinates="), "defaults are left out of the URL");
 
   const own = page.url();
-  check(own.includes("theme=blue") && own.includes("orientation=black"), "the page URL holds the state");
-  const again = await browser.newPage();
-  await again.goto(own);
-  await again.waitForFunction(() => document.querySelector("#theme").value === "blue");
-  check(await again.inputValue("#fen") === fen && await again.inputValue("#orientation") === "black",
-    "loading the page URL restores the controls");
-  await again.close();
+  check(own.includes("theme=blue") && own.includes("orientation=black") && own.includes("arrows=Gc5d4"),
+    `the page URL holds the state: ${own}`);
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await page.screenshot({ path: join(shots, "composer.png"), fullPage: true });
 
-  await page.keyboard.press("Tab");
-  await page.focus("#fen");
-  await page.keyboard.press("Tab");
-  const next = await page.evaluate(() => document.activeElement.tagName);
-  check(next === "BUTTON", "Tab moves from the FEN field on to the next control");
+  // --- reload: the controls come back ------------------------------------------------
+  await page.reload();
+  await previewLoaded(page, ["theme=blue"]);
+  const restored = await page.evaluate(() => Object.fromEntries(
+    ["fen", "theme", "orientation", "arrows", "size", "coordinates"].map((id) => [id, document.getElementById(id).value])));
+  check(restored.fen === SICILIAN && restored.theme === "blue" && restored.orientation === "black"
+    && restored.arrows === "Gc5d4" && restored.size === "400" && restored.coordinates === "outside",
+    "reloading the page URL restores the controls");
+  check(await page.$eval("#preview", (img) => img.currentSrc) === preview.src, "and the same diagram");
 
-  await page.fill("#fen", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
-  await page.waitForFunction(() => document.querySelector("#fen-error").textContent.length > 0,
-    null, { timeout: 10000 });
-  const error = await page.textContent("#fen-error");
-  check(error.startsWith("fen ") && error.includes("not a valid FEN"),
-    `a bad FEN shows the service's sentence: ${error}`);
-  check(await page.$eval("#preview", (img) => img.hidden), "and no broken image");
+  // --- the keyboard reaches every control and the Copy buttons --------------------------
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  const reached = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press("Tab");
+    const id = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    reached.push(id);
+    if (id === "copy-md") break;
+  }
+  check(reached[0] === "fen", `the first Tab stop is #fen (then ${reached.slice(1, 4).join(", ")}…)`);
+  for (const id of ["size", "orientation", "coordinates", "theme", "pieces", "format", "custom-colours", "turn",
+    "lastMove", "check", "arrows", "squares", "highlight", "annotations", "copy-url", "copy-img", "copy-srcset", "copy-md"]) {
+    check(reached.includes(id), `Tab reaches #${id}`);
+  }
+  const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  check(ring !== "none", `the focused Copy button shows a focus ring (${ring})`);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("#copy-md .copy-text").textContent === "Copied", null, { timeout: 5000 });
+  check(/copied/i.test(await page.textContent("#copied")), "copying is announced: " + await page.textContent("#copied"));
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  check(clip === md, "Enter on Copy put the Markdown on the clipboard");
+  noProblems("so far");
 
+  // Without the async clipboard (an insecure origin, say), Copy falls back to execCommand.
+  const old = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await old.addInitScript(() => {
+      Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true });
+    });
+    const p2 = await old.newPage();
+    p2.on("pageerror", (e) => problems.push("page error (fallback copy): " + e.message));
+    await p2.goto(base + "/?fen=empty");
+    await previewLoaded(p2, ["fen=empty"]);
+    await p2.click("#copy-url");
+    await p2.waitForFunction(() => document.querySelector("#copy-url .copy-text").textContent !== "Copy",
+      null, { timeout: 5000 });
+    check(await p2.textContent("#copy-url .copy-text") === "Copied",
+      "without navigator.clipboard, Copy falls back to select() and execCommand");
+
+    // The rarer controls come back from a URL too; at the largest size no 2x is offered.
+    await p2.goto(base + "/?fen=start&size=2048&light=%23abc&dark=%23123456&check=auto&turn=1");
+    await previewLoaded(p2, ["size=2048", "light=%23aabbcc", "turn=1"]);
+    const rare = await p2.evaluate(() => ({
+      custom: document.querySelector("#custom-colours").checked,
+      light: document.querySelector("#light").value,
+      dark: document.querySelector("#dark").value,
+      turn: document.querySelector("#turn").checked,
+      check: document.querySelector("#check").value,
+      srcset: document.querySelector("#out-srcset").value,
+    }));
+    check(rare.custom && rare.light === "#aabbcc" && rare.dark === "#123456" && rare.turn && rare.check === "auto",
+      "colours, check and the turn marker are restored from the URL");
+    check(!rare.srcset.includes("srcset="), "at the largest size the high-density tag has no 2x");
+    expect400 = true;
+    p2.on("console", (m) => { if (m.type() === "error" && !/status of 400/.test(m.text())) problems.push("console: " + m.text()); });
+    await p2.locator("#size").fill("5");
+    await p2.waitForFunction(() => document.querySelector("#size-error").textContent.length > 0, null, { timeout: 10000 });
+    check((await p2.textContent("#size-error")).startsWith("size "), "a bad size shows its sentence by #size");
+    expect400 = false;
+  } finally {
+    await old.close();
+  }
+
+  // --- SVG ---------------------------------------------------------------------------
+  await page.selectOption("#format", "svg");
+  await previewLoaded(page, ["/diagram.svg?"]);
+  const svgUrl = await page.inputValue("#out-url");
+  check(svgUrl.startsWith(base + "/diagram.svg?") && !svgUrl.includes("format="), `SVG has its own URL: ${svgUrl.slice(base.length)}`);
+  check((await bytes(svgUrl)).toString().includes("<svg"), "and answers SVG");
+  check(page.url().includes("format=svg"), "the page URL keeps format=svg");
+  await page.selectOption("#format", "png");
+  await previewLoaded(page, ["/diagram.png?"]);
+
+  // --- bad values: the service's sentence, by the control, and no broken image ----------
+  expect400 = true;
+  await page.locator("#fen").fill(BAD_FEN);
+  await page.waitForFunction(() => document.querySelector("#fen-error").textContent.length > 0, null, { timeout: 10000 });
+  const error = (await page.textContent("#fen-error")).trim();
+  check(error.startsWith("fen ") && error.includes("not a valid FEN"), `a bad FEN shows the service's sentence: ${error}`);
+  check(await page.isVisible("#fen-error"), "#fen-error is visible");
+  check(await page.getAttribute("#fen", "aria-invalid") === "true", "#fen is marked invalid");
+  check(await page.$eval("#preview", (img) => img.hidden), "the preview is hidden, not broken");
+  check(await noBrokenImage(page), "no broken image on the page");
+  check(await page.inputValue("#out-img") === "", "nothing to copy while the FEN is bad");
+  await page.screenshot({ path: join(shots, "composer-error.png"), fullPage: false });
+
+  await page.locator("#fen").fill("start");
+  await page.locator("#arrows").fill("Xe2");
+  await page.waitForFunction(() => document.querySelector("#arrows-error").textContent.length > 0, null, { timeout: 10000 });
+  const arrowsError = (await page.textContent("#arrows-error")).trim();
+  check(arrowsError.startsWith("arrows "), `a bad arrow shows its sentence by #arrows: ${arrowsError}`);
+  check(await page.textContent("#fen-error") === "", "and the FEN's error is gone");
+  await page.locator("#arrows").fill("");
+  await previewLoaded(page, ["fen=start"]);
+  check(await page.textContent("#arrows-error") === "", "fixing the value clears its error");
+  expect400 = false;
+
+  // --- phone and dark screenshots ------------------------------------------------------
+  await page.locator("#fen").fill(SICILIAN);
+  await page.locator("#lastMove").fill("g1f3");
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.fill("#fen", "start");
-  await page.waitForFunction(() => !document.querySelector("#preview").hidden);
+  await previewLoaded(page, ["lastMove=g1f3"]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
+  const columns = await page.evaluate(() => {
+    const a = document.querySelector("#fen").getBoundingClientRect();
+    const b = document.querySelector("#frame").getBoundingClientRect();
+    return b.bottom <= a.top ? "one" : "two";
+  });
+  check(columns === "one", "one column on a phone, the diagram above the form");
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
   await page.screenshot({ path: join(shots, "composer-phone.png"), fullPage: true });
-  check(problems.length === 0, "no script errors, CSP violations or external requests: "
-    + problems.join("; "));
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(shots, "composer-dark.png"), fullPage: false });
+  noProblems("at the end");
+  console.log(`${passed} passed, 0 failed`);
 } catch (e) {
-  console.error(e.message);
+  console.error(e && e.message ? e.message : e);
   failed = true;
 } finally {
-  await browser.close();
+  if (browser) await browser.close();
 }
-console.log(failed ? "browser test FAILED" : `browser test passed; screenshots in ${shots}`);
-process.exit(failed ? 1 : 0);
+if (failed) {
+  console.log(`${passed} passed, 1 failed`);
+  console.log("browser test FAILED");
+  process.exit(1);
+}
+console.log(`browser test passed; screenshots in ${shots}`);
