@@ -65,7 +65,8 @@ pub fn png_with(
     h: u32,
     scratch: &mut Scratch,
 ) -> Result<Vec<u8>, std::io::Error> {
-    let opaque = data.chunks_exact(4).all(|px| px[3] == 255);
+    // Without an early exit, so the check vectorises.
+    let opaque = data.chunks_exact(4).fold(255, |alpha, px| alpha & px[3]) == 255;
     if opaque {
         if let Some(palette) = palettise(data, w as usize, scratch) {
             let indices = std::mem::take(&mut scratch.indices);
@@ -128,14 +129,20 @@ fn write(
     let stride = (w as usize * bytes_per_pixel).max(1);
     let filtered = &mut scratch.filtered;
     filtered.clear();
-    filtered.reserve(pixels.len() + h as usize);
+    filtered.resize(pixels.len() + pixels.len() / stride, 0);
     let mut previous: &[u8] = &[];
-    for row in pixels.chunks_exact(stride) {
-        filtered.push(2);
+    for (row, out) in pixels
+        .chunks_exact(stride)
+        .zip(filtered.chunks_exact_mut(stride + 1))
+    {
+        out[0] = 2;
+        let out = &mut out[1..];
         if previous.is_empty() {
-            filtered.extend_from_slice(row);
+            out.copy_from_slice(row);
         } else {
-            filtered.extend(row.iter().zip(previous).map(|(a, b)| a.wrapping_sub(*b)));
+            for ((o, a), b) in out.iter_mut().zip(row).zip(previous) {
+                *o = a.wrapping_sub(*b);
+            }
         }
         previous = row;
     }
