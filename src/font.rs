@@ -5,7 +5,7 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
 //! of the machine or the browser. Where labels go is `scene.rs`.
 
-use crate::pathdata::Segment;
+use crate::pathdata::{PathWriter, Segment};
 use std::sync::OnceLock;
 use tiny_skia::{Path, PathBuilder};
 
@@ -22,6 +22,45 @@ pub struct Glyph {
     pub segments: Vec<Segment>,
     /// Horizontal extent of the ink: (x min, x max), font units.
     pub ink_x: (f32, f32),
+    /// The outline as SVG path data in grid units, y down, written once.
+    pub svg: GlyphPath,
+}
+
+/// A glyph's SVG path data, relative, so it can be placed anywhere by a first move.
+#[derive(Debug, Clone, Default)]
+pub struct GlyphPath {
+    /// The first point (grid units, y down).
+    pub start: (i64, i64),
+    /// Everything after the first move, ending with a close.
+    pub body: String,
+    /// Where the pen is after the body (grid units, y down).
+    pub end: (i64, i64),
+}
+
+impl GlyphPath {
+    fn of(segments: &[Segment]) -> GlyphPath {
+        let at = |x: f64, y: f64| (x as i64, -(y as i64));
+        let start = match segments.first() {
+            Some(Segment::Move(x, y)) => at(*x, *y),
+            _ => return GlyphPath::default(),
+        };
+        let mut w = PathWriter::new(0).starting_at(start);
+        for segment in &segments[1..] {
+            match *segment {
+                Segment::Move(x, y) => w.move_to(at(x, y)),
+                Segment::Line(x, y) => w.line_to(at(x, y)),
+                Segment::Quad(a, b, x, y) => w.quad_to(at(a, b), at(x, y)),
+                Segment::Cubic(a, b, c, d, x, y) => w.cubic_to(at(a, b), at(c, d), at(x, y)),
+                Segment::Close => w.close(),
+            }
+        }
+        let end = w.pen();
+        GlyphPath {
+            start,
+            body: w.finish(),
+            end,
+        }
+    }
 }
 
 /// The label font: glyphs for `a`–`z`, `0`–`9` and a few signs.
@@ -109,6 +148,7 @@ impl LabelFont {
                 let bbox = face.outline_glyph(id, &mut outline)?;
                 let glyph = Glyph {
                     path: outline.builder.finish(),
+                    svg: GlyphPath::of(&outline.segments),
                     segments: outline.segments,
                     ink_x: (f32::from(bbox.x_min), f32::from(bbox.x_max)),
                 };

@@ -6,8 +6,6 @@
 //! letters and spaces that SVG's grammar does not need. The raster backend draws the same
 //! grid-snapped geometry, so PNG and SVG stay identical.
 
-use std::fmt::Write as _;
-
 /// Writes one path's data with relative commands. Coordinates are grid integers.
 #[derive(Debug, Clone)]
 pub struct PathWriter {
@@ -45,6 +43,17 @@ impl PathWriter {
         self.current
     }
 
+    /// Append relative data written earlier by another writer that started where this one's
+    /// pen is and left its own pen at `pen` after a final close (a glyph written once,
+    /// placed many times: relative data does not change with its origin).
+    pub fn append_closed(&mut self, data: &str, pen: (i64, i64)) {
+        self.out.push_str(data);
+        self.current = pen;
+        self.start = pen;
+        self.last = b'z';
+        self.number = None;
+    }
+
     /// The path data written so far.
     pub fn finish(self) -> String {
         self.out
@@ -60,29 +69,56 @@ impl PathWriter {
     }
 
     fn number(&mut self, n: i64) {
-        let scale = 10_i64.pow(self.decimals);
-        let (sign, abs) = (if n < 0 { "-" } else { "" }, n.unsigned_abs());
-        let whole = abs / scale.unsigned_abs();
-        let frac = abs % scale.unsigned_abs();
-        let mut text = String::new();
-        text.push_str(sign);
+        // Digits straight into the output, no allocation: sign, whole part (left out when
+        // zero before a fraction, as in `.5`), then the fraction without trailing zeros.
+        let scale = 10_u64.pow(self.decimals);
+        let abs = n.unsigned_abs();
+        let (whole, mut frac) = (abs / scale, abs % scale);
+        let mut buf = [0u8; 48];
+        let mut len = 0;
+        if n < 0 {
+            buf[len] = b'-';
+            len += 1;
+        }
         if whole != 0 || frac == 0 {
-            let _ = write!(text, "{whole}");
+            let mut digits = [0u8; 20];
+            let (mut w, mut k) = (whole, 0);
+            loop {
+                digits[k] = b'0' + (w % 10) as u8;
+                k += 1;
+                w /= 10;
+                if w == 0 {
+                    break;
+                }
+            }
+            for d in digits[..k].iter().rev() {
+                buf[len] = *d;
+                len += 1;
+            }
         }
-        if frac != 0 {
-            let digits = format!("{frac:0width$}", width = self.decimals as usize);
-            text.push('.');
-            text.push_str(digits.trim_end_matches('0'));
+        let dotted = frac != 0;
+        if dotted {
+            buf[len] = b'.';
+            len += 1;
+            let mut place = scale / 10;
+            while frac != 0 {
+                buf[len] = b'0' + (frac / place) as u8;
+                len += 1;
+                frac %= place;
+                place /= 10;
+            }
         }
-        let dotted = text.contains('.');
+        let text = &buf[..len];
         let needs_space = match self.number {
             None => false,
-            Some(prev_dotted) => !(text.starts_with('-') || (text.starts_with('.') && prev_dotted)),
+            Some(prev_dotted) => !(text[0] == b'-' || (text[0] == b'.' && prev_dotted)),
         };
         if needs_space {
             self.out.push(' ');
         }
-        self.out.push_str(&text);
+        // Only ASCII digits, '-' and '.' were written.
+        self.out
+            .push_str(std::str::from_utf8(text).unwrap_or_default());
         self.number = Some(dotted);
     }
 

@@ -50,13 +50,76 @@ pub struct PieceArt {
     pub paths: Option<Vec<ArtPath>>,
 }
 
-/// One path of a piece: its style and its data (relative, on a grid of 1/10 unit).
+/// One path of a piece: its style and its data (relative, on a grid of 1/100 unit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArtPath {
     /// Presentation attributes as CSS declarations, e.g. `fill:#fff;stroke:#000`.
     pub style: String,
     /// Path data, relative and compact.
     pub d: String,
+    /// The same path data has the same id everywhere in the set.
+    pub id: u32,
+    /// A short name for the path data (an XML id), derived from it, unique in the set.
+    pub name: String,
+    /// A short name for the style (a CSS class), derived from it, unique in the set.
+    pub class: String,
+}
+
+/// A short name for `content`: `prefix` and base-36 digits of its FNV-1a hash, as few as
+/// keep it apart from the names in `taken` (so one name means one thing in every
+/// document drawn from a set, even inlined side by side in a page).
+fn short_name(
+    prefix: char,
+    content: &str,
+    taken: &mut std::collections::HashMap<String, String>,
+) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in content.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let mut digits = String::new();
+    while hash > 0 {
+        digits.push(char::from(
+            b"0123456789abcdefghijklmnopqrstuvwxyz"[(hash % 36) as usize],
+        ));
+        hash /= 36;
+    }
+    let mut len = 2;
+    loop {
+        let candidate = format!("{prefix}{}", &digits[..len.min(digits.len())]);
+        match taken.get(&candidate) {
+            Some(owner) if owner != content && len < digits.len() => len += 1,
+            _ => {
+                taken.insert(candidate.clone(), content.to_string());
+                return candidate;
+            }
+        }
+    }
+}
+
+/// Give every path of `art` its data id, data name and class name, consistently across
+/// the set.
+fn intern(art: &mut [PieceArt]) {
+    let mut taken = std::collections::HashMap::new();
+    let mut ids: std::collections::HashMap<String, (u32, String)> =
+        std::collections::HashMap::new();
+    let mut classes: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for path in art.iter_mut().filter_map(|a| a.paths.as_mut()).flatten() {
+        let next = ids.len() as u32;
+        let (id, name) = ids
+            .entry(path.d.clone())
+            .or_insert_with(|| (next, short_name('p', &path.d, &mut taken)))
+            .clone();
+        path.id = id;
+        path.name = name;
+        if !path.style.is_empty() {
+            path.class = classes
+                .entry(path.style.clone())
+                .or_insert_with(|| short_name('s', &path.style, &mut taken))
+                .clone();
+        }
+    }
 }
 
 /// The presentation attributes a flat path may carry (each is also a CSS property).
@@ -109,7 +172,13 @@ fn flat_paths(body: &str) -> Option<Vec<ArtPath>> {
                 return None;
             }
         }
-        paths.push(ArtPath { style, d: d? });
+        paths.push(ArtPath {
+            style,
+            d: d?,
+            id: 0,
+            name: String::new(),
+            class: String::new(),
+        });
     }
     (!paths.is_empty()).then_some(paths)
 }
@@ -254,7 +323,7 @@ impl PieceSet {
         name: &str,
         mut source: impl FnMut(Piece) -> Option<String>,
     ) -> Result<PieceSet, PieceSetError> {
-        let art = Piece::all()
+        let mut art = Piece::all()
             .map(|piece| {
                 let svg = source(piece).ok_or_else(|| PieceSetError::Missing {
                     set: name.to_string(),
@@ -263,6 +332,7 @@ impl PieceSet {
                 load_art(name, piece, &svg)
             })
             .collect::<Result<Vec<_>, _>>()?;
+        intern(&mut art);
         Ok(PieceSet {
             name: Arc::from(name),
             art,

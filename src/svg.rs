@@ -6,11 +6,14 @@
 //! usvg-normalised piece bodies): no user text reaches the output.
 
 use crate::font::{GLYPH_GRID, LabelFont};
-use crate::pathdata::{PathWriter, Segment};
+use crate::pathdata::PathWriter;
 use crate::pieces::PieceSet;
 use crate::scene::{Point, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
+use std::collections::HashMap as StdHashMap;
+use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Write `scene` as SVG, drawing pieces from `set` and labels from `font`.
 pub fn write(scene: &Scene, set: &PieceSet, font: &LabelFont) -> String {
@@ -30,48 +33,31 @@ pub fn write_titled(
     out
 }
 
-/// Short names for shared things (styles, path data), derived from their content so that
-/// one name means one thing in every document (documents inlined side by side in a page
-/// share one namespace). A clash inside a document takes a longer name.
+/// FNV-1a: the keys hashed here are short-lived and not attacker-chosen (path data of the
+/// loaded sets), and SipHash over them cost a fifth of writing a document.
 #[derive(Default)]
-struct Names {
-    given: Vec<(String, String)>,
-}
+struct Fnv(u64);
 
-impl Names {
-    fn has(&self, content: &str) -> bool {
-        self.given.iter().any(|(c, _)| c == content)
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
     }
-
-    fn name(&mut self, prefix: char, content: &str) -> &str {
-        if let Some(i) = self.given.iter().position(|(c, _)| c == content) {
-            return &self.given[i].1;
-        }
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in content.bytes() {
-            hash ^= u64::from(b);
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            hash ^= u64::from(*b);
             hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
         }
-        let mut digits = String::new();
-        let mut h = hash;
-        while h > 0 {
-            digits.push(char::from(
-                b"0123456789abcdefghijklmnopqrstuvwxyz"[(h % 36) as usize],
-            ));
-            h /= 36;
-        }
-        let mut len = 2;
-        let name = loop {
-            let candidate = format!("{prefix}{}", &digits[..len.min(digits.len())]);
-            if len >= digits.len() || !self.given.iter().any(|(_, n)| *n == candidate) {
-                break candidate;
-            }
-            len += 1;
-        };
-        self.given.push((content.to_string(), name));
-        &self.given[self.given.len() - 1].1
+        self.0 = hash;
     }
 }
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<Fnv>>;
+type HashSet<K> = StdHashSet<K, BuildHasherDefault<Fnv>>;
 
 /// Escape text for an XML text node.
 fn escape(text: &str) -> String {
@@ -176,6 +162,7 @@ fn write_pieces(
     set: &PieceSet,
     square: Option<u32>,
 ) -> fmt::Result {
+    use crate::pieces::ArtPath;
     let (width, height) = (scene.width, scene.height);
     let mut used: Vec<_> = scene.pieces.iter().map(|p| p.piece).collect();
     used.sort();
@@ -183,79 +170,113 @@ fn write_pieces(
     if used.is_empty() {
         return Ok(());
     }
-    // Runs: consecutive paths of one style in one piece, keyed by their path data.
-    let runs: Vec<(usize, &str, Vec<&str>)> = used
+    // Runs: consecutive paths of one style in one piece. Path data is compared by the ids
+    // the set gave it when it was loaded.
+    let runs: Vec<(usize, &[ArtPath])> = used
         .iter()
         .enumerate()
         .filter_map(|(i, p)| set.art(*p).paths.as_ref().map(|paths| (i, paths)))
         .flat_map(|(i, paths)| {
-            paths.chunk_by(|a, b| a.style == b.style).map(move |run| {
-                let ds = run.iter().map(|p| p.d.as_str()).collect();
-                (i, run[0].style.as_str(), ds)
-            })
+            paths
+                .chunk_by(|a, b| a.style == b.style)
+                .map(move |run| (i, run))
         })
         .collect();
-    let shared_run = |ds: &Vec<&str>| runs.iter().filter(|r| &r.2 == ds).count() > 1;
-    // Single paths repeated outside shared runs.
-    let loose: Vec<&str> = runs
+    let ids = |run: &[ArtPath]| run.iter().map(|p| p.id).collect::<Vec<u32>>();
+    let mut run_counts: HashMap<Vec<u32>, usize> = HashMap::default();
+    for (_, run) in &runs {
+        *run_counts.entry(ids(run)).or_default() += 1;
+    }
+    let shared: Vec<bool> = runs
         .iter()
-        .filter(|r| !shared_run(&r.2))
-        .flat_map(|r| r.2.iter().copied())
+        .map(|(_, run)| run_counts[&ids(run)] > 1)
         .collect();
-    let in_shared_run = |d: &str| runs.iter().any(|r| r.2.contains(&d) && shared_run(&r.2));
-    // How many distinct shared runs hold `d` (each is written once).
-    let shared_keys = |d: &str| {
-        let mut keys: Vec<&Vec<&str>> = runs
-            .iter()
-            .filter(|r| r.2.contains(&d) && shared_run(&r.2))
-            .map(|r| &r.2)
-            .collect();
-        keys.sort();
-        keys.dedup();
-        keys.len()
-    };
-    let loose_count = |d: &str| loose.iter().filter(|l| **l == d).count();
+    // Paths outside shared runs, counted; and how many distinct shared runs hold each path.
+    let mut loose: HashMap<u32, usize> = HashMap::default();
+    for ((_, run), is_shared) in runs.iter().zip(&shared) {
+        if !is_shared {
+            for p in *run {
+                *loose.entry(p.id).or_default() += 1;
+            }
+        }
+    }
+    let mut in_shared: HashMap<u32, usize> = HashMap::default();
+    for (key, _) in run_counts.iter().filter(|(_, n)| **n > 1) {
+        let mut key = key.clone();
+        key.sort_unstable();
+        key.dedup();
+        for id in key {
+            *in_shared.entry(id).or_default() += 1;
+        }
+    }
+    let loose_count = |id: u32| loose.get(&id).copied().unwrap_or(0);
+    let shared_keys = |id: u32| in_shared.get(&id).copied().unwrap_or(0);
     // Written once and used: repeated loose, or loose and also inside a shared run.
-    let shared_path = |d: &str| loose_count(d) > 1 || (loose_count(d) == 1 && in_shared_run(d));
+    let shared_path =
+        |id: u32| loose_count(id) > 1 || (loose_count(id) == 1 && shared_keys(id) > 0);
+    // A shared run's id: derived from its paths' names (four characters; the ids of paths
+    // are unique in the set, so runs that differ get different hashes but for one chance
+    // in 46,656 per pair).
+    let run_name = |run: &[ArtPath]| {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in run.iter().flat_map(|p| p.name.bytes().chain([b'|'])) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        let mut name = String::from("g");
+        for _ in 0..3 {
+            name.push(char::from(
+                b"0123456789abcdefghijklmnopqrstuvwxyz"[(hash % 36) as usize],
+            ));
+            hash /= 36;
+        }
+        name
+    };
 
-    let mut names = Names::default();
+    let mut classes: HashSet<&str> = HashSet::default();
     let mut css = String::new();
-    for (_, style, _) in &runs {
-        if !style.is_empty() && !names.has(style) {
-            let class = names.name('s', style).to_string();
-            write!(css, ".{class}{{{style}}}")?;
+    for (_, run) in &runs {
+        let p = &run[0];
+        if !p.class.is_empty() && classes.insert(&p.class) {
+            write!(css, ".{}{{{}}}", p.class, p.style)?;
         }
     }
     if !css.is_empty() {
         write!(out, "<style>{css}</style>")?;
     }
     out.push_str("<defs>");
-    for (_, _, ds) in &runs {
-        let key = ds.join("|");
-        if shared_run(ds) && !names.has(&key) {
-            let id = names.name('p', &key).to_string();
-            if let [d] = ds.as_slice() {
-                write!(out, r#"<path id="{id}" d="{d}"/>"#)?;
+    let mut written: HashSet<u32> = HashSet::default();
+    let mut groups: HashSet<Vec<u32>> = HashSet::default();
+    for ((_, run), is_shared) in runs.iter().zip(&shared) {
+        if !is_shared || !groups.insert(ids(run)) {
+            continue;
+        }
+        if let [p] = run {
+            written.insert(p.id);
+            write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
+            continue;
+        }
+        write!(out, r#"<g id="{}">"#, run_name(run))?;
+        for p in *run {
+            if written.contains(&p.id) {
+                write!(out, r##"<use href="#{}"/>"##, p.name)?;
+            } else if loose_count(p.id) + shared_keys(p.id) > 1 {
+                written.insert(p.id);
+                write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
             } else {
-                write!(out, r#"<g id="{id}">"#)?;
-                for d in ds {
-                    if names.has(d) {
-                        write!(out, r##"<use href="#{}"/>"##, names.name('p', d))?;
-                    } else if loose_count(d) + shared_keys(d) > 1 {
-                        let path_id = names.name('p', d).to_string();
-                        write!(out, r#"<path id="{path_id}" d="{d}"/>"#)?;
-                    } else {
-                        write!(out, r#"<path d="{d}"/>"#)?;
-                    }
-                }
-                out.push_str("</g>");
+                write!(out, r#"<path d="{}"/>"#, p.d)?;
             }
         }
+        out.push_str("</g>");
     }
-    for d in &loose {
-        if shared_path(d) && !names.has(d) {
-            let id = names.name('p', d).to_string();
-            write!(out, r#"<path id="{id}" d="{d}"/>"#)?;
+    for ((_, run), is_shared) in runs.iter().zip(&shared) {
+        if *is_shared {
+            continue;
+        }
+        for p in *run {
+            if shared_path(p.id) && written.insert(p.id) {
+                write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
+            }
         }
     }
     for (i, piece) in used.iter().enumerate() {
@@ -280,32 +301,36 @@ fn write_pieces(
         if art.paths.is_none() {
             out.push_str(&art.symbol_body);
         }
-        for (_, style, ds) in runs.iter().filter(|r| r.0 == i) {
-            let class = if style.is_empty() {
+        for ((_, run), is_shared) in runs.iter().zip(&shared).filter(|((r, _), _)| *r == i) {
+            let class = if run[0].class.is_empty() {
                 String::new()
             } else {
-                format!(r#" class="{}""#, names.name('s', style))
+                format!(r#" class="{}""#, run[0].class)
             };
-            if shared_run(ds) {
-                let id = names.name('p', &ds.join("|"));
+            if *is_shared {
+                let id = if let [p] = run {
+                    p.name.clone()
+                } else {
+                    run_name(run)
+                };
                 write!(out, r##"<use{class} href="#{id}"/>"##)?;
                 continue;
             }
             // A group carries the class of several paths; a lone path carries its own.
-            let own = if ds.len() > 1 {
+            let own = if run.len() > 1 {
                 write!(out, "<g{class}>")?;
                 ""
             } else {
                 class.as_str()
             };
-            for d in ds {
-                if shared_path(d) {
-                    write!(out, r##"<use{own} href="#{}"/>"##, names.name('p', d))?;
+            for p in *run {
+                if shared_path(p.id) {
+                    write!(out, r##"<use{own} href="#{}"/>"##, p.name)?;
                 } else {
-                    write!(out, r#"<path{own} d="{d}"/>"#)?;
+                    write!(out, r#"<path{own} d="{}"/>"#, p.d)?;
                 }
             }
-            if ds.len() > 1 {
+            if run.len() > 1 {
                 out.push_str("</g>");
             }
         }
@@ -337,17 +362,15 @@ fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Resul
                 (f64::from(label.x) / f64::from(unit) * 100.0).round() as i64,
                 (f64::from(label.y) / f64::from(unit) * 100.0).round() as i64,
             );
-            // Glyphs are y-up; the document is y-down.
-            let at = |x: f64, y: f64| (origin.0 + x as i64 * 100, origin.1 - y as i64 * 100);
-            for segment in &glyph.segments {
-                match *segment {
-                    Segment::Move(x, y) => d.move_to(at(x, y)),
-                    Segment::Line(x, y) => d.line_to(at(x, y)),
-                    Segment::Quad(a, b, x, y) => d.quad_to(at(a, b), at(x, y)),
-                    Segment::Cubic(a, b, c, e, x, y) => d.cubic_to(at(a, b), at(c, e), at(x, y)),
-                    Segment::Close => d.close(),
-                }
+            let g = &glyph.svg;
+            if g.body.is_empty() {
+                continue;
             }
+            d.move_to((origin.0 + g.start.0 * 100, origin.1 + g.start.1 * 100));
+            d.append_closed(
+                &g.body,
+                (origin.0 + g.end.0 * 100, origin.1 + g.end.1 * 100),
+            );
         }
         write!(
             out,
