@@ -233,7 +233,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 max_size: args.max_size,
             },
         };
-        tracing::info!(addr = %args.addr, ?config, "staunton listening");
+        // The bound address, so `--addr 127.0.0.1:0` reports the port it got.
+        let addr = listener.local_addr().unwrap_or(args.addr);
+        tracing::info!(%addr, ?config, "staunton listening");
         let state = Arc::new(AppState::with_config(Arc::new(renderer), config));
         http::serve(
             listener,

@@ -212,4 +212,8 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
         "JSON lines: {logs}"
     );
     assert!(logs.contains("\"cache\":\"miss\""), "{logs}");
+    assert!(
+        logs.contains(&format!("\"addr\":\"{addr}\"")),
+        "the listening line names the bound address: {logs}"
+    );
 }
