@@ -5,7 +5,7 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
 //! of the machine or the browser. Where labels go is `scene.rs`.
 
-use crate::pathdata::{PathWriter, Segment};
+use crate::pathdata::{PathWriter, Segment, replay};
 use std::sync::OnceLock;
 use tiny_skia::{Path, PathBuilder};
 
@@ -45,15 +45,7 @@ impl GlyphPath {
             _ => return GlyphPath::default(),
         };
         let mut w = PathWriter::new(0).starting_at(start);
-        for segment in &segments[1..] {
-            match *segment {
-                Segment::Move(x, y) => w.move_to(at(x, y)),
-                Segment::Line(x, y) => w.line_to(at(x, y)),
-                Segment::Quad(a, b, x, y) => w.quad_to(at(a, b), at(x, y)),
-                Segment::Cubic(a, b, c, d, x, y) => w.cubic_to(at(a, b), at(c, d), at(x, y)),
-                Segment::Close => w.close(),
-            }
-        }
+        replay(&mut w, &segments[1..], at);
         let end = w.pen();
         GlyphPath {
             start,

@@ -33,6 +33,7 @@ pub mod describe;
 pub mod encode;
 pub mod fen;
 pub mod font;
+pub mod hash;
 pub mod http;
 pub mod options;
 pub mod pathdata;

@@ -261,16 +261,21 @@ pub fn write_segments(segments: &[Segment], scale: f64, decimals: u32) -> String
     let grid = 10_f64.powi(decimals as i32) * scale;
     let q = |x: f64, y: f64| ((x * grid).round() as i64, (y * grid).round() as i64);
     let mut w = PathWriter::new(decimals);
+    replay(&mut w, segments, q);
+    w.finish()
+}
+
+/// Feed `segments` to `w`, each point mapped onto the grid by `at`.
+pub fn replay(w: &mut PathWriter, segments: &[Segment], at: impl Fn(f64, f64) -> (i64, i64)) {
     for s in segments {
         match *s {
-            Segment::Move(x, y) => w.move_to(q(x, y)),
-            Segment::Line(x, y) => w.line_to(q(x, y)),
-            Segment::Quad(a, b, x, y) => w.quad_to(q(a, b), q(x, y)),
-            Segment::Cubic(a, b, c, d, x, y) => w.cubic_to(q(a, b), q(c, d), q(x, y)),
+            Segment::Move(x, y) => w.move_to(at(x, y)),
+            Segment::Line(x, y) => w.line_to(at(x, y)),
+            Segment::Quad(a, b, x, y) => w.quad_to(at(a, b), at(x, y)),
+            Segment::Cubic(a, b, c, d, x, y) => w.cubic_to(at(a, b), at(c, d), at(x, y)),
             Segment::Close => w.close(),
         }
     }
-    w.finish()
 }
 
 #[cfg(test)]

@@ -73,18 +73,7 @@ fn short_name(
     content: &str,
     taken: &mut std::collections::HashMap<String, String>,
 ) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in content.bytes() {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    let mut digits = String::new();
-    while hash > 0 {
-        digits.push(char::from(
-            b"0123456789abcdefghijklmnopqrstuvwxyz"[(hash % 36) as usize],
-        ));
-        hash /= 36;
-    }
+    let digits = crate::hash::base36(crate::hash::fnv1a(content.bytes()), 13);
     let mut len = 2;
     loop {
         let candidate = format!("{prefix}{}", &digits[..len.min(digits.len())]);

@@ -13,7 +13,7 @@ use crate::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Write `scene` as SVG, drawing pieces from `set` and labels from `font`.
 pub fn write(scene: &Scene, set: &PieceSet, font: &LabelFont) -> String {
@@ -33,31 +33,8 @@ pub fn write_titled(
     out
 }
 
-/// FNV-1a: the keys hashed here are short-lived and not attacker-chosen (path data of the
-/// loaded sets), and SipHash over them cost a fifth of writing a document.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut hash = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            hash ^= u64::from(*b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = hash;
-    }
-}
-
-type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<Fnv>>;
-type HashSet<K> = StdHashSet<K, BuildHasherDefault<Fnv>>;
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
+type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 
 /// Escape text for an XML text node.
 fn escape(text: &str) -> String {
@@ -218,19 +195,8 @@ fn write_pieces(
     // are unique in the set, so runs that differ get different hashes but for one chance
     // in 46,656 per pair).
     let run_name = |run: &[ArtPath]| {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in run.iter().flat_map(|p| p.name.bytes().chain([b'|'])) {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        let mut name = String::from("g");
-        for _ in 0..3 {
-            name.push(char::from(
-                b"0123456789abcdefghijklmnopqrstuvwxyz"[(hash % 36) as usize],
-            ));
-            hash /= 36;
-        }
-        name
+        let hash = crate::hash::fnv1a(run.iter().flat_map(|p| p.name.bytes().chain([b'|'])));
+        format!("g{}", crate::hash::base36(hash, 3))
     };
 
     let mut classes: HashSet<&str> = HashSet::default();

@@ -272,12 +272,7 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
 
 /// The strong ETag of a cache key: the bytes are a function of the key alone.
 fn etag(key: &str) -> String {
-    // FNV-1a, 64 bit: stable across runs and platforms.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.bytes() {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let hash = crate::hash::fnv1a(key.bytes());
     format!("\"{hash:016x}\"")
 }
 
