@@ -99,6 +99,18 @@ pub fn png_with(
     out
 }
 
+/// Encode `indices` (`w` × `h` palette indices) with `palette` (RGB triplets) as an 8-bit
+/// palette PNG, using `scratch`'s buffers.
+pub fn indexed_png(
+    indices: &[u8],
+    palette: &[u8],
+    w: u32,
+    h: u32,
+    scratch: &mut Scratch,
+) -> Result<Vec<u8>, std::io::Error> {
+    write(w, h, COLOR_INDEXED, 1, Some(palette), indices, scratch)
+}
+
 const COLOR_RGB: u8 = 2;
 const COLOR_INDEXED: u8 = 3;
 const COLOR_RGBA: u8 = 6;
@@ -176,7 +188,9 @@ fn key(px: &[u8]) -> u32 {
     u32::from_le_bytes([px[0], px[1], px[2], px[3]])
 }
 
-fn close(a: u32, b: u32) -> bool {
+/// Whether opaque colours `a` and `b` (RGBA as little-endian `u32`) are within
+/// [`PALETTE_TOLERANCE`] of each other on every channel.
+pub(crate) fn close(a: u32, b: u32) -> bool {
     let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
     (0..3).all(|i| a[i].abs_diff(b[i]) <= PALETTE_TOLERANCE)
 }

@@ -35,6 +35,7 @@ pub mod fen;
 pub mod font;
 pub mod hash;
 pub mod http;
+pub mod indexed;
 pub mod options;
 pub mod pathdata;
 pub mod piece;

@@ -35,6 +35,8 @@ pub struct SpriteCache {
     /// Painted boards without pieces or marks (background, frame, squares, and labels in
     /// the margin), keyed by their exact description: most renders start from a copy.
     bases: Cache<Vec<u8>, Arc<Vec<u8>>>,
+    /// Palettes, bases and tiles as palette indices, for indexed renders (`indexed.rs`).
+    pub(crate) contexts: Cache<Vec<u8>, Option<Arc<crate::indexed::Context>>>,
 }
 
 impl std::fmt::Debug for SpriteCache {
@@ -66,6 +68,13 @@ impl SpriteCache {
                 .max_capacity(max_bytes)
                 .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
                     u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+            contexts: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|k: &Vec<u8>, v: &Option<Arc<crate::indexed::Context>>| {
+                    let bytes = v.as_ref().map_or(0, |c| c.bytes());
+                    u32::try_from(k.len() + bytes).unwrap_or(u32::MAX)
                 })
                 .build(),
         }
@@ -123,7 +132,11 @@ impl SpriteCache {
         self.cache.run_pending_tasks();
         self.tiles.run_pending_tasks();
         self.bases.run_pending_tasks();
-        self.cache.weighted_size() + self.tiles.weighted_size() + self.bases.weighted_size()
+        self.contexts.run_pending_tasks();
+        self.cache.weighted_size()
+            + self.tiles.weighted_size()
+            + self.bases.weighted_size()
+            + self.contexts.weighted_size()
     }
 }
 
@@ -191,26 +204,8 @@ fn paint_into(
     font: &LabelFont,
     pixmap: &mut PixmapMut,
 ) {
-    // A label's ink lies within its glyph's horizontal extent and between the baseline and
-    // the cap height (labels are digits and the letters a–j; descenders only go further
-    // from the board).
-    let b = scene.board;
-    let (left, top) = (b.x as f32, b.y as f32);
-    let (right, bottom) = ((b.x + b.w) as f32, (b.y + b.h) as f32);
-    let labels_in_margin = scene.labels.iter().all(|l| {
-        let (ink0, ink1) = font.glyph(l.ch).map_or((0.0, 0.0), |g| g.ink_x);
-        let (x0, x1) = (l.x + ink0 * l.scale, l.x + ink1 * l.scale);
-        let (y0, y1) = (l.y - font.cap_height() * l.scale, l.y);
-        x1 <= left || x0 >= right || y1 <= top || y0 >= bottom
-    });
-    let key = base_key(scene, labels_in_margin);
-    let base = sprites.bases.get_with(key, || {
-        let mut pixels = vec![0; pixmap.data_mut().len()];
-        if let Some(mut base) = PixmapMut::from_bytes(&mut pixels, scene.width, scene.height) {
-            paint_base(scene, font, labels_in_margin, &mut base);
-        }
-        Arc::new(pixels)
-    });
+    let labels_in_margin = labels_in_margin(scene, font);
+    let base = base(scene, font, sprites, labels_in_margin);
     if base.len() == pixmap.data_mut().len() {
         pixmap.data_mut().copy_from_slice(&base);
     } else {
@@ -230,8 +225,42 @@ fn paint_into(
     }
 }
 
+/// Whether every label lies in the margin, where nothing but the base is drawn (then the
+/// labels belong to the base layers).
+pub(crate) fn labels_in_margin(scene: &Scene, font: &LabelFont) -> bool {
+    // A label's ink lies within its glyph's horizontal extent and between the baseline and
+    // the cap height (labels are digits and the letters a–j; descenders only go further
+    // from the board).
+    let b = scene.board;
+    let (left, top) = (b.x as f32, b.y as f32);
+    let (right, bottom) = ((b.x + b.w) as f32, (b.y + b.h) as f32);
+    scene.labels.iter().all(|l| {
+        let (ink0, ink1) = font.glyph(l.ch).map_or((0.0, 0.0), |g| g.ink_x);
+        let (x0, x1) = (l.x + ink0 * l.scale, l.x + ink1 * l.scale);
+        let (y0, y1) = (l.y - font.cap_height() * l.scale, l.y);
+        x1 <= left || x0 >= right || y1 <= top || y0 >= bottom
+    })
+}
+
+/// The painted base layers of `scene` (background, frame, squares, and the labels if
+/// `labels`) as premultiplied RGBA, from the base cache.
+pub(crate) fn base(
+    scene: &Scene,
+    font: &LabelFont,
+    sprites: &SpriteCache,
+    labels: bool,
+) -> Arc<Vec<u8>> {
+    sprites.bases.get_with(base_key(scene, labels), || {
+        let mut pixels = vec![0; scene.width as usize * scene.height as usize * 4];
+        if let Some(mut base) = PixmapMut::from_bytes(&mut pixels, scene.width, scene.height) {
+            paint_base(scene, font, labels, &mut base);
+        }
+        Arc::new(pixels)
+    })
+}
+
 /// The exact description of a scene's base layers: the base cache's key.
-fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
+pub(crate) fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
     let mut key = Vec::with_capacity(16 + scene.fills.len() * 20 + scene.labels.len() * 20);
     let mut put = |v: u32| key.extend_from_slice(&v.to_le_bytes());
     let rgba = |c: Rgba| u32::from_le_bytes([c.r, c.g, c.b, c.a]);

@@ -6,6 +6,7 @@
 
 use crate::encode;
 use crate::font::LabelFont;
+use crate::indexed;
 use crate::options::{Format, RenderOptions};
 use crate::pieces::PieceSets;
 use crate::position::Position;
@@ -33,8 +34,21 @@ pub const KEEP_BYTES: usize = 12 * 1024 * 1024;
 
 thread_local! {
     /// The pixels and encoder buffers of this thread's last render, reused by the next.
-    static WORKSPACE: std::cell::RefCell<(Vec<u8>, encode::Scratch)> =
-        std::cell::RefCell::default();
+    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
+}
+
+/// A thread's buffers: RGBA pixels, indexed composition, encoder.
+#[derive(Default)]
+struct Workspace {
+    pixels: Vec<u8>,
+    indexed: indexed::Scratch,
+    encode: encode::Scratch,
+}
+
+impl Workspace {
+    fn capacity(&self) -> usize {
+        self.pixels.capacity() + self.indexed.capacity() + self.encode.capacity()
+    }
 }
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
@@ -114,16 +128,45 @@ impl Renderer {
         let scene = self.scene(position, options);
         WORKSPACE.with(|cell| {
             let mut guard = cell.borrow_mut();
-            let (pixels, scratch) = &mut *guard;
-            if !raster::paint_buffer(&scene, set, &self.sprites, self.font, pixels) {
-                return Err(RenderError::Allocate(scene.width, scene.height));
-            }
-            let out = encode::png_with(pixels, scene.width, scene.height, scratch);
-            if pixels.capacity() + scratch.capacity() > KEEP_BYTES {
+            let out = self.png_in(&scene, set, &mut guard);
+            if guard.capacity() > KEEP_BYTES {
                 *guard = Default::default();
             }
-            Ok(out?)
+            out
         })
+    }
+
+    /// Render `scene` as PNG in `ws`: composed as palette indices when the board's context
+    /// covers it (painting RGBA only for what it does not), else painted in RGBA and
+    /// encoded by `encode::png_with`.
+    fn png_in(
+        &self,
+        scene: &Scene,
+        set: &crate::pieces::PieceSet,
+        ws: &mut Workspace,
+    ) -> Result<Vec<u8>, RenderError> {
+        let (w, h) = (scene.width, scene.height);
+        let labels = raster::labels_in_margin(scene, self.font);
+        let context = indexed::context(scene, set, &self.sprites, self.font, labels);
+        let mut painted = false;
+        if let Some(context) = context {
+            let mut composed = true;
+            if indexed::compose(&context, scene, self.font, labels, &mut ws.indexed) {
+                if !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
+                    return Err(RenderError::Allocate(w, h));
+                }
+                painted = true;
+                composed = indexed::convert_dirty(&context, &ws.pixels, &mut ws.indexed);
+            }
+            if composed {
+                let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
+                return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode)?);
+            }
+        }
+        if !painted && !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
+            return Err(RenderError::Allocate(w, h));
+        }
+        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode)?)
     }
 
     /// Render `position` in `format`.
