@@ -14,7 +14,7 @@
 //! visually lossless palette image the full-colour path makes. When 256 entries are not
 //! enough, the caller falls back to that path.
 
-use crate::encode::close;
+use crate::encode::PALETTE_TOLERANCE;
 use crate::font::LabelFont;
 use crate::piece::Piece;
 use crate::pieces::PieceSet;
@@ -42,7 +42,43 @@ pub struct Context {
     cells: Vec<u32>,
     /// Per plain-cell colour, per piece index, the piece on that colour as indices
     /// (`square` rows of `square`), when its colours fit the palette.
-    tiles: Vec<(u32, Vec<Option<Vec<u8>>>)>,
+    tiles: Vec<(u32, Vec<Option<Tile>>)>,
+    /// The entries the base uses.
+    base_uses: Entries,
+    /// The palette's boxes (box `i` is entry `i`), which a render may grow.
+    boxes: Boxes,
+}
+
+/// A piece on a plain colour as indices, and the entries it uses.
+#[derive(Debug, Clone)]
+struct Tile {
+    indices: Vec<u8>,
+    uses: Entries,
+}
+
+/// A set of palette entries.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Entries([u64; 4]);
+
+impl Entries {
+    fn of(indices: &[u8]) -> Entries {
+        let mut set = Entries::default();
+        for &i in indices {
+            set.insert(i);
+        }
+        set
+    }
+    fn insert(&mut self, i: u8) {
+        self.0[usize::from(i >> 6)] |= 1 << (i & 63);
+    }
+    fn contains(&self, i: u8) -> bool {
+        self.0[usize::from(i >> 6)] & (1 << (i & 63)) != 0
+    }
+    fn union(&mut self, other: &Entries) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
 }
 
 impl Context {
@@ -56,7 +92,7 @@ impl Context {
                 .tiles
                 .iter()
                 .flat_map(|(_, t)| t.iter().flatten())
-                .map(Vec::len)
+                .map(|t| t.indices.len())
                 .sum::<usize>()
     }
 
@@ -77,7 +113,8 @@ impl Context {
         let base = raster::base(scene, font, sprites, labels);
         let width = scene.width as usize;
         let mut palette = Builder::default();
-        if !palette.add(&by_frequency(&base)?) {
+        // The base's colours (squares, background, labels) are drawn exactly.
+        if !palette.add(&by_frequency(&base)?, true) {
             return None;
         }
         let base_indices = palette.convert(&base);
@@ -105,14 +142,20 @@ impl Context {
                 let Some(colours) = by_frequency(&tile) else {
                     continue;
                 };
-                if palette.add(&colours) {
-                    row[piece.index()] = Some(palette.convert(&tile));
+                if palette.add(&colours, false) {
+                    let indices = palette.convert(&tile);
+                    let uses = Entries::of(&indices);
+                    row[piece.index()] = Some(Tile { indices, uses });
                 }
             }
             tiles.push((colour, row));
         }
         Some(Context {
-            palette: palette.entries,
+            base_uses: Entries::of(&base_indices),
+            palette: (0..palette.boxes.len)
+                .flat_map(|i| palette.boxes.colour(i))
+                .collect(),
+            boxes: palette.boxes,
             colors: ColorMap::from(&palette.exact),
             base: base_indices,
             width,
@@ -124,8 +167,13 @@ impl Context {
         })
     }
 
+    /// The entry drawing `colour`, if the context met it.
+    fn entry(&self, colour: u32) -> Option<u8> {
+        self.colors.get(colour).map(|i| i as u8)
+    }
+
     /// The tile of a piece standing exactly on a plain cell of the grid.
-    fn tile(&self, piece: Piece, rect: Rect) -> Option<&[u8]> {
+    fn tile(&self, piece: Piece, rect: Rect) -> Option<&Tile> {
         let (g, sq) = (self.grid, self.square);
         if rect.w != sq || rect.h != sq || rect.x < g.x || rect.y < g.y {
             return None;
@@ -139,7 +187,7 @@ impl Context {
             .tiles
             .iter()
             .find(|(c, _)| *c == colour && colour != 0)?;
-        row[piece.index()].as_deref()
+        row[piece.index()].as_ref()
     }
 }
 
@@ -168,8 +216,21 @@ pub struct Scratch {
     /// The palette of this render (RGB triplets): the context's, plus colours of the dirty
     /// rectangles it lacked.
     pub palette: Vec<u8>,
-    extra: ColorMap,
     dirty: Vec<Rect>,
+    /// Entries the composed (clean) parts and the dirty pixels' known colours use.
+    used: Entries,
+    /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
+    unknown: ColorMap,
+    extra: Vec<Extra>,
+    boxes: Boxes,
+}
+
+/// A colour of the dirty rectangles that the context lacks.
+#[derive(Debug, Clone, Copy)]
+struct Extra {
+    colour: u32,
+    count: u32,
+    entry: u8,
 }
 
 impl Scratch {
@@ -177,7 +238,8 @@ impl Scratch {
     pub fn capacity(&self) -> usize {
         self.indices.capacity()
             + self.palette.capacity()
-            + self.extra.slots.len() * 8
+            + self.unknown.slots.len() * 8
+            + self.extra.capacity() * 12
             + self.dirty.capacity() * 16
     }
 }
@@ -197,6 +259,7 @@ pub fn compose(
     scratch.indices.extend_from_slice(&context.base);
     scratch.palette.clear();
     scratch.palette.extend_from_slice(&context.palette);
+    scratch.used = context.base_uses;
     let dirty = &mut scratch.dirty;
     dirty.clear();
     let width = w as usize;
@@ -204,9 +267,10 @@ pub fn compose(
         match context.tile(p.piece, p.rect) {
             Some(tile) => {
                 let (x, y, sq) = (p.rect.x as usize, p.rect.y as usize, p.rect.w as usize);
-                for (row, src) in tile.chunks_exact(sq).enumerate() {
+                for (row, src) in tile.indices.chunks_exact(sq).enumerate() {
                     scratch.indices[(y + row) * width + x..][..sq].copy_from_slice(src);
                 }
+                scratch.used.union(&tile.uses);
             }
             None => dirty.push(p.rect),
         }
@@ -239,39 +303,121 @@ pub fn compose(
 
 /// Convert the dirty rectangles of the last [`compose`] from `rgba` (the same diagram
 /// painted in premultiplied RGBA) into indices. `false` when a pixel is translucent or the
-/// palette would need more than 256 entries.
+/// colours need more than 256 entries.
+///
+/// Colours the context knows keep their entries. The others, most frequent first, take an
+/// entry within tolerance among those in use, or join a box of colours at most
+/// `2 × tolerance` wide per channel (drawn by its centre, as `encode`'s second try does),
+/// or open a box in an entry nothing in this diagram uses.
 pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     let width = context.width;
     let Scratch {
         indices,
         palette,
-        extra,
         dirty,
+        used,
+        unknown,
+        extra,
+        boxes,
     } = scratch;
-    extra.reset(1024);
+    unknown.reset(1024);
+    extra.clear();
+    // Pass one: the colours, by run.
+    for r in dirty.iter() {
+        let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
+        for y in r.y as usize..(r.y + r.h) as usize {
+            let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
+            let mut pixels = row
+                .chunks_exact(4)
+                .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+            let (mut last, mut run) = (0u32, 0u32);
+            loop {
+                let next = pixels.next();
+                if next == Some(last) {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    if last >> 24 != 255 {
+                        return false;
+                    }
+                    match context.entry(last) {
+                        Some(i) => used.insert(i),
+                        None => match unknown.get(last) {
+                            Some(n) => extra[usize::from(n)].count += run,
+                            None => {
+                                if extra.len() >= 512 || !unknown.insert(last, extra.len() as u16) {
+                                    return false;
+                                }
+                                extra.push(Extra {
+                                    colour: last,
+                                    count: run,
+                                    entry: 0,
+                                });
+                            }
+                        },
+                    }
+                }
+                match next {
+                    Some(c) => (last, run) = (c, 1),
+                    None => break,
+                }
+            }
+        }
+    }
+    // Entries for the unknown colours.
+    if !extra.is_empty() {
+        let mut order: Vec<u16> = (0..extra.len() as u16).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
+            b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
+        });
+        boxes.clear();
+        for i in 0..context.boxes.len {
+            if used.contains(i as u8) {
+                let (lo, hi) = context.boxes.bounds(i);
+                boxes.push(lo, hi, context.boxes.exact[i], i as u8);
+            }
+        }
+        let mut free = (0..=255u8).filter(|&i| !used.contains(i));
+        for n in order {
+            let e = &mut extra[usize::from(n)];
+            let [r, g, b, _] = e.colour.to_le_bytes();
+            e.entry = match boxes.join([r, g, b]) {
+                Some(i) => i,
+                None => match free.next() {
+                    Some(i) => {
+                        boxes.push([r, g, b], [r, g, b], false, i);
+                        boxes.grown[boxes.len - 1] = true;
+                        i
+                    }
+                    None => return false,
+                },
+            };
+        }
+        for j in (0..boxes.len).filter(|&j| boxes.grown[j]) {
+            let at = usize::from(boxes.entries[j]) * 3;
+            if palette.len() < at + 3 {
+                palette.resize(at + 3, 0);
+            }
+            palette[at..at + 3].copy_from_slice(&boxes.colour(j));
+        }
+    }
+    // Pass two: the indices.
     for r in dirty.iter() {
         let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
         for y in r.y as usize..(r.y + r.h) as usize {
             let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
             let out = &mut indices[y * width + x0..y * width + x1];
             let (mut last, mut index) = (0u32, 0u8);
-            for (px, o) in row.chunks_exact(4).zip(out.iter_mut()) {
-                let colour = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+            for (p, o) in row.chunks_exact(4).zip(out.iter_mut()) {
+                let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
                 if colour != last {
-                    if px[3] != 255 {
-                        return false;
-                    }
-                    index = match context.colors.get(colour).or_else(|| extra.get(colour)) {
+                    index = match context.entry(colour) {
                         Some(i) => i,
-                        None => {
-                            let Some(i) = entry_for(palette, colour) else {
-                                return false;
-                            };
-                            if !extra.insert(colour, i) {
-                                return false;
-                            }
-                            i
-                        }
+                        None => unknown
+                            .get(colour)
+                            .map_or(0, |n| extra[usize::from(n)].entry),
                     };
                     last = colour;
                 }
@@ -282,19 +428,92 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
     true
 }
 
-/// The entry of `palette` within tolerance of `colour`, appended if none is.
-fn entry_for(palette: &mut Vec<u8>, colour: u32) -> Option<u8> {
-    let found = palette
-        .chunks_exact(3)
-        .position(|e| close(u32::from_le_bytes([e[0], e[1], e[2], 255]), colour));
-    match found {
-        Some(i) => Some(i as u8),
-        None if palette.len() < 256 * 3 => {
-            let [r, g, b, _] = colour.to_le_bytes();
-            palette.extend_from_slice(&[r, g, b]);
-            Some((palette.len() / 3 - 1) as u8)
+/// Boxes of colours, each drawn by one palette entry: an *exact* box is drawn by its
+/// first colour and takes colours within tolerance of it; any other is drawn by its
+/// centre and takes colours while it stays at most `2 × tolerance` wide per channel. Either
+/// way every colour is drawn within tolerance. Stored channel by channel, so the search
+/// vectorises.
+#[derive(Debug, Clone)]
+struct Boxes {
+    lo: [[u8; 256]; 3],
+    hi: [[u8; 256]; 3],
+    exact: [bool; 256],
+    /// Whether the box grew since it was kept from the context.
+    grown: [bool; 256],
+    entries: [u8; 256],
+    len: usize,
+}
+
+impl Default for Boxes {
+    fn default() -> Self {
+        Boxes {
+            lo: [[0; 256]; 3],
+            hi: [[0; 256]; 3],
+            exact: [false; 256],
+            grown: [false; 256],
+            entries: [0; 256],
+            len: 0,
         }
-        None => None,
+    }
+}
+
+impl Boxes {
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Put `c` in the first box that takes it; that box's entry.
+    fn join(&mut self, c: [u8; 3]) -> Option<u8> {
+        let span = 2 * PALETTE_TOLERANCE;
+        let mut hit = [0u8; 256];
+        for (i, h) in hit.iter_mut().enumerate().take(self.len) {
+            let takes = if self.exact[i] {
+                (0..3).all(|k| self.lo[k][i].abs_diff(c[k]) <= PALETTE_TOLERANCE)
+            } else {
+                (0..3).all(|k| self.hi[k][i].max(c[k]) - self.lo[k][i].min(c[k]) <= span)
+            };
+            *h = u8::from(takes);
+        }
+        let i = hit[..self.len].iter().position(|&h| h != 0)?;
+        if !self.exact[i] {
+            for (k, &ck) in c.iter().enumerate() {
+                self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
+                self.lo[k][i] = self.lo[k][i].min(ck);
+                self.hi[k][i] = self.hi[k][i].max(ck);
+            }
+        }
+        Some(self.entries[i])
+    }
+
+    /// Add a box `lo`–`hi` drawn by `entry`; `None` past 256 boxes.
+    fn push(&mut self, lo: [u8; 3], hi: [u8; 3], exact: bool, entry: u8) -> Option<()> {
+        let i = self.len;
+        if i == 256 {
+            return None;
+        }
+        for k in 0..3 {
+            self.lo[k][i] = lo[k];
+            self.hi[k][i] = hi[k];
+        }
+        (self.exact[i], self.grown[i], self.entries[i]) = (exact, false, entry);
+        self.len += 1;
+        Some(())
+    }
+
+    /// The box of `i` (by position).
+    fn bounds(&self, i: usize) -> ([u8; 3], [u8; 3]) {
+        (
+            [0, 1, 2].map(|k| self.lo[k][i]),
+            [0, 1, 2].map(|k| self.hi[k][i]),
+        )
+    }
+
+    /// The colour drawing box `i`: its first colour if exact, else its centre.
+    fn colour(&self, i: usize) -> [u8; 3] {
+        if self.exact[i] {
+            return [0, 1, 2].map(|k| self.lo[k][i]);
+        }
+        [0, 1, 2].map(|k| ((u16::from(self.lo[k][i]) + u16::from(self.hi[k][i])) / 2) as u8)
     }
 }
 
@@ -404,29 +623,36 @@ fn by_frequency(rgba: &[u8]) -> Option<Vec<u32>> {
     Some(order.into_iter().map(|(c, _)| c).collect())
 }
 
-/// A palette being built: entries and the exact colours each stands for.
+/// A palette being built: boxes (box `i` is entry `i`) and the exact colours each draws.
 #[derive(Default)]
 struct Builder {
-    entries: Vec<u8>,
+    boxes: Boxes,
     exact: HashMap<u32, u8>,
 }
 
 impl Builder {
     /// Give every colour of `colours` (most frequent first) an entry, all or none: `false`,
-    /// and nothing added, when they would take the palette past 256 entries.
-    fn add(&mut self, colours: &[u32]) -> bool {
-        let (len, mut added) = (self.entries.len(), Vec::new());
+    /// and nothing added, when they would take the palette past 256 entries. New boxes are
+    /// `exact` or not.
+    fn add(&mut self, colours: &[u32], exact: bool) -> bool {
+        let (saved, mut added) = (self.boxes.clone(), Vec::new());
         for &colour in colours {
             if self.exact.contains_key(&colour) {
                 continue;
             }
-            match entry_for(&mut self.entries, colour) {
+            let [r, g, b, _] = colour.to_le_bytes();
+            let c = [r, g, b];
+            let entry = self.boxes.join(c).or_else(|| {
+                let entry = self.boxes.len as u8;
+                self.boxes.push(c, c, exact, entry).map(|_| entry)
+            });
+            match entry {
                 Some(i) => {
                     self.exact.insert(colour, i);
                     added.push(colour);
                 }
                 None => {
-                    self.entries.truncate(len);
+                    self.boxes = saved;
                     for c in added {
                         self.exact.remove(&c);
                     }
@@ -449,7 +675,7 @@ impl Builder {
 /// which marks a free slot).
 #[derive(Debug, Default, Clone)]
 struct ColorMap {
-    slots: Vec<(u32, u8)>,
+    slots: Vec<(u32, u16)>,
     len: usize,
 }
 
@@ -458,7 +684,7 @@ impl ColorMap {
         let mut map = ColorMap::default();
         map.reset((exact.len() * 2).next_power_of_two().max(16));
         for (&c, &i) in exact {
-            map.insert(c, i);
+            map.insert(c, u16::from(i));
         }
         map
     }
@@ -475,7 +701,7 @@ impl ColorMap {
             & (self.slots.len() - 1)
     }
 
-    fn get(&self, colour: u32) -> Option<u8> {
+    fn get(&self, colour: u32) -> Option<u16> {
         if self.slots.is_empty() {
             return None;
         }
@@ -493,7 +719,7 @@ impl ColorMap {
     }
 
     /// `false` when the table is half full.
-    fn insert(&mut self, colour: u32, index: u8) -> bool {
+    fn insert(&mut self, colour: u32, index: u16) -> bool {
         if (self.len + 1) * 2 > self.slots.len() {
             return false;
         }
@@ -506,5 +732,83 @@ impl ColorMap {
         }
         self.slots[slot] = (colour, index);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Renderer;
+    use crate::request::Request;
+
+    /// Compose `query` the way `Renderer::png` does; the scratch and whether it was dirty.
+    fn composed(renderer: &Renderer, query: &str) -> (Scratch, bool) {
+        let r = Request::from_query(query, None).expect("valid");
+        let set = renderer.set(&r.options).expect("set");
+        let scene = renderer.scene(&r.position, &r.options);
+        let font = LabelFont::builtin();
+        let labels = raster::labels_in_margin(&scene, font);
+        let context = context(&scene, set, renderer.sprites(), font, labels).expect("fits");
+        let mut scratch = Scratch::default();
+        let dirty = compose(&context, &scene, font, labels, &mut scratch);
+        if dirty {
+            let mut rgba = Vec::new();
+            assert!(raster::paint_buffer(
+                &scene,
+                set,
+                renderer.sprites(),
+                font,
+                &mut rgba
+            ));
+            assert!(
+                convert_dirty(&context, &rgba, &mut scratch),
+                "{query}: no palette"
+            );
+        }
+        (scratch, dirty)
+    }
+
+    /// Largest channel difference between the indexed image and the full-colour render.
+    fn max_difference(renderer: &Renderer, query: &str, scratch: &Scratch) -> u8 {
+        let r = Request::from_query(query, None).expect("valid");
+        let full = renderer.pixmap(&r.position, &r.options).expect("renders");
+        let mut worst = 0;
+        for (i, px) in full.pixels().iter().enumerate() {
+            let e = scratch.indices[i] as usize * 3;
+            let c = px.demultiply();
+            let want = [c.red(), c.green(), c.blue()];
+            for (k, w) in want.iter().enumerate() {
+                worst = worst.max(scratch.palette[e + k].abs_diff(*w));
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn a_plain_position_is_only_tiles() {
+        let renderer = Renderer::default();
+        let query = "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR";
+        let (scratch, dirty) = composed(&renderer, query);
+        assert!(!dirty, "a plain diagram needed painting");
+        assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+    }
+
+    #[test]
+    fn the_annotated_case_converts_its_dirty_rectangles() {
+        let renderer = Renderer::default();
+        let query = "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+                     &lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3";
+        let (scratch, dirty) = composed(&renderer, query);
+        assert!(dirty, "arrows were not seen as dirty");
+        assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+    }
+
+    #[test]
+    fn inside_coordinates_are_dirty_and_converted() {
+        let renderer = Renderer::default();
+        let query = "fen=start&coordinates=inside&orientation=black&size=333";
+        let (scratch, dirty) = composed(&renderer, query);
+        assert!(dirty, "labels on the board were not seen as dirty");
+        assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
     }
 }
