@@ -29,6 +29,7 @@
 
 pub mod attacks;
 pub mod cli;
+pub mod deflate;
 pub mod describe;
 pub mod encode;
 pub mod fen;

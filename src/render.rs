@@ -21,9 +21,6 @@ pub enum RenderError {
     /// The options name a piece set this renderer does not have.
     #[error("pieces {} is not allowed: expected one of {}", crate::request::Echo(.0), .1.join(", "))]
     UnknownPieceSet(String, Vec<String>),
-    /// PNG encoding failed.
-    #[error("PNG encoding failed: {0}")]
-    Encode(#[from] std::io::Error),
     /// The image could not be allocated.
     #[error("cannot allocate a {0}×{1} image")]
     Allocate(u32, u32),
@@ -160,13 +157,13 @@ impl Renderer {
             }
             if composed {
                 let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
-                return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode)?);
+                return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
             }
         }
         if !painted && !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
             return Err(RenderError::Allocate(w, h));
         }
-        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode)?)
+        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode))
     }
 
     /// Render `position` in `format`.

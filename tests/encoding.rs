@@ -39,6 +39,15 @@ fn the_start_position_at_400_px_is_under_20_kb() {
 }
 
 #[test]
+fn the_start_position_at_720_px_is_smaller_than_lila_gifs_gif() {
+    // lila-gif answers 720 px with a GIF of 24–29 KB.
+    let renderer = Renderer::default();
+    let r = Request::from_query("fen=start&size=720", None).expect("valid");
+    let png = renderer.png(&r.position, &r.options).expect("renders");
+    assert!(png.len() < 24_000, "{} bytes", png.len());
+}
+
+#[test]
 fn annotated_diagrams_still_fit_a_palette() {
     // The benchmark's annotated case: translucent arrows over pieces and a check glow make
     // some 700 shades; boxes of colours cover them with under 256 entries, so the PNG stays
