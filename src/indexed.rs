@@ -222,8 +222,13 @@ pub struct Scratch {
     /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
     unknown: ColorMap,
     extra: Vec<Extra>,
+    /// Each dirty pixel's code in pass one of [`convert_dirty`].
+    codes: Vec<u16>,
     boxes: Boxes,
 }
+
+/// Most colours the dirty rectangles may add to the context's.
+const MAX_EXTRA: usize = 512;
 
 /// A colour of the dirty rectangles that the context lacks.
 #[derive(Debug, Clone, Copy)]
@@ -234,6 +239,11 @@ struct Extra {
 }
 
 impl Scratch {
+    /// The rectangles the last [`compose`] could not compose.
+    pub fn dirty(&self) -> &[Rect] {
+        &self.dirty
+    }
+
     /// Bytes held.
     pub fn capacity(&self) -> usize {
         self.indices.capacity()
@@ -241,6 +251,7 @@ impl Scratch {
             + self.unknown.slots.len() * 8
             + self.extra.capacity() * 12
             + self.dirty.capacity() * 16
+            + self.codes.capacity() * 2
     }
 }
 
@@ -318,11 +329,14 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
         used,
         unknown,
         extra,
+        codes,
         boxes,
     } = scratch;
     unknown.reset(1024);
     extra.clear();
-    // Pass one: the colours, by run.
+    codes.clear();
+    // Pass one: the colours, by run, and each pixel's code: its entry if the context knows
+    // its colour, else 256 + its number in `extra`.
     for r in dirty.iter() {
         let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
         for y in r.y as usize..(r.y + r.h) as usize {
@@ -341,12 +355,19 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
                     if last >> 24 != 255 {
                         return false;
                     }
-                    match context.entry(last) {
-                        Some(i) => used.insert(i),
+                    let code = match context.entry(last) {
+                        Some(i) => {
+                            used.insert(i);
+                            u16::from(i)
+                        }
                         None => match unknown.get(last) {
-                            Some(n) => extra[usize::from(n)].count += run,
+                            Some(n) => {
+                                extra[usize::from(n)].count += run;
+                                256 + n
+                            }
                             None => {
-                                if extra.len() >= 512 || !unknown.insert(last, extra.len() as u16) {
+                                let n = extra.len() as u16;
+                                if extra.len() >= MAX_EXTRA || !unknown.insert(last, n) {
                                     return false;
                                 }
                                 extra.push(Extra {
@@ -354,9 +375,11 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
                                     count: run,
                                     entry: 0,
                                 });
+                                256 + n
                             }
                         },
-                    }
+                    };
+                    codes.extend(std::iter::repeat_n(code, run as usize));
                 }
                 match next {
                     Some(c) => (last, run) = (c, 1),
@@ -403,25 +426,21 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
             palette[at..at + 3].copy_from_slice(&boxes.colour(j));
         }
     }
-    // Pass two: the indices.
+    // Pass two: the indices, from the codes.
+    let mut entry_of = [0u8; 256 + MAX_EXTRA];
+    for (i, e) in entry_of.iter_mut().enumerate().take(256) {
+        *e = i as u8;
+    }
+    for (e, x) in entry_of[256..].iter_mut().zip(extra.iter()) {
+        *e = x.entry;
+    }
+    let mut codes = codes.iter();
     for r in dirty.iter() {
         let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
         for y in r.y as usize..(r.y + r.h) as usize {
-            let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
             let out = &mut indices[y * width + x0..y * width + x1];
-            let (mut last, mut index) = (0u32, 0u8);
-            for (p, o) in row.chunks_exact(4).zip(out.iter_mut()) {
-                let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-                if colour != last {
-                    index = match context.entry(colour) {
-                        Some(i) => i,
-                        None => unknown
-                            .get(colour)
-                            .map_or(0, |n| extra[usize::from(n)].entry),
-                    };
-                    last = colour;
-                }
-                *o = index;
+            for (o, &code) in out.iter_mut().zip(codes.by_ref()) {
+                *o = entry_of[usize::from(code)];
             }
         }
     }
@@ -431,12 +450,14 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
 /// Boxes of colours, each drawn by one palette entry: an *exact* box is drawn by its
 /// first colour and takes colours within tolerance of it; any other is drawn by its
 /// centre and takes colours while it stays at most `2 × tolerance` wide per channel. Either
-/// way every colour is drawn within tolerance. Stored channel by channel, so the search
-/// vectorises.
+/// way every colour is drawn within tolerance. Stored channel by channel with the range of
+/// values each box takes, so the search is a few vectorised compares.
 #[derive(Debug, Clone)]
 struct Boxes {
     lo: [[u8; 256]; 3],
     hi: [[u8; 256]; 3],
+    /// The values box `i` takes on channel `k`: `takes[k][0][i]..=takes[k][1][i]`.
+    takes: [[[u8; 256]; 2]; 3],
     exact: [bool; 256],
     /// Whether the box grew since it was kept from the context.
     grown: [bool; 256],
@@ -449,6 +470,7 @@ impl Default for Boxes {
         Boxes {
             lo: [[0; 256]; 3],
             hi: [[0; 256]; 3],
+            takes: [[[0; 256]; 2]; 3],
             exact: [false; 256],
             grown: [false; 256],
             entries: [0; 256],
@@ -464,25 +486,40 @@ impl Boxes {
 
     /// Put `c` in the first box that takes it; that box's entry.
     fn join(&mut self, c: [u8; 3]) -> Option<u8> {
-        let span = 2 * PALETTE_TOLERANCE;
+        // Channels in range, counted per box over all 256 slots (fixed sizes vectorise).
         let mut hit = [0u8; 256];
-        for (i, h) in hit.iter_mut().enumerate().take(self.len) {
-            let takes = if self.exact[i] {
-                (0..3).all(|k| self.lo[k][i].abs_diff(c[k]) <= PALETTE_TOLERANCE)
-            } else {
-                (0..3).all(|k| self.hi[k][i].max(c[k]) - self.lo[k][i].min(c[k]) <= span)
-            };
-            *h = u8::from(takes);
+        for (k, &ck) in c.iter().enumerate() {
+            let [min, max] = &self.takes[k];
+            for ((h, &a), &b) in hit.iter_mut().zip(min).zip(max) {
+                *h += u8::from(a <= ck) & u8::from(ck <= b);
+            }
         }
-        let i = hit[..self.len].iter().position(|&h| h != 0)?;
+        let i = hit[..self.len].iter().position(|&h| h == 3)?;
         if !self.exact[i] {
             for (k, &ck) in c.iter().enumerate() {
                 self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
                 self.lo[k][i] = self.lo[k][i].min(ck);
                 self.hi[k][i] = self.hi[k][i].max(ck);
             }
+            self.set_takes(i);
         }
         Some(self.entries[i])
+    }
+
+    /// Work out what box `i` takes from its bounds: within tolerance of its colour if
+    /// exact, else what keeps it at most `2 × tolerance` wide.
+    fn set_takes(&mut self, i: usize) {
+        let (t, span) = (PALETTE_TOLERANCE, 2 * PALETTE_TOLERANCE);
+        for k in 0..3 {
+            let (lo, hi) = (self.lo[k][i], self.hi[k][i]);
+            let (min, max) = if self.exact[i] {
+                (lo.saturating_sub(t), lo.saturating_add(t))
+            } else {
+                (hi.saturating_sub(span), lo.saturating_add(span))
+            };
+            self.takes[k][0][i] = min;
+            self.takes[k][1][i] = max;
+        }
     }
 
     /// Add a box `lo`–`hi` drawn by `entry`; `None` past 256 boxes.
@@ -496,6 +533,7 @@ impl Boxes {
             self.hi[k][i] = hi[k];
         }
         (self.exact[i], self.grown[i], self.entries[i]) = (exact, false, entry);
+        self.set_takes(i);
         self.len += 1;
         Some(())
     }
@@ -545,12 +583,40 @@ fn shape_bounds(shape: &Shape, square: f32, out: &mut impl FnMut((f32, f32, f32,
             (r.y + r.h) as f32,
         )),
         Shape::Polygon { points, .. } => {
-            let mut b = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-            for &(x, y) in points {
-                b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
-            }
-            if b.0 <= b.2 {
-                out(b);
+            // In horizontal bands: each band is covered from the leftmost to the rightmost
+            // point of the outline within it, so a diagonal arrow is a staircase of thin
+            // boxes rather than its bounding box.
+            let (top, bottom) = points
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(t, b), p| (t.min(p.1), b.max(p.1)));
+            let band = (square / 4.0).max(8.0);
+            let bands = ((bottom - top) / band).ceil().clamp(1.0, 256.0) as u32;
+            let band = (bottom - top) / bands as f32;
+            for i in 0..bands {
+                let (y0, y1) = (top + band * i as f32, top + band * (i + 1) as f32);
+                let (mut left, mut right) = (f32::MAX, f32::MIN);
+                let edges = points.iter().zip(points.iter().cycle().skip(1));
+                for (&(ax, ay), &(bx, by)) in edges {
+                    let (lo, hi) = (ay.min(by).max(y0), ay.max(by).min(y1));
+                    if lo > hi {
+                        continue;
+                    }
+                    // x where the edge is at height y (either end when it is horizontal).
+                    let at = |y: f32| {
+                        if ay == by {
+                            (ax.min(bx), ax.max(bx))
+                        } else {
+                            let x = ax + (bx - ax) * ((y - ay) / (by - ay));
+                            (x, x)
+                        }
+                    };
+                    for (l, r) in [at(lo), at(hi)] {
+                        (left, right) = (left.min(l), right.max(r));
+                    }
+                }
+                if left <= right {
+                    out((left, y0, right, y1));
+                }
             }
         }
         Shape::Line { points, width, .. } => {
@@ -752,13 +818,12 @@ mod tests {
         let mut scratch = Scratch::default();
         let dirty = compose(&context, &scene, font, labels, &mut scratch);
         if dirty {
-            let mut rgba = Vec::new();
-            assert!(raster::paint_buffer(
-                &scene,
-                set,
-                renderer.sprites(),
-                font,
-                &mut rgba
+            // Stale, translucent pixels: outside the dirty rectangles nothing may read them.
+            let mut rgba = vec![0x7f; scene.width as usize * scene.height as usize * 4];
+            let within = Some(scratch.dirty());
+            let sprites = renderer.sprites();
+            assert!(raster::paint_within(
+                &scene, set, sprites, font, within, &mut rgba
             ));
             assert!(
                 convert_dirty(&context, &rgba, &mut scratch),

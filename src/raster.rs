@@ -6,7 +6,7 @@
 
 use crate::font::LabelFont;
 use crate::pieces::PieceSet;
-use crate::scene::{Point, Scene, Shape, circle_curves};
+use crate::scene::{Point, Rect, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
 use moka::sync::Cache;
 use resvg::tiny_skia::{
@@ -167,7 +167,7 @@ pub fn paint(
     font: &LabelFont,
 ) -> Option<Pixmap> {
     let mut pixmap = Pixmap::new(scene.width, scene.height)?;
-    paint_into(scene, set, sprites, font, &mut pixmap.as_mut());
+    paint_into(scene, set, sprites, font, None, &mut pixmap.as_mut());
     Some(pixmap)
 }
 
@@ -181,11 +181,25 @@ pub fn paint_buffer(
     font: &LabelFont,
     pixels: &mut Vec<u8>,
 ) -> bool {
+    paint_within(scene, set, sprites, font, None, pixels)
+}
+
+/// [`paint_buffer`], but only correct inside `within` when given: the base is copied there
+/// only, and pieces that touch none of it are left out; what lies outside is left as the
+/// buffer held it or half-painted. For the indexed path, which reads pixels only there.
+pub fn paint_within(
+    scene: &Scene,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    font: &LabelFont,
+    within: Option<&[Rect]>,
+    pixels: &mut Vec<u8>,
+) -> bool {
     let len = scene.width as usize * scene.height as usize * 4;
     pixels.resize(len, 0);
     match PixmapMut::from_bytes(pixels, scene.width, scene.height) {
         Some(mut pixmap) => {
-            paint_into(scene, set, sprites, font, &mut pixmap);
+            paint_into(scene, set, sprites, font, within, &mut pixmap);
             true
         }
         None => false,
@@ -193,7 +207,8 @@ pub fn paint_buffer(
 }
 
 /// Paint every layer of `scene` over the whole of `pixmap` (the background covers it all,
-/// so what the buffer held before does not matter).
+/// so what the buffer held before does not matter), or only inside `within` (see
+/// [`paint_within`]).
 ///
 /// The layers under the marks (background, frame, squares, and labels when they all lie in
 /// the margin, where nothing else is drawn) come from the base cache as one copy.
@@ -202,20 +217,33 @@ fn paint_into(
     set: &PieceSet,
     sprites: &SpriteCache,
     font: &LabelFont,
+    within: Option<&[Rect]>,
     pixmap: &mut PixmapMut,
 ) {
     let labels_in_margin = labels_in_margin(scene, font);
     let base = base(scene, font, sprites, labels_in_margin);
-    if base.len() == pixmap.data_mut().len() {
-        pixmap.data_mut().copy_from_slice(&base);
-    } else {
-        paint_base(scene, font, labels_in_margin, pixmap);
+    let stride = pixmap.width() as usize * 4;
+    let data = pixmap.data_mut();
+    match within {
+        _ if base.len() != data.len() => paint_base(scene, font, labels_in_margin, pixmap),
+        None => data.copy_from_slice(&base),
+        Some(rects) => {
+            for r in rects {
+                let (x0, x1) = (r.x as usize * 4, (r.x + r.w) as usize * 4);
+                for y in r.y as usize..(r.y + r.h) as usize {
+                    let row = y * stride;
+                    data[row + x0..row + x1].copy_from_slice(&base[row + x0..row + x1]);
+                }
+            }
+        }
     }
     for shape in &scene.marks {
         draw_shape(pixmap, shape);
     }
     for p in &scene.pieces {
-        place_piece(pixmap, set, sprites, p);
+        if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&p.rect))) {
+            place_piece(pixmap, set, sprites, p);
+        }
     }
     for shape in &scene.overlays {
         draw_shape(pixmap, shape);

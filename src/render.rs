@@ -145,14 +145,15 @@ impl Renderer {
         let (w, h) = (scene.width, scene.height);
         let labels = raster::labels_in_margin(scene, self.font);
         let context = indexed::context(scene, set, &self.sprites, self.font, labels);
-        let mut painted = false;
         if let Some(context) = context {
             let mut composed = true;
             if indexed::compose(&context, scene, self.font, labels, &mut ws.indexed) {
-                if !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
+                // Only the dirty rectangles are read: paint just those.
+                let within = Some(ws.indexed.dirty());
+                let (sprites, pixels) = (&self.sprites, &mut ws.pixels);
+                if !raster::paint_within(scene, set, sprites, self.font, within, pixels) {
                     return Err(RenderError::Allocate(w, h));
                 }
-                painted = true;
                 composed = indexed::convert_dirty(&context, &ws.pixels, &mut ws.indexed);
             }
             if composed {
@@ -160,7 +161,7 @@ impl Renderer {
                 return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
             }
         }
-        if !painted && !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
+        if !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
             return Err(RenderError::Allocate(w, h));
         }
         Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode))

@@ -23,6 +23,16 @@ pub struct Rect {
     pub h: u32,
 }
 
+impl Rect {
+    /// Whether the two share a pixel.
+    pub fn intersects(&self, other: &Rect) -> bool {
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
+    }
+}
+
 /// A filled rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fill {
