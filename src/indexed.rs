@@ -217,6 +217,8 @@ pub struct Scratch {
     /// rectangles it lacked.
     pub palette: Vec<u8>,
     dirty: Vec<Rect>,
+    /// The dirty pixels as row spans, none overlapping (see [`span`]).
+    spans: Vec<u64>,
     /// Entries the composed (clean) parts and the dirty pixels' known colours use.
     used: Entries,
     /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
@@ -251,6 +253,7 @@ impl Scratch {
             + self.unknown.slots.len() * 8
             + self.extra.capacity() * 12
             + self.dirty.capacity() * 16
+            + self.spans.capacity() * 8
             + self.codes.capacity() * 2
     }
 }
@@ -309,7 +312,44 @@ pub fn compose(
             push_clipped(dirty, b, w, h);
         }
     }
+    cover(dirty, &mut scratch.spans);
     !dirty.is_empty()
+}
+
+/// The pixels of `rects` as row [`span`]s in `spans`, sorted, none overlapping: the
+/// rectangles overlap (a piece on a highlighted square, an arrow over pieces), and this
+/// way each dirty pixel is converted once.
+fn cover(rects: &[Rect], spans: &mut Vec<u64>) {
+    spans.clear();
+    for r in rects {
+        spans.extend((r.y..r.y + r.h).map(|y| span(y, r.x, r.x + r.w)));
+    }
+    spans.sort_unstable();
+    let mut kept = 0usize;
+    for i in 0..spans.len() {
+        let (y, x0, x1) = unspan(spans[i]);
+        match kept.checked_sub(1).map(|k| (k, unspan(spans[k]))) {
+            Some((k, (ky, kx0, kx1))) if ky == y && x0 <= kx1 => {
+                spans[k] = span(y as u32, kx0 as u32, kx1.max(x1) as u32);
+            }
+            _ => {
+                spans[kept] = spans[i];
+                kept += 1;
+            }
+        }
+    }
+    spans.truncate(kept);
+}
+
+/// Pixels `x0..x1` of row `y` as one number, which sorts by row, then start.
+fn span(y: u32, x0: u32, x1: u32) -> u64 {
+    (u64::from(y) << 40) | (u64::from(x0) << 20) | u64::from(x1)
+}
+
+/// The row and pixels of a [`span`].
+fn unspan(span: u64) -> (usize, usize, usize) {
+    let field = |shift: u32| ((span >> shift) & 0xf_ffff) as usize;
+    (field(40), field(20), field(0))
 }
 
 /// Convert the dirty rectangles of the last [`compose`] from `rgba` (the same diagram
@@ -325,66 +365,65 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
     let Scratch {
         indices,
         palette,
-        dirty,
+        spans,
         used,
         unknown,
         extra,
         codes,
         boxes,
+        ..
     } = scratch;
     unknown.reset(1024);
     extra.clear();
     codes.clear();
     // Pass one: the colours, by run, and each pixel's code: its entry if the context knows
     // its colour, else 256 + its number in `extra`.
-    for r in dirty.iter() {
-        let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
-        for y in r.y as usize..(r.y + r.h) as usize {
-            let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
-            let mut pixels = row
-                .chunks_exact(4)
-                .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
-            let (mut last, mut run) = (0u32, 0u32);
-            loop {
-                let next = pixels.next();
-                if next == Some(last) {
-                    run += 1;
-                    continue;
+    for &span in spans.iter() {
+        let (y, x0, x1) = unspan(span);
+        let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
+        let mut pixels = row
+            .chunks_exact(4)
+            .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+        let (mut last, mut run) = (0u32, 0u32);
+        loop {
+            let next = pixels.next();
+            if next == Some(last) {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                if last >> 24 != 255 {
+                    return false;
                 }
-                if run > 0 {
-                    if last >> 24 != 255 {
-                        return false;
+                let code = match context.entry(last) {
+                    Some(i) => {
+                        used.insert(i);
+                        u16::from(i)
                     }
-                    let code = match context.entry(last) {
-                        Some(i) => {
-                            used.insert(i);
-                            u16::from(i)
+                    None => match unknown.get(last) {
+                        Some(n) => {
+                            extra[usize::from(n)].count += run;
+                            256 + n
                         }
-                        None => match unknown.get(last) {
-                            Some(n) => {
-                                extra[usize::from(n)].count += run;
-                                256 + n
+                        None => {
+                            let n = extra.len() as u16;
+                            if extra.len() >= MAX_EXTRA || !unknown.insert(last, n) {
+                                return false;
                             }
-                            None => {
-                                let n = extra.len() as u16;
-                                if extra.len() >= MAX_EXTRA || !unknown.insert(last, n) {
-                                    return false;
-                                }
-                                extra.push(Extra {
-                                    colour: last,
-                                    count: run,
-                                    entry: 0,
-                                });
-                                256 + n
-                            }
-                        },
-                    };
-                    codes.extend(std::iter::repeat_n(code, run as usize));
-                }
-                match next {
-                    Some(c) => (last, run) = (c, 1),
-                    None => break,
-                }
+                            extra.push(Extra {
+                                colour: last,
+                                count: run,
+                                entry: 0,
+                            });
+                            256 + n
+                        }
+                    },
+                };
+                codes.extend(std::iter::repeat_n(code, run as usize));
+            }
+            match next {
+                Some(c) => (last, run) = (c, 1),
+                None => break,
             }
         }
     }
@@ -435,13 +474,11 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
         *e = x.entry;
     }
     let mut codes = codes.iter();
-    for r in dirty.iter() {
-        let (x0, x1) = (r.x as usize, (r.x + r.w) as usize);
-        for y in r.y as usize..(r.y + r.h) as usize {
-            let out = &mut indices[y * width + x0..y * width + x1];
-            for (o, &code) in out.iter_mut().zip(codes.by_ref()) {
-                *o = entry_of[usize::from(code)];
-            }
+    for &span in spans.iter() {
+        let (y, x0, x1) = unspan(span);
+        let out = &mut indices[y * width + x0..y * width + x1];
+        for (o, &code) in out.iter_mut().zip(codes.by_ref()) {
+            *o = entry_of[usize::from(code)];
         }
     }
     true
@@ -847,6 +884,22 @@ mod tests {
             }
         }
         worst
+    }
+
+    #[test]
+    fn overlapping_rectangles_cover_each_pixel_once() {
+        let rect = |x, y, w, h| Rect { x, y, w, h };
+        let rects = [
+            rect(10, 10, 5, 2),
+            rect(12, 11, 6, 2),
+            rect(0, 11, 3, 1),
+            rect(3, 11, 2, 1),
+        ];
+        let mut spans = Vec::new();
+        cover(&rects, &mut spans);
+        let got: Vec<_> = spans.iter().map(|&s| unspan(s)).collect();
+        let want = [(10, 10, 15), (11, 0, 5), (11, 10, 18), (12, 12, 18)];
+        assert_eq!(got, want);
     }
 
     #[test]
