@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the pipeline stages: parse, scene, SVG, and PNG (cache miss).
 //!
-//! `cargo bench --bench render`; figures go into the README's performance section.
+//! `cargo bench --bench render`; figures go into the README's performance section. Each
+//! run also prints the sizes of the images it times.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::options::Format;
@@ -30,7 +31,13 @@ fn benches(c: &mut Criterion) {
             ..RenderOptions::default()
         };
         // Warm the sprite cache: a cache miss of the *image* cache still reuses sprites.
-        let _ = renderer.png(&position, &options);
+        let png = renderer.png(&position, &options).expect("renders");
+        let svg = renderer.svg(&position, &options).expect("renders");
+        println!(
+            "start/{size}: PNG {} bytes, SVG {} bytes",
+            png.len(),
+            svg.len()
+        );
         c.bench_function(&format!("scene/start/{size}"), |b| {
             b.iter(|| renderer.scene(black_box(&position), &options))
         });
@@ -47,7 +54,10 @@ fn benches(c: &mut Criterion) {
         Some(Format::Png),
     )
     .expect("valid");
-    let _ = renderer.png(&annotated.position, &annotated.options);
+    let png = renderer
+        .png(&annotated.position, &annotated.options)
+        .expect("renders");
+    println!("annotated/400: PNG {} bytes", png.len());
     c.bench_function("png/annotated/400", |b| {
         b.iter(|| renderer.png(black_box(&annotated.position), &annotated.options))
     });
