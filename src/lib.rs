@@ -5,7 +5,13 @@
 //!
 //! ```text
 //! text ──► request::Request (fen::parse + options) ──► scene::build ──┬─► svg::write
-//!                                                                     └─► raster::paint ─► encode::png
+//!                                                                     └─► PNG, below
+//!
+//! scene ──► indexed::compose: cached board and piece tiles as palette indices
+//!             │ marks, arrows, labels on the board: raster::paint_within those
+//!             │ rectangles only ─► indexed::convert_dirty (into the same palette)
+//!             └──────────────────────────────────────► encode::indexed_png ─► deflate
+//!       (a board that does not fit 256 colours: raster::paint ─► encode::png_with)
 //! ```
 //!
 //! The quickest use, e.g. in a snapshot test:
