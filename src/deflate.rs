@@ -15,9 +15,10 @@
 //!
 //! Measured on the start position (`cargo bench --bench deflate`): 400 × 400 px scanlines
 //! deflate to 10.7 KB in 80 µs (fdeflate's fixed-code compressor: 17.3 KB in 54 µs),
-//! 720 px to 20.2 KB in 171 µs (fdeflate: 34.8 KB in 157 µs). Adding matches at other distances (e.g. the row above,
-//! or a general LZ77 search) made the output *larger*: the Up filter has already turned
-//! vertical repetition into zero runs, and every extra distance costs bits in the code.
+//! 720 px to 20.2 KB in 171 µs (fdeflate: 34.8 KB in 157 µs). Adding matches at other
+//! distances (e.g. the row above, or a general LZ77 search) made the output *larger*: the
+//! Up filter has already turned vertical repetition into zero runs, and every extra
+//! distance costs bits in the code.
 //!
 //! Each block holds at most [`BLOCK_TOKENS`] tokens, so memory is bounded by the block,
 //! not the input. A block is written with whichever of the dynamic code, the fixed code
