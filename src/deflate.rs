@@ -620,6 +620,17 @@ impl DynamicHeader {
     }
 }
 
+/// The symbols (positions) whose value in `values` is not zero, in order, into `out`;
+/// returns how many. Without branches: every symbol is written, the used ones kept.
+fn used_symbols<T: Copy + Default + PartialEq>(values: &[T], out: &mut [u16]) -> usize {
+    let mut n = 0;
+    for (symbol, &v) in values.iter().enumerate() {
+        out[n] = symbol as u16;
+        n += usize::from(v != T::default());
+    }
+    n
+}
+
 /// Code lengths of a prefix code for symbols with frequencies `freq`, none longer than
 /// `limit` bits (unused symbols get 0). The code is a minimum-redundancy (Huffman) code,
 /// computed in place (Moffat and Katajainen); if that is too deep, the overlong codes are
@@ -629,15 +640,10 @@ impl DynamicHeader {
 fn huffman_lengths(freq: &[u32], limit: u8, lengths: &mut [u8]) {
     assert!(freq.len() <= LIT_SYMBOLS && lengths.len() == freq.len() && limit <= 15);
     lengths.fill(0);
-    // Sort the used symbols by frequency, ties by symbol. First gather them (without
-    // branches: every symbol is written, the used ones kept), then a counting sort for the
-    // frequencies below 256 (most of them) and a comparison sort for the others.
+    // Sort the used symbols by frequency, ties by symbol. First gather them, then a counting
+    // sort for the frequencies below 256 (most of them) and a comparison sort for the others.
     let mut gathered = [0u16; LIT_SYMBOLS];
-    let mut used = 0;
-    for (symbol, &f) in freq.iter().enumerate() {
-        gathered[used] = symbol as u16;
-        used += usize::from(f != 0);
-    }
+    let used = used_symbols(freq, &mut gathered);
     let gathered = &gathered[..used];
     let mut start = [0u32; 257];
     let mut large = [0u64; LIT_SYMBOLS];
@@ -775,15 +781,10 @@ fn minimum_redundancy(a: &mut [u64]) {
 fn canonical_codes(lengths: &[u8], codes: &mut [u16]) {
     assert!(lengths.len() <= 288 && codes.len() == lengths.len());
     codes.fill(0);
-    // Blocks use few symbols: gather the used ones first (without branches: every symbol
-    // is written, the used ones kept), so that the passes below skip the others and no
-    // counter is incremented over and over for length 0.
+    // Blocks use few symbols: gather the used ones first, so that the passes below skip the
+    // others and no counter is incremented over and over for length 0.
     let mut used = [0u16; 288];
-    let mut n = 0;
-    for (symbol, &l) in lengths.iter().enumerate() {
-        used[n] = symbol as u16;
-        n += usize::from(l != 0);
-    }
+    let n = used_symbols(lengths, &mut used);
     let used = &used[..n];
     let mut count = [0u32; 16];
     for &s in used {
