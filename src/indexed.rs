@@ -226,6 +226,8 @@ pub struct Scratch {
     extra: Vec<Extra>,
     /// Each dirty pixel's code in pass one of [`convert_dirty`].
     codes: Vec<u16>,
+    /// The numbers of `extra`, most frequent first.
+    order: Vec<u16>,
     boxes: Boxes,
 }
 
@@ -255,6 +257,7 @@ impl Scratch {
             + self.dirty.capacity() * 16
             + self.spans.capacity() * 8
             + self.codes.capacity() * 2
+            + self.order.capacity() * 2
     }
 }
 
@@ -370,6 +373,7 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
         unknown,
         extra,
         codes,
+        order,
         boxes,
         ..
     } = scratch;
@@ -429,7 +433,8 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
     }
     // Entries for the unknown colours.
     if !extra.is_empty() {
-        let mut order: Vec<u16> = (0..extra.len() as u16).collect();
+        order.clear();
+        order.extend(0..extra.len() as u16);
         order.sort_unstable_by(|&a, &b| {
             let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
             b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
@@ -442,7 +447,7 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
             }
         }
         let mut free = (0..=255u8).filter(|&i| !used.contains(i));
-        for n in order {
+        for &n in order.iter() {
             let e = &mut extra[usize::from(n)];
             let [r, g, b, _] = e.colour.to_le_bytes();
             e.entry = match boxes.join([r, g, b]) {
