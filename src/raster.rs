@@ -35,6 +35,9 @@ pub struct SpriteCache {
     /// Painted boards without pieces or marks (background, frame, squares, and labels in
     /// the margin), keyed by their exact description: most renders start from a copy.
     bases: Cache<Vec<u8>, Arc<Vec<u8>>>,
+    /// Shapes painted once at the origin and stamped where a scene puts them, keyed by
+    /// their exact description: check glows (premultiplied RGBA).
+    stamps: Cache<Vec<u8>, Arc<Vec<u8>>>,
     /// Palettes, bases and tiles as palette indices, for indexed renders (`indexed.rs`).
     pub(crate) contexts: Cache<Vec<u8>, Option<Arc<crate::indexed::Context>>>,
 }
@@ -65,6 +68,12 @@ impl SpriteCache {
                 })
                 .build(),
             bases: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
+                    u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
+                })
+                .build(),
+            stamps: Cache::builder()
                 .max_capacity(max_bytes)
                 .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
                     u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
@@ -132,10 +141,12 @@ impl SpriteCache {
         self.cache.run_pending_tasks();
         self.tiles.run_pending_tasks();
         self.bases.run_pending_tasks();
+        self.stamps.run_pending_tasks();
         self.contexts.run_pending_tasks();
         self.cache.weighted_size()
             + self.tiles.weighted_size()
             + self.bases.weighted_size()
+            + self.stamps.weighted_size()
             + self.contexts.weighted_size()
     }
 }
@@ -238,7 +249,7 @@ fn paint_into(
         }
     }
     for shape in &scene.marks {
-        draw_shape(pixmap, shape);
+        draw_shape(pixmap, sprites, shape);
     }
     for p in &scene.pieces {
         if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&p.rect))) {
@@ -246,7 +257,7 @@ fn paint_into(
         }
     }
     for shape in &scene.overlays {
-        draw_shape(pixmap, shape);
+        draw_shape(pixmap, sprites, shape);
     }
     if !labels_in_margin {
         paint_labels(scene, font, pixmap);
@@ -440,8 +451,9 @@ fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
     pb.finish()
 }
 
-/// Draw one shape exactly as resvg draws its SVG form (same paths, same paint settings).
-fn draw_shape(pixmap: &mut PixmapMut, shape: &Shape) {
+/// Draw one shape exactly as resvg draws its SVG form (same paths, same paint settings); a
+/// glow filling whole pixels is stamped from the cache (painted once at the origin).
+fn draw_shape(pixmap: &mut PixmapMut, sprites: &SpriteCache, shape: &Shape) {
     let id = Transform::identity();
     match shape {
         Shape::Rect { rect: r, color } => {
@@ -497,20 +509,123 @@ fn draw_shape(pixmap: &mut PixmapMut, shape: &Shape) {
             radius,
             stops,
         } => {
-            let stops = stops
-                .iter()
-                .map(|(o, c)| GradientStop::new(*o, Color::from_rgba8(c.r, c.g, c.b, c.a)))
-                .collect();
-            let c = (*center).into();
-            let shader = RadialGradient::new(c, 0.0, c, *radius, stops, SpreadMode::Pad, id);
-            if let (Some(shader), Some(path)) = (shader, circle(*center, *radius)) {
-                let paint = Paint {
-                    shader,
-                    anti_alias: true,
-                    ..Paint::default()
-                };
-                pixmap.fill_path(&path, &paint, FillRule::Winding, id, None);
+            if !stamp_glow(pixmap, sprites, *center, *radius, stops) {
+                paint_glow(pixmap, *center, *radius, stops);
             }
+        }
+    }
+}
+
+/// A disc filled with a radial gradient.
+fn paint_glow(pixmap: &mut PixmapMut, center: Point, radius: f32, stops: &[(f32, Rgba)]) {
+    let stops = stops
+        .iter()
+        .map(|(o, c)| GradientStop::new(*o, Color::from_rgba8(c.r, c.g, c.b, c.a)))
+        .collect();
+    let (c, id) = (center.into(), Transform::identity());
+    let shader = RadialGradient::new(c, 0.0, c, radius, stops, SpreadMode::Pad, id);
+    if let (Some(shader), Some(path)) = (shader, circle(center, radius)) {
+        let paint = Paint {
+            shader,
+            anti_alias: true,
+            ..Paint::default()
+        };
+        pixmap.fill_path(&path, &paint, FillRule::Winding, id, None);
+    }
+}
+
+/// Stamp a glow whose square spans whole pixels inside `pixmap` from the stamp cache;
+/// `false` (nothing drawn) when it does not.
+fn stamp_glow(
+    pixmap: &mut PixmapMut,
+    sprites: &SpriteCache,
+    center: Point,
+    radius: f32,
+    stops: &[(f32, Rgba)],
+) -> bool {
+    let (x, y, side) = (center.0 - radius, center.1 - radius, radius * 2.0);
+    let whole = |v: f32| v >= 0.0 && v.fract() == 0.0 && v < 65536.0;
+    if !(whole(x) && whole(y) && whole(side)) || side < 1.0 {
+        return false;
+    }
+    let (x, y, px) = (x as usize, y as usize, side as usize);
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    if x + px > w || y + px > h {
+        return false;
+    }
+    let mut key = Vec::with_capacity(8 + stops.len() * 8);
+    key.extend_from_slice(b"glow");
+    key.extend_from_slice(&radius.to_bits().to_le_bytes());
+    for (offset, c) in stops {
+        key.extend_from_slice(&offset.to_bits().to_le_bytes());
+        key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
+    }
+    let stamp = sprites.stamps.get_with(key, || {
+        let mut pixels = vec![0; px * px * 4];
+        if let Some(mut at_origin) = PixmapMut::from_bytes(&mut pixels, px as u32, px as u32) {
+            paint_glow(&mut at_origin, (radius, radius), radius, stops);
+        }
+        Arc::new(pixels)
+    });
+    let stride = w * 4;
+    blend_into(
+        &mut pixmap.data_mut()[y * stride + x * 4..],
+        stride,
+        &stamp,
+        px * 4,
+        px,
+    );
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paint `glow` on a grey `size` × `size` pixmap, stamped or as a gradient in place.
+    fn glow_on_grey(size: u32, center: Point, radius: f32, stamped: bool) -> (Pixmap, bool) {
+        let stops = vec![
+            (0.0, Rgba::hex(0xff2a1a)),
+            (0.3, Rgba::hex(0xe8200f).with_alpha(0xe0)),
+            (1.0, Rgba::hex(0xa00000).with_alpha(0)),
+        ];
+        let mut pixmap = Pixmap::new(size, size).expect("pixmap");
+        pixmap.fill(Color::from_rgba8(0x80, 0x90, 0xa0, 0xff));
+        let sprites = SpriteCache::new(1 << 20);
+        let drawn = if stamped {
+            stamp_glow(&mut pixmap.as_mut(), &sprites, center, radius, &stops)
+        } else {
+            paint_glow(&mut pixmap.as_mut(), center, radius, &stops);
+            true
+        };
+        (pixmap, drawn)
+    }
+
+    #[test]
+    fn a_stamped_glow_matches_the_gradient_painted_in_place() {
+        for (center, radius) in [((60.0, 47.0), 23.0), ((30.5, 81.5), 20.5)] {
+            let (stamped, drawn) = glow_on_grey(120, center, radius, true);
+            assert!(drawn, "a glow on whole pixels was not stamped");
+            let (painted, _) = glow_on_grey(120, center, radius, false);
+            let worst = stamped
+                .data()
+                .iter()
+                .zip(painted.data())
+                .map(|(a, b)| a.abs_diff(*b))
+                .max();
+            assert!(worst <= Some(2), "stamp differs by {worst:?}");
+            assert_ne!(
+                stamped.data(),
+                glow_on_grey(120, center, 0.0, false).0.data()
+            );
+        }
+    }
+
+    #[test]
+    fn a_glow_off_the_pixel_grid_or_the_pixmap_is_painted_instead() {
+        for (center, radius) in [((60.3, 47.0), 23.0), ((110.0, 60.0), 20.0)] {
+            let (_, drawn) = glow_on_grey(120, center, radius, true);
+            assert!(!drawn, "{center:?} r {radius} was stamped");
         }
     }
 }
