@@ -172,8 +172,8 @@ impl Context {
         self.colors.get(colour).map(|i| i as u8)
     }
 
-    /// The tile of a piece standing exactly on a plain cell of the grid.
-    fn tile(&self, piece: Piece, rect: Rect) -> Option<&Tile> {
+    /// The plain cell of the grid `rect` is exactly, by number.
+    fn cell_of(&self, rect: Rect) -> Option<usize> {
         let (g, sq) = (self.grid, self.square);
         if rect.w != sq || rect.h != sq || rect.x < g.x || rect.y < g.y {
             return None;
@@ -182,13 +182,134 @@ impl Context {
         if dx % sq != 0 || dy % sq != 0 || dx + sq > g.w || dy + sq > g.h {
             return None;
         }
-        let colour = self.cells[((dy / sq) * self.files + dx / sq) as usize];
-        let (_, row) = self
-            .tiles
-            .iter()
-            .find(|(c, _)| *c == colour && colour != 0)?;
+        let cell = ((dy / sq) * self.files + dx / sq) as usize;
+        (self.cells[cell] != 0).then_some(cell)
+    }
+
+    /// The cell's rectangle.
+    fn cell_rect(&self, cell: usize) -> Rect {
+        let (g, sq, files) = (self.grid, self.square, self.files as usize);
+        Rect {
+            x: g.x + (cell % files) as u32 * sq,
+            y: g.y + (cell / files) as u32 * sq,
+            w: sq,
+            h: sq,
+        }
+    }
+
+    /// The plain cell a mark covers exactly, when it paints the same wherever it is: a
+    /// fill of the whole cell, or a glow on it (stamped: `raster::paint_cell`).
+    fn cell_mark(&self, shape: &Shape) -> Option<usize> {
+        match shape {
+            Shape::Rect { rect, .. } => self.cell_of(*rect),
+            Shape::Glow { center, radius, .. } => {
+                let (x, y, side) = (center.0 - radius, center.1 - radius, radius * 2.0);
+                if x < 0.0 || y < 0.0 || side != self.square as f32 {
+                    return None;
+                }
+                let rect = Rect {
+                    x: x as u32,
+                    y: y as u32,
+                    w: self.square,
+                    h: self.square,
+                };
+                let whole = rect.x as f32 == x && rect.y as f32 == y;
+                self.cell_of(rect).filter(|_| whole)
+            }
+            _ => None,
+        }
+    }
+
+    /// The tile of a piece standing exactly on a plain cell of the grid.
+    fn tile(&self, piece: Piece, rect: Rect) -> Option<&Tile> {
+        let colour = self.cells[self.cell_of(rect)?];
+        let (_, row) = self.tiles.iter().find(|(c, _)| *c == colour)?;
         row[piece.index()].as_ref()
     }
+}
+
+/// A marked cell (last move, highlight, check glow; with or without a piece) as the
+/// colours it is painted in and each pixel's number among them: converted per render by
+/// colour, not by pixel.
+#[derive(Debug)]
+pub struct CellTile {
+    /// Colours (RGBA as a little-endian `u32`) and how many pixels have each.
+    colours: Vec<(u32, u32)>,
+    /// Each pixel's number in `colours`, `square` rows of `square`.
+    local: Vec<u8>,
+}
+
+impl CellTile {
+    /// Bytes held (for the cache's weigher).
+    pub fn bytes(&self) -> usize {
+        self.local.len() + self.colours.len() * 8
+    }
+
+    /// `rgba` as a tile; `None` if a pixel is translucent or it has over 256 colours.
+    fn of(rgba: &[u8]) -> Option<CellTile> {
+        let mut map = ColorMap::default();
+        map.reset(512);
+        let mut colours: Vec<(u32, u32)> = Vec::new();
+        let mut local = Vec::with_capacity(rgba.len() / 4);
+        for p in rgba.chunks_exact(4) {
+            let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            if colour >> 24 != 255 {
+                return None;
+            }
+            let n = match map.get(colour) {
+                Some(n) => n,
+                None => {
+                    let n = colours.len() as u16;
+                    if n == 256 || !map.insert(colour, n) {
+                        return None;
+                    }
+                    colours.push((colour, 0));
+                    n
+                }
+            };
+            colours[usize::from(n)].1 += 1;
+            local.push(n as u8);
+        }
+        Some(CellTile { colours, local })
+    }
+}
+
+/// The tile of `cell` of `context` with `marks` (the scene's, in order) and `piece` on it,
+/// from the cell cache.
+fn cell_tile(
+    context: &Context,
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    cell: usize,
+    marks: &[&Shape],
+    piece: Option<Piece>,
+) -> Option<std::sync::Arc<CellTile>> {
+    let (rect, colour) = (context.cell_rect(cell), context.cells[cell]);
+    let mut key = Vec::with_capacity(64);
+    key.extend_from_slice(set.shared_name().as_bytes());
+    key.push(0);
+    key.extend_from_slice(&context.square.to_le_bytes());
+    key.extend_from_slice(&colour.to_le_bytes());
+    key.push(piece.map_or(u8::MAX, |p| p.index() as u8));
+    for mark in marks {
+        match mark {
+            Shape::Rect { color: c, .. } => key.extend_from_slice(&[1, c.r, c.g, c.b, c.a]),
+            Shape::Glow { radius, stops, .. } => {
+                key.push(2);
+                key.extend_from_slice(&radius.to_bits().to_le_bytes());
+                for (offset, c) in stops {
+                    key.extend_from_slice(&offset.to_bits().to_le_bytes());
+                    key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
+                }
+            }
+            _ => return None,
+        }
+    }
+    sprites.cells.get_with(key, || {
+        let at = (rect.x, rect.y, rect.w);
+        let rgba = raster::paint_cell(set, sprites, at, colour, marks, piece);
+        CellTile::of(&rgba).map(std::sync::Arc::new)
+    })
 }
 
 /// The context of `scene`'s board with pieces from `set`, from the context cache (`None`,
@@ -217,6 +338,14 @@ pub struct Scratch {
     /// rectangles it lacked.
     pub palette: Vec<u8>,
     dirty: Vec<Rect>,
+    /// Marks on plain cells, as (cell, number in the scene's marks), by cell then number.
+    marked: Vec<(usize, usize)>,
+    /// Marked cells a piece stands on.
+    occupied: Vec<usize>,
+    /// The marked cells' tiles and where they go (top-left corner).
+    placed: Vec<(std::sync::Arc<CellTile>, usize, usize)>,
+    /// Per colour of each placed tile in turn, its code in pass one of [`convert`].
+    cell_codes: Vec<u16>,
     /// The dirty pixels as row spans, none overlapping (see [`span`]).
     spans: Vec<u64>,
     /// Entries the composed (clean) parts and the dirty pixels' known colours use.
@@ -224,7 +353,7 @@ pub struct Scratch {
     /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
     unknown: ColorMap,
     extra: Vec<Extra>,
-    /// Each dirty pixel's code in pass one of [`convert_dirty`].
+    /// Each dirty pixel's code in pass one of [`convert`].
     codes: Vec<u16>,
     /// The numbers of `extra`, most frequent first.
     order: Vec<u16>,
@@ -255,18 +384,24 @@ impl Scratch {
             + self.unknown.slots.len() * 8
             + self.extra.capacity() * 12
             + self.dirty.capacity() * 16
+            + (self.marked.capacity() + self.placed.capacity()) * 24
+            + self.occupied.capacity() * 8
+            + self.cell_codes.capacity() * 2
             + self.spans.capacity() * 8
             + self.codes.capacity() * 2
             + self.order.capacity() * 2
     }
 }
 
-/// Compose `scene` from `context` into `scratch.indices`, and list the rectangles it could
-/// not compose (returns whether there are any: then the caller paints the RGBA pixels and
-/// calls [`convert_dirty`]).
+/// Compose `scene` from `context` into `scratch.indices`: plain cells and pieces on them
+/// from the context's tiles; marked cells (fills of a whole cell, check glows) with their
+/// pieces from the cell cache, to be converted by colour in [`convert`]; and list the
+/// rectangles it could not compose. Returns whether there are any: then the caller paints
+/// the RGBA pixels there before calling [`convert`].
 pub fn compose(
     context: &Context,
     scene: &Scene,
+    (set, sprites): (&PieceSet, &SpriteCache),
     font: &LabelFont,
     labels_in_margin: bool,
     scratch: &mut Scratch,
@@ -279,8 +414,46 @@ pub fn compose(
     scratch.used = context.base_uses;
     let dirty = &mut scratch.dirty;
     dirty.clear();
+    let square = scene.square.max(1) as f32;
+    let (marked, occupied, placed) = (
+        &mut scratch.marked,
+        &mut scratch.occupied,
+        &mut scratch.placed,
+    );
+    marked.clear();
+    occupied.clear();
+    placed.clear();
+    for (i, shape) in scene.marks.iter().enumerate() {
+        match context.cell_mark(shape) {
+            Some(cell) => marked.push((cell, i)),
+            None => shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h)),
+        }
+    }
+    marked.sort_unstable();
+    let marks_on = |cell: usize| {
+        let from = marked.partition_point(|&(c, _)| c < cell);
+        let to = marked.partition_point(|&(c, _)| c <= cell);
+        marked[from..to].iter().map(|&(_, i)| &scene.marks[i])
+    };
+    let mut on_cell: Vec<&Shape> = Vec::new();
+    // A marked cell goes into `placed`, or is dirty when its tile has too many colours.
+    let mut place = |cell: usize, piece: Option<Piece>, dirty: &mut Vec<Rect>| {
+        on_cell.clear();
+        on_cell.extend(marks_on(cell));
+        let rect = context.cell_rect(cell);
+        match cell_tile(context, set, sprites, cell, &on_cell, piece) {
+            Some(tile) => placed.push((tile, rect.x as usize, rect.y as usize)),
+            None => dirty.push(rect),
+        }
+    };
     let width = w as usize;
     for p in &scene.pieces {
+        let cell = context.cell_of(p.rect);
+        if let Some(cell) = cell.filter(|&c| marks_on(c).next().is_some()) {
+            occupied.push(cell);
+            place(cell, Some(p.piece), dirty);
+            continue;
+        }
         match context.tile(p.piece, p.rect) {
             Some(tile) => {
                 let (x, y, sq) = (p.rect.x as usize, p.rect.y as usize, p.rect.w as usize);
@@ -292,8 +465,15 @@ pub fn compose(
             None => dirty.push(p.rect),
         }
     }
-    let square = scene.square.max(1) as f32;
-    for shape in scene.marks.iter().chain(&scene.overlays) {
+    occupied.sort_unstable();
+    let mut cells: Vec<usize> = marked.iter().map(|&(c, _)| c).collect();
+    cells.dedup();
+    for cell in cells {
+        if occupied.binary_search(&cell).is_err() {
+            place(cell, None, dirty);
+        }
+    }
+    for shape in &scene.overlays {
         shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
     }
     if !labels_in_margin {
@@ -355,20 +535,23 @@ fn unspan(span: u64) -> (usize, usize, usize) {
     (field(40), field(20), field(0))
 }
 
-/// Convert the dirty rectangles of the last [`compose`] from `rgba` (the same diagram
-/// painted in premultiplied RGBA) into indices. `false` when a pixel is translucent or the
-/// colours need more than 256 entries.
+/// Finish the last [`compose`]: convert the marked cells' tiles by colour, and the dirty
+/// rectangles from `rgba` (the same diagram painted in premultiplied RGBA there; not read
+/// when there are none) pixel by pixel, into indices. `false` when a pixel is translucent
+/// or the colours need more than 256 entries.
 ///
 /// Colours the context knows keep their entries. The others, most frequent first, take an
 /// entry within tolerance among those in use, or join a box of colours at most
 /// `2 × tolerance` wide per channel (drawn by its centre, as `encode`'s second try does),
 /// or open a box in an entry nothing in this diagram uses.
-pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
+pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     let width = context.width;
     let Scratch {
         indices,
         palette,
         spans,
+        placed,
+        cell_codes,
         used,
         unknown,
         extra,
@@ -377,11 +560,47 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
         boxes,
         ..
     } = scratch;
+    if spans.is_empty() && placed.is_empty() {
+        return true;
+    }
     unknown.reset(1024);
     extra.clear();
     codes.clear();
-    // Pass one: the colours, by run, and each pixel's code: its entry if the context knows
-    // its colour, else 256 + its number in `extra`.
+    cell_codes.clear();
+    // A colour's code in pass one, counting `run` pixels of it: its entry if the context
+    // knows it, else 256 + its number in `extra`.
+    let mut code_of = |colour: u32, run: u32| -> Option<u16> {
+        if colour >> 24 != 255 {
+            return None;
+        }
+        if let Some(i) = context.entry(colour) {
+            used.insert(i);
+            return Some(u16::from(i));
+        }
+        if let Some(n) = unknown.get(colour) {
+            extra[usize::from(n)].count += run;
+            return Some(256 + n);
+        }
+        let n = extra.len() as u16;
+        if extra.len() >= MAX_EXTRA || !unknown.insert(colour, n) {
+            return None;
+        }
+        extra.push(Extra {
+            colour,
+            count: run,
+            entry: 0,
+        });
+        Some(256 + n)
+    };
+    // Pass one: the marked cells by colour, then the dirty pixels by run.
+    for (tile, _, _) in placed.iter() {
+        for &(colour, count) in &tile.colours {
+            let Some(code) = code_of(colour, count) else {
+                return false;
+            };
+            cell_codes.push(code);
+        }
+    }
     for &span in spans.iter() {
         let (y, x0, x1) = unspan(span);
         let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
@@ -396,32 +615,8 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
                 continue;
             }
             if run > 0 {
-                if last >> 24 != 255 {
+                let Some(code) = code_of(last, run) else {
                     return false;
-                }
-                let code = match context.entry(last) {
-                    Some(i) => {
-                        used.insert(i);
-                        u16::from(i)
-                    }
-                    None => match unknown.get(last) {
-                        Some(n) => {
-                            extra[usize::from(n)].count += run;
-                            256 + n
-                        }
-                        None => {
-                            let n = extra.len() as u16;
-                            if extra.len() >= MAX_EXTRA || !unknown.insert(last, n) {
-                                return false;
-                            }
-                            extra.push(Extra {
-                                colour: last,
-                                count: run,
-                                entry: 0,
-                            });
-                            256 + n
-                        }
-                    },
                 };
                 codes.extend(std::iter::repeat_n(code, run as usize));
             }
@@ -478,6 +673,23 @@ pub fn convert_dirty(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> b
     for (e, x) in entry_of[256..].iter_mut().zip(extra.iter()) {
         *e = x.entry;
     }
+    // The marked cells, through a table from their colours to entries.
+    let (square, mut at) = (context.square as usize, 0);
+    for (tile, x, y) in placed.iter() {
+        let mut lut = [0u8; 256];
+        let n = tile.colours.len();
+        for (l, &code) in lut.iter_mut().zip(&cell_codes[at..at + n]) {
+            *l = entry_of[usize::from(code)];
+        }
+        at += n;
+        for (row, src) in tile.local.chunks_exact(square).enumerate() {
+            let out = &mut indices[(y + row) * width + x..][..square];
+            for (o, &l) in out.iter_mut().zip(src) {
+                *o = lut[usize::from(l)];
+            }
+        }
+    }
+    // The dirty pixels (over the cells: arrows are drawn over marks), from their codes.
     let mut codes = codes.iter();
     for &span in spans.iter() {
         let (y, x0, x1) = unspan(span);
@@ -858,20 +1070,21 @@ mod tests {
         let labels = raster::labels_in_margin(&scene, font);
         let context = context(&scene, set, renderer.sprites(), font, labels).expect("fits");
         let mut scratch = Scratch::default();
-        let dirty = compose(&context, &scene, font, labels, &mut scratch);
+        let layers = (set, renderer.sprites());
+        let dirty = compose(&context, &scene, layers, font, labels, &mut scratch);
+        // Stale, translucent pixels: outside the dirty rectangles nothing may read them.
+        let mut rgba = vec![0x7f; scene.width as usize * scene.height as usize * 4];
         if dirty {
-            // Stale, translucent pixels: outside the dirty rectangles nothing may read them.
-            let mut rgba = vec![0x7f; scene.width as usize * scene.height as usize * 4];
             let within = Some(scratch.dirty());
             let sprites = renderer.sprites();
             assert!(raster::paint_within(
                 &scene, set, sprites, font, within, &mut rgba
             ));
-            assert!(
-                convert_dirty(&context, &rgba, &mut scratch),
-                "{query}: no palette"
-            );
         }
+        assert!(
+            convert(&context, &rgba, &mut scratch),
+            "{query}: no palette"
+        );
         (scratch, dirty)
     }
 
@@ -924,6 +1137,23 @@ mod tests {
         let (scratch, dirty) = composed(&renderer, query);
         assert!(dirty, "arrows were not seen as dirty");
         assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+    }
+
+    #[test]
+    fn marked_squares_are_cell_tiles_not_dirty() {
+        // Last move, a check glow, highlights (two marks on f3: last move and highlight,
+        // and one on an empty square) come from the cell cache: nothing is painted.
+        let renderer = Renderer::default();
+        for query in [
+            "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+             &lastMove=d8h4&check=auto&highlight=Ge5,Rf3,Yh4",
+            "fen=start&lastMove=g1f3&highlight=Rf3&orientation=black&size=333",
+        ] {
+            let (scratch, dirty) = composed(&renderer, query);
+            assert!(!dirty, "{query}: marked squares needed painting");
+            assert!(!scratch.placed.is_empty(), "{query}: no cell tiles");
+            assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+        }
     }
 
     #[test]

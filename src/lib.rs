@@ -7,9 +7,10 @@
 //! text ──► request::Request (fen::parse + options) ──► scene::build ──┬─► svg::write
 //!                                                                     └─► PNG, below
 //!
-//! scene ──► indexed::compose: cached board and piece tiles as palette indices
-//!             │ marks, arrows, labels on the board: raster::paint_within those
-//!             │ rectangles only ─► indexed::convert_dirty (into the same palette)
+//! scene ──► indexed::compose: cached board and piece tiles as palette indices;
+//!             │ marked squares: cached cell tiles, converted by colour
+//!             │ arrows, other marks, labels on the board: raster::paint_within those
+//!             │ rectangles only ─► indexed::convert (into the same palette)
 //!             └──────────────────────────────────────► encode::indexed_png ─► deflate
 //!       (a board that does not fit 256 colours: raster::paint ─► encode::png_with)
 //! ```

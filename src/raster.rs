@@ -40,6 +40,9 @@ pub struct SpriteCache {
     stamps: Cache<Vec<u8>, Arc<Vec<u8>>>,
     /// Palettes, bases and tiles as palette indices, for indexed renders (`indexed.rs`).
     pub(crate) contexts: Cache<Vec<u8>, Option<Arc<crate::indexed::Context>>>,
+    /// Marked squares (with or without a piece) as colours and indices, for indexed
+    /// renders, keyed by their exact description (`indexed.rs`).
+    pub(crate) cells: Cache<Vec<u8>, Option<Arc<crate::indexed::CellTile>>>,
 }
 
 impl std::fmt::Debug for SpriteCache {
@@ -82,6 +85,13 @@ impl SpriteCache {
             contexts: Cache::builder()
                 .max_capacity(max_bytes)
                 .weigher(|k: &Vec<u8>, v: &Option<Arc<crate::indexed::Context>>| {
+                    let bytes = v.as_ref().map_or(0, |c| c.bytes());
+                    u32::try_from(k.len() + bytes).unwrap_or(u32::MAX)
+                })
+                .build(),
+            cells: Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|k: &Vec<u8>, v: &Option<Arc<crate::indexed::CellTile>>| {
                     let bytes = v.as_ref().map_or(0, |c| c.bytes());
                     u32::try_from(k.len() + bytes).unwrap_or(u32::MAX)
                 })
@@ -143,11 +153,13 @@ impl SpriteCache {
         self.bases.run_pending_tasks();
         self.stamps.run_pending_tasks();
         self.contexts.run_pending_tasks();
+        self.cells.run_pending_tasks();
         self.cache.weighted_size()
             + self.tiles.weighted_size()
             + self.bases.weighted_size()
             + self.stamps.weighted_size()
             + self.contexts.weighted_size()
+            + self.cells.weighted_size()
     }
 }
 
@@ -249,7 +261,9 @@ fn paint_into(
         }
     }
     for shape in &scene.marks {
-        draw_shape(pixmap, sprites, shape);
+        if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&reach(shape)))) {
+            draw_shape(pixmap, sprites, shape);
+        }
     }
     for p in &scene.pieces {
         if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&p.rect))) {
@@ -262,6 +276,113 @@ fn paint_into(
     if !labels_in_margin {
         paint_labels(scene, font, pixmap);
     }
+}
+
+/// The pixels `shape` may paint (a little more: anti-aliasing and mitred corners included).
+fn reach(shape: &Shape) -> Rect {
+    let (x0, y0, x1, y1) = match shape {
+        Shape::Rect { rect, .. } => return *rect,
+        Shape::Polygon { points, .. } | Shape::Line { points, .. } => {
+            // Mitred corners reach at most 4 half-widths (tiny-skia's default limit).
+            let pad = match shape {
+                Shape::Line { width, .. } => width * 2.0,
+                _ => 0.0,
+            };
+            points.iter().fold(
+                (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+                |(x0, y0, x1, y1), p| {
+                    (
+                        x0.min(p.0 - pad),
+                        y0.min(p.1 - pad),
+                        x1.max(p.0 + pad),
+                        y1.max(p.1 + pad),
+                    )
+                },
+            )
+        }
+        Shape::Ring {
+            center,
+            radius,
+            width,
+            ..
+        } => {
+            let r = radius + width / 2.0;
+            (center.0 - r, center.1 - r, center.0 + r, center.1 + r)
+        }
+        Shape::Disc { center, radius, .. } | Shape::Glow { center, radius, .. } => (
+            center.0 - radius,
+            center.1 - radius,
+            center.0 + radius,
+            center.1 + radius,
+        ),
+    };
+    let (x0, y0) = ((x0 - 1.0).floor().max(0.0), (y0 - 1.0).floor().max(0.0));
+    let (x1, y1) = ((x1 + 1.0).ceil().max(x0), (y1 + 1.0).ceil().max(y0));
+    let clamp = |v: f32| v.min(u32::MAX as f32 / 2.0) as u32;
+    Rect {
+        x: clamp(x0),
+        y: clamp(y0),
+        w: clamp(x1 - x0),
+        h: clamp(y1 - y0),
+    }
+}
+
+/// A `px` × `px` cell of the opaque colour `colour` (premultiplied RGBA, little-endian)
+/// at (`x`, `y`) of a scene, with `marks` (the scene's, in place) and `piece` painted on it
+/// as a full render paints them there: premultiplied RGBA, `px` rows of `px` pixels.
+/// Marks must be fills of the whole cell or glows on it (which paint the same at any
+/// position); others are left out.
+pub(crate) fn paint_cell(
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    (x, y, px): (u32, u32, u32),
+    colour: u32,
+    marks: &[&Shape],
+    piece: Option<crate::piece::Piece>,
+) -> Vec<u8> {
+    let mut pixels = colour.to_le_bytes().repeat((px * px) as usize);
+    let Some(mut pixmap) = PixmapMut::from_bytes(&mut pixels, px, px) else {
+        return pixels;
+    };
+    let (dx, dy) = (x as f32, y as f32);
+    for shape in marks {
+        let at_origin = match shape {
+            Shape::Rect { rect, color } => Shape::Rect {
+                rect: Rect {
+                    x: rect.x.wrapping_sub(x),
+                    y: rect.y.wrapping_sub(y),
+                    ..*rect
+                },
+                color: *color,
+            },
+            Shape::Glow {
+                center,
+                radius,
+                stops,
+            } => Shape::Glow {
+                center: (center.0 - dx, center.1 - dy),
+                radius: *radius,
+                stops: stops.clone(),
+            },
+            _ => continue,
+        };
+        draw_shape(&mut pixmap, sprites, &at_origin);
+    }
+    if let Some(piece) = piece {
+        let rect = Rect {
+            x: 0,
+            y: 0,
+            w: px,
+            h: px,
+        };
+        place_piece(
+            &mut pixmap,
+            set,
+            sprites,
+            &crate::scene::PlacedPiece { piece, rect },
+        );
+    }
+    pixels
 }
 
 /// Whether every label lies in the margin, where nothing but the base is drawn (then the

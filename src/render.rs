@@ -146,17 +146,16 @@ impl Renderer {
         let labels = raster::labels_in_margin(scene, self.font);
         let context = indexed::context(scene, set, &self.sprites, self.font, labels);
         if let Some(context) = context {
-            let mut composed = true;
-            if indexed::compose(&context, scene, self.font, labels, &mut ws.indexed) {
+            let layers = (set, &self.sprites);
+            if indexed::compose(&context, scene, layers, self.font, labels, &mut ws.indexed) {
                 // Only the dirty rectangles are read: paint just those.
                 let within = Some(ws.indexed.dirty());
                 let (sprites, pixels) = (&self.sprites, &mut ws.pixels);
                 if !raster::paint_within(scene, set, sprites, self.font, within, pixels) {
                     return Err(RenderError::Allocate(w, h));
                 }
-                composed = indexed::convert_dirty(&context, &ws.pixels, &mut ws.indexed);
             }
-            if composed {
+            if indexed::convert(&context, &ws.pixels, &mut ws.indexed) {
                 let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
                 return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
             }
