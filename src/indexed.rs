@@ -415,6 +415,12 @@ pub fn compose(
     let dirty = &mut scratch.dirty;
     dirty.clear();
     let square = scene.square.max(1) as f32;
+    // The rows a shape paints, from its stamp, in bands of 4; or boxes around it.
+    let bound = |shape: &Shape, dirty: &mut Vec<Rect>| {
+        if !raster::footprint(sprites, shape, (w, h), 4, &mut |r| dirty.push(r)) {
+            shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+        }
+    };
     let (marked, occupied, placed) = (
         &mut scratch.marked,
         &mut scratch.occupied,
@@ -426,7 +432,7 @@ pub fn compose(
     for (i, shape) in scene.marks.iter().enumerate() {
         match context.cell_mark(shape) {
             Some(cell) => marked.push((cell, i)),
-            None => shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h)),
+            None => bound(shape, dirty),
         }
     }
     marked.sort_unstable();
@@ -474,7 +480,7 @@ pub fn compose(
         }
     }
     for shape in &scene.overlays {
-        shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+        bound(shape, dirty);
     }
     if !labels_in_margin {
         for l in &scene.labels {

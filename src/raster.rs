@@ -35,9 +35,10 @@ pub struct SpriteCache {
     /// Painted boards without pieces or marks (background, frame, squares, and labels in
     /// the margin), keyed by their exact description: most renders start from a copy.
     bases: Cache<Vec<u8>, Arc<Vec<u8>>>,
-    /// Shapes painted once at the origin and stamped where a scene puts them, keyed by
-    /// their exact description: check glows (premultiplied RGBA).
-    stamps: Cache<Vec<u8>, Arc<Vec<u8>>>,
+    /// Shapes painted once at the origin of the pixels they reach and blended where a
+    /// scene puts them (arrows, circles, crosses, glows), keyed by their exact description
+    /// relative to that origin.
+    stamps: Cache<Vec<u8>, Arc<Stamp>>,
     /// Palettes, bases and tiles as palette indices, for indexed renders (`indexed.rs`).
     pub(crate) contexts: Cache<Vec<u8>, Option<Arc<crate::indexed::Context>>>,
     /// Marked squares (with or without a piece) as colours and indices, for indexed
@@ -78,8 +79,8 @@ impl SpriteCache {
                 .build(),
             stamps: Cache::builder()
                 .max_capacity(max_bytes)
-                .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
-                    u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
+                .weigher(|k: &Vec<u8>, v: &Arc<Stamp>| {
+                    u32::try_from(k.len() + v.bytes()).unwrap_or(u32::MAX)
                 })
                 .build(),
             contexts: Cache::builder()
@@ -572,9 +573,19 @@ fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
     pb.finish()
 }
 
-/// Draw one shape exactly as resvg draws its SVG form (same paths, same paint settings); a
-/// glow filling whole pixels is stamped from the cache (painted once at the origin).
+/// Draw one shape as resvg draws its SVG form (same paths, same paint settings). A
+/// rectangle is filled in place; any other shape is blended from its [`Stamp`] (painted
+/// once at the origin of the pixels it reaches), or painted in place when it reaches too
+/// many pixels to keep.
 fn draw_shape(pixmap: &mut PixmapMut, sprites: &SpriteCache, shape: &Shape) {
+    match stamp(sprites, shape, (pixmap.width(), pixmap.height())) {
+        Some((stamp, x, y)) => stamp.blend(pixmap, x, y),
+        None => paint_shape(pixmap, shape),
+    }
+}
+
+/// Paint one shape in place with tiny-skia.
+fn paint_shape(pixmap: &mut PixmapMut, shape: &Shape) {
     let id = Transform::identity();
     match shape {
         Shape::Rect { rect: r, color } => {
@@ -629,11 +640,7 @@ fn draw_shape(pixmap: &mut PixmapMut, sprites: &SpriteCache, shape: &Shape) {
             center,
             radius,
             stops,
-        } => {
-            if !stamp_glow(pixmap, sprites, *center, *radius, stops) {
-                paint_glow(pixmap, *center, *radius, stops);
-            }
-        }
+        } => paint_glow(pixmap, *center, *radius, stops),
     }
 }
 
@@ -655,98 +662,403 @@ fn paint_glow(pixmap: &mut PixmapMut, center: Point, radius: f32, stops: &[(f32,
     }
 }
 
-/// Stamp a glow whose square spans whole pixels inside `pixmap` from the stamp cache;
-/// `false` (nothing drawn) when it does not.
-fn stamp_glow(
-    pixmap: &mut PixmapMut,
-    sprites: &SpriteCache,
-    center: Point,
-    radius: f32,
-    stops: &[(f32, Rgba)],
-) -> bool {
-    let (x, y, side) = (center.0 - radius, center.1 - radius, radius * 2.0);
-    let whole = |v: f32| v >= 0.0 && v.fract() == 0.0 && v < 65536.0;
-    if !(whole(x) && whole(y) && whole(side)) || side < 1.0 {
-        return false;
+/// Most pixels a shape's stamp may span (its reach, before the unpainted parts are
+/// dropped); a larger shape (a long diagonal arrow on a very large board) is painted in
+/// place.
+const MAX_STAMP_PIXELS: u64 = 1 << 20;
+
+/// A shape painted once on transparent pixels at the origin of the pixels it reaches:
+/// each row's painted run, premultiplied RGBA. Blending it where a scene puts the shape
+/// gives what painting the shape there gives (tiny-skia's rasteriser is exact under whole
+/// pixel translation), and touches only the painted pixels.
+#[derive(Debug)]
+pub(crate) struct Stamp {
+    /// Per row, the painted columns `start..end` (empty when none).
+    rows: Vec<(u32, u32)>,
+    /// The runs' pixels, row after row.
+    pixels: Vec<u8>,
+}
+
+impl Stamp {
+    /// Bytes held (for the cache's weigher).
+    fn bytes(&self) -> usize {
+        self.rows.len() * 8 + self.pixels.len()
     }
-    let (x, y, px) = (x as usize, y as usize, side as usize);
-    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
-    if x + px > w || y + px > h {
-        return false;
-    }
-    let mut key = Vec::with_capacity(8 + stops.len() * 8);
-    key.extend_from_slice(b"glow");
-    key.extend_from_slice(&radius.to_bits().to_le_bytes());
-    for (offset, c) in stops {
-        key.extend_from_slice(&offset.to_bits().to_le_bytes());
-        key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
-    }
-    let stamp = sprites.stamps.get_with(key, || {
-        let mut pixels = vec![0; px * px * 4];
-        if let Some(mut at_origin) = PixmapMut::from_bytes(&mut pixels, px as u32, px as u32) {
-            paint_glow(&mut at_origin, (radius, radius), radius, stops);
+
+    /// `shape` (already moved to the origin) painted on `w` × `h` transparent pixels.
+    fn of(shape: &Shape, w: u32, h: u32) -> Stamp {
+        let (mut rows, mut pixels) = (Vec::with_capacity(h as usize), Vec::new());
+        if let Some(mut pixmap) = Pixmap::new(w, h) {
+            paint_shape(&mut pixmap.as_mut(), shape);
+            for row in pixmap.data().chunks_exact(w as usize * 4) {
+                let painted = |p: &[u8]| p[3] != 0;
+                let start = row.chunks_exact(4).position(painted).unwrap_or(0);
+                let end = row.chunks_exact(4).rposition(painted).map_or(0, |e| e + 1);
+                pixels.extend_from_slice(&row[start * 4..end.max(start) * 4]);
+                rows.push((start as u32, end.max(start) as u32));
+            }
         }
-        Arc::new(pixels)
+        Stamp { rows, pixels }
+    }
+
+    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), clipped to the pixmap.
+    fn blend(&self, pixmap: &mut PixmapMut, x: u32, y: u32) {
+        let (w, h) = (pixmap.width(), pixmap.height());
+        let stride = w as usize * 4;
+        let data = pixmap.data_mut();
+        let mut at = 0;
+        for (row, &(start, end)) in (y..h).zip(&self.rows) {
+            let run = &self.pixels[at..at + (end - start) as usize * 4];
+            at += run.len();
+            let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
+            if from < to {
+                let run = &run[..(to - from) as usize * 4];
+                let dst = &mut data[row as usize * stride + from as usize * 4..];
+                blend_into(dst, stride, run, run.len(), 1);
+            }
+        }
+    }
+}
+
+/// The stamp of `shape` in a `w` × `h` image from the stamp cache, and where its origin
+/// goes; `None` for a rectangle (filled in place as cheaply) and for a shape reaching too
+/// many pixels. The stamp is cut where the image ends, as painting in place cuts the path
+/// there (tiny-skia clips curves by splitting them, which moves their edges a little).
+fn stamp(
+    sprites: &SpriteCache,
+    shape: &Shape,
+    (w, h): (u32, u32),
+) -> Option<(Arc<Stamp>, u32, u32)> {
+    let mut at = reach(shape);
+    at.w = at.w.min(w.saturating_sub(at.x));
+    at.h = at.h.min(h.saturating_sub(at.y));
+    if matches!(shape, Shape::Rect { .. })
+        || at.w == 0
+        || at.h == 0
+        || u64::from(at.w) * u64::from(at.h) > MAX_STAMP_PIXELS
+    {
+        return None;
+    }
+    let (dx, dy) = (at.x as f32, at.y as f32);
+    let key = stamp_key(shape, (dx, dy), (at.w, at.h));
+    let stamp = sprites.stamps.get_with(key, || {
+        Arc::new(Stamp::of(&moved(shape, dx, dy), at.w, at.h))
     });
-    let stride = w * 4;
-    blend_into(
-        &mut pixmap.data_mut()[y * stride + x * 4..],
-        stride,
-        &stamp,
-        px * 4,
-        px,
-    );
+    Some((stamp, at.x, at.y))
+}
+
+/// The rows `shape` paints inside `w` × `h`, as rectangles of at most `band` rows each
+/// spanning the band's painted columns, given to `out`; `false` (nothing given) when the
+/// shape has no stamp, and the caller must bound it another way.
+pub(crate) fn footprint(
+    sprites: &SpriteCache,
+    shape: &Shape,
+    (w, h): (u32, u32),
+    band: usize,
+    out: &mut impl FnMut(Rect),
+) -> bool {
+    let Some((stamp, x, y)) = stamp(sprites, shape, (w, h)) else {
+        return false;
+    };
+    let band = band.max(1);
+    let rows = &stamp.rows[..stamp.rows.len().min(h.saturating_sub(y) as usize)];
+    for (i, chunk) in rows.chunks(band).enumerate() {
+        let painted = chunk.iter().filter(|(s, e)| s < e);
+        let start = painted.clone().map(|r| r.0).min();
+        let end = painted.map(|r| r.1).max();
+        if let (Some(start), Some(end)) = (start, end) {
+            let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
+            if from < to {
+                out(Rect {
+                    x: from,
+                    y: y + (i * band) as u32,
+                    w: to - from,
+                    h: chunk.len() as u32,
+                });
+            }
+        }
+    }
     true
+}
+
+/// `shape` moved by (−`dx`, −`dy`).
+fn moved(shape: &Shape, dx: f32, dy: f32) -> Shape {
+    let at = |p: &Point| (p.0 - dx, p.1 - dy);
+    match shape {
+        Shape::Rect { .. } => shape.clone(),
+        Shape::Polygon { points, color } => Shape::Polygon {
+            points: points.iter().map(at).collect(),
+            color: *color,
+        },
+        Shape::Line {
+            points,
+            width,
+            color,
+        } => Shape::Line {
+            points: points.iter().map(at).collect(),
+            width: *width,
+            color: *color,
+        },
+        Shape::Ring {
+            center,
+            radius,
+            width,
+            color,
+        } => Shape::Ring {
+            center: at(center),
+            radius: *radius,
+            width: *width,
+            color: *color,
+        },
+        Shape::Disc {
+            center,
+            radius,
+            color,
+        } => Shape::Disc {
+            center: at(center),
+            radius: *radius,
+            color: *color,
+        },
+        Shape::Glow {
+            center,
+            radius,
+            stops,
+        } => Shape::Glow {
+            center: at(center),
+            radius: *radius,
+            stops: stops.clone(),
+        },
+    }
+}
+
+/// The exact description of [`moved`]`(shape, dx, dy)` painted on `w` × `h` pixels.
+fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8> {
+    let mut key = Vec::with_capacity(64);
+    key.extend_from_slice(&w.to_le_bytes());
+    key.extend_from_slice(&h.to_le_bytes());
+    let num = |key: &mut Vec<u8>, v: f32| key.extend_from_slice(&v.to_bits().to_le_bytes());
+    let colour = |key: &mut Vec<u8>, c: &Rgba| key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
+    let points = |key: &mut Vec<u8>, points: &[Point]| {
+        key.extend_from_slice(&(points.len() as u32).to_le_bytes());
+        for p in points {
+            num(key, p.0 - dx);
+            num(key, p.1 - dy);
+        }
+    };
+    match shape {
+        Shape::Rect { rect, color } => {
+            key.push(0);
+            for v in [rect.x, rect.y, rect.w, rect.h] {
+                key.extend_from_slice(&v.to_le_bytes());
+            }
+            colour(&mut key, color);
+        }
+        Shape::Polygon { points: p, color } => {
+            key.push(1);
+            points(&mut key, p);
+            colour(&mut key, color);
+        }
+        Shape::Line {
+            points: p,
+            width,
+            color,
+        } => {
+            key.push(2);
+            points(&mut key, p);
+            num(&mut key, *width);
+            colour(&mut key, color);
+        }
+        Shape::Ring {
+            center,
+            radius,
+            width,
+            color,
+        } => {
+            key.push(3);
+            points(&mut key, &[*center]);
+            num(&mut key, *radius);
+            num(&mut key, *width);
+            colour(&mut key, color);
+        }
+        Shape::Disc {
+            center,
+            radius,
+            color,
+        } => {
+            key.push(4);
+            points(&mut key, &[*center]);
+            num(&mut key, *radius);
+            colour(&mut key, color);
+        }
+        Shape::Glow {
+            center,
+            radius,
+            stops,
+        } => {
+            key.push(5);
+            points(&mut key, &[*center]);
+            num(&mut key, *radius);
+            for (offset, c) in stops {
+                num(&mut key, *offset);
+                colour(&mut key, c);
+            }
+        }
+    }
+    key
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Paint `glow` on a grey `size` × `size` pixmap, stamped or as a gradient in place.
-    fn glow_on_grey(size: u32, center: Point, radius: f32, stamped: bool) -> (Pixmap, bool) {
+    fn glow(center: Point, radius: f32) -> Shape {
         let stops = vec![
             (0.0, Rgba::hex(0xff2a1a)),
             (0.3, Rgba::hex(0xe8200f).with_alpha(0xe0)),
             (1.0, Rgba::hex(0xa00000).with_alpha(0)),
         ];
-        let mut pixmap = Pixmap::new(size, size).expect("pixmap");
+        Shape::Glow {
+            center,
+            radius,
+            stops,
+        }
+    }
+
+    /// One of each stamped kind, at whole and fractional positions, some reaching over
+    /// the edge of a 120 px image.
+    fn shapes() -> Vec<Shape> {
+        let green = Rgba::hex(0x15781b).with_alpha(0xcc);
+        vec![
+            glow((60.0, 47.0), 23.0),
+            glow((30.5, 81.5), 20.5),
+            glow((60.3, 47.0), 23.0),
+            glow((110.0, 60.0), 20.0),
+            Shape::Polygon {
+                points: vec![(10.0, 10.0), (90.3, 70.6), (84.1, 78.9), (3.8, 18.3)],
+                color: green,
+            },
+            Shape::Line {
+                points: vec![(20.0, 100.0), (60.5, 60.0), (100.0, 100.0)],
+                width: 5.5,
+                color: Rgba::hex(0x882020).with_alpha(0xcc),
+            },
+            Shape::Ring {
+                center: (112.5, 8.25),
+                radius: 14.0,
+                width: 3.0,
+                color: green,
+            },
+            Shape::Disc {
+                center: (40.0, 40.0),
+                radius: 9.7,
+                color: Rgba::hex(0x003088),
+            },
+        ]
+    }
+
+    /// `shape` on a grey 120 × 120 pixmap, through the stamp cache or painted in place.
+    fn on_grey(shape: &Shape, sprites: Option<&SpriteCache>) -> Pixmap {
+        let mut pixmap = Pixmap::new(120, 120).expect("pixmap");
         pixmap.fill(Color::from_rgba8(0x80, 0x90, 0xa0, 0xff));
-        let sprites = SpriteCache::new(1 << 20);
-        let drawn = if stamped {
-            stamp_glow(&mut pixmap.as_mut(), &sprites, center, radius, &stops)
-        } else {
-            paint_glow(&mut pixmap.as_mut(), center, radius, &stops);
-            true
-        };
-        (pixmap, drawn)
+        match sprites {
+            Some(sprites) => draw_shape(&mut pixmap.as_mut(), sprites, shape),
+            None => paint_shape(&mut pixmap.as_mut(), shape),
+        }
+        pixmap
+    }
+
+    fn worst(a: &Pixmap, b: &Pixmap) -> u8 {
+        let diffs = a.data().iter().zip(b.data()).map(|(a, b)| a.abs_diff(*b));
+        diffs.max().unwrap_or(0)
     }
 
     #[test]
-    fn a_stamped_glow_matches_the_gradient_painted_in_place() {
-        for (center, radius) in [((60.0, 47.0), 23.0), ((30.5, 81.5), 20.5)] {
-            let (stamped, drawn) = glow_on_grey(120, center, radius, true);
-            assert!(drawn, "a glow on whole pixels was not stamped");
-            let (painted, _) = glow_on_grey(120, center, radius, false);
-            let worst = stamped
-                .data()
-                .iter()
-                .zip(painted.data())
-                .map(|(a, b)| a.abs_diff(*b))
-                .max();
-            assert!(worst <= Some(2), "stamp differs by {worst:?}");
-            assert_ne!(
-                stamped.data(),
-                glow_on_grey(120, center, 0.0, false).0.data()
+    fn a_stamped_shape_matches_the_shape_painted_in_place() {
+        let sprites = SpriteCache::new(1 << 20);
+        let grey = on_grey(&glow((0.0, 0.0), 0.0), None);
+        for shape in shapes() {
+            let stamped = on_grey(&shape, Some(&sprites));
+            let painted = on_grey(&shape, None);
+            assert!(
+                stamp(&sprites, &shape, (120, 120)).is_some(),
+                "{shape:?} was not stamped"
             );
+            let worst = worst(&stamped, &painted);
+            assert!(worst <= 2, "{shape:?}: stamp differs by {worst}");
+            assert!(stamped.data() != grey.data(), "{shape:?} painted nothing");
         }
     }
 
     #[test]
-    fn a_glow_off_the_pixel_grid_or_the_pixmap_is_painted_instead() {
-        for (center, radius) in [((60.3, 47.0), 23.0), ((110.0, 60.0), 20.0)] {
-            let (_, drawn) = glow_on_grey(120, center, radius, true);
-            assert!(!drawn, "{center:?} r {radius} was stamped");
+    fn a_shape_moved_by_whole_pixels_reuses_its_stamp() {
+        let sprites = SpriteCache::new(1 << 20);
+        let polygon = |dx: f32, dy: f32| Shape::Polygon {
+            points: vec![
+                (10.0 + dx, 10.5 + dy),
+                (40.25 + dx, 30.0 + dy),
+                (12.0 + dx, 33.0 + dy),
+            ],
+            color: Rgba::hex(0xe68f00).with_alpha(0xcc),
+        };
+        let (first, _, _) = stamp(&sprites, &polygon(0.0, 0.0), (120, 120)).expect("stamped");
+        let (again, x, y) = stamp(&sprites, &polygon(50.0, 64.0), (120, 120)).expect("stamped");
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "moved by whole pixels, painted again"
+        );
+        assert_eq!((x, y), (59, 73));
+        let (other, _, _) = stamp(&sprites, &polygon(50.5, 64.0), (120, 120)).expect("stamped");
+        assert!(
+            !Arc::ptr_eq(&first, &other),
+            "moved by half a pixel, same stamp"
+        );
+        let moved = polygon(50.0, 64.0);
+        assert!(worst(&on_grey(&moved, Some(&sprites)), &on_grey(&moved, None)) <= 2);
+    }
+
+    #[test]
+    fn a_shape_reaching_too_many_pixels_is_painted_in_place() {
+        let sprites = SpriteCache::new(1 << 20);
+        let huge = Shape::Disc {
+            center: (600.0, 600.0),
+            radius: 590.0,
+            color: Rgba::hex(0x003088),
+        };
+        assert!(stamp(&sprites, &huge, (1200, 1200)).is_none());
+        let mut out = Vec::new();
+        assert!(!footprint(&sprites, &huge, (1200, 1200), 4, &mut |r| out.push(r)));
+        let mut pixmap = Pixmap::new(1200, 1200).expect("pixmap");
+        draw_shape(&mut pixmap.as_mut(), &sprites, &huge);
+        let centre = pixmap.pixel(600, 600).expect("inside");
+        assert_eq!(
+            (centre.red(), centre.green(), centre.blue()),
+            (0x00, 0x30, 0x88)
+        );
+    }
+
+    #[test]
+    fn a_footprint_covers_every_painted_pixel_in_bands() {
+        let sprites = SpriteCache::new(1 << 20);
+        let grey = on_grey(&glow((0.0, 0.0), 0.0), None);
+        for shape in shapes() {
+            let mut rects = Vec::new();
+            assert!(footprint(&sprites, &shape, (120, 120), 4, &mut |r| rects.push(r)));
+            assert!(
+                rects
+                    .iter()
+                    .all(|r| r.h <= 4 && r.x + r.w <= 120 && r.y + r.h <= 120)
+            );
+            let painted = on_grey(&shape, Some(&sprites));
+            for (i, (a, b)) in painted.pixels().iter().zip(grey.pixels()).enumerate() {
+                let (x, y) = ((i % 120) as u32, (i / 120) as u32);
+                let at = Rect { x, y, w: 1, h: 1 };
+                if a != b {
+                    assert!(
+                        rects.iter().any(|r| r.intersects(&at)),
+                        "{shape:?}: ({x}, {y})"
+                    );
+                }
+            }
         }
     }
 }
