@@ -19,7 +19,7 @@ use crate::font::LabelFont;
 use crate::piece::Piece;
 use crate::pieces::PieceSet;
 use crate::raster::{self, SpriteCache};
-use crate::scene::{Point, Rect, Scene, Shape};
+use crate::scene::{Point, Rect, Run, Scene, Shape};
 use std::collections::HashMap;
 
 /// The palette, base and tiles of one (board, piece set, square size).
@@ -346,8 +346,8 @@ pub struct Scratch {
     placed: Vec<(std::sync::Arc<CellTile>, usize, usize)>,
     /// Per colour of each placed tile in turn, its code in pass one of [`convert`].
     cell_codes: Vec<u16>,
-    /// The dirty pixels as row spans, none overlapping (see [`span`]).
-    spans: Vec<u64>,
+    /// The dirty pixels as row runs, sorted, none overlapping.
+    spans: Vec<Run>,
     /// Entries the composed (clean) parts and the dirty pixels' known colours use.
     used: Entries,
     /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
@@ -372,9 +372,10 @@ struct Extra {
 }
 
 impl Scratch {
-    /// The rectangles the last [`compose`] could not compose.
-    pub fn dirty(&self) -> &[Rect] {
-        &self.dirty
+    /// The pixels the last [`compose`] could not compose, as sorted row runs, none
+    /// overlapping.
+    pub fn dirty(&self) -> &[Run] {
+        &self.spans
     }
 
     /// Bytes held.
@@ -387,7 +388,7 @@ impl Scratch {
             + (self.marked.capacity() + self.placed.capacity()) * 24
             + self.occupied.capacity() * 8
             + self.cell_codes.capacity() * 2
-            + self.spans.capacity() * 8
+            + self.spans.capacity() * 12
             + self.codes.capacity() * 2
             + self.order.capacity() * 2
     }
@@ -505,40 +506,33 @@ pub fn compose(
     !dirty.is_empty()
 }
 
-/// The pixels of `rects` as row [`span`]s in `spans`, sorted, none overlapping: the
+/// The pixels of `rects` as row runs in `runs`, sorted, none overlapping: the
 /// rectangles overlap (a piece on a highlighted square, an arrow over pieces), and this
 /// way each dirty pixel is converted once.
-fn cover(rects: &[Rect], spans: &mut Vec<u64>) {
-    spans.clear();
+fn cover(rects: &[Rect], runs: &mut Vec<Run>) {
+    runs.clear();
     for r in rects {
-        spans.extend((r.y..r.y + r.h).map(|y| span(y, r.x, r.x + r.w)));
+        runs.extend((r.y..r.y + r.h).map(|y| Run {
+            y,
+            x0: r.x,
+            x1: r.x + r.w,
+        }));
     }
-    spans.sort_unstable();
+    runs.sort_unstable();
     let mut kept = 0usize;
-    for i in 0..spans.len() {
-        let (y, x0, x1) = unspan(spans[i]);
-        match kept.checked_sub(1).map(|k| (k, unspan(spans[k]))) {
-            Some((k, (ky, kx0, kx1))) if ky == y && x0 <= kx1 => {
-                spans[k] = span(y as u32, kx0 as u32, kx1.max(x1) as u32);
+    for i in 0..runs.len() {
+        let run = runs[i];
+        match kept.checked_sub(1) {
+            Some(k) if runs[k].y == run.y && run.x0 <= runs[k].x1 => {
+                runs[k].x1 = runs[k].x1.max(run.x1);
             }
             _ => {
-                spans[kept] = spans[i];
+                runs[kept] = run;
                 kept += 1;
             }
         }
     }
-    spans.truncate(kept);
-}
-
-/// Pixels `x0..x1` of row `y` as one number, which sorts by row, then start.
-fn span(y: u32, x0: u32, x1: u32) -> u64 {
-    (u64::from(y) << 40) | (u64::from(x0) << 20) | u64::from(x1)
-}
-
-/// The row and pixels of a [`span`].
-fn unspan(span: u64) -> (usize, usize, usize) {
-    let field = |shift: u32| ((span >> shift) & 0xf_ffff) as usize;
-    (field(40), field(20), field(0))
+    runs.truncate(kept);
 }
 
 /// Finish the last [`compose`]: convert the marked cells' tiles by colour, and the dirty
@@ -607,8 +601,8 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
             cell_codes.push(code);
         }
     }
-    for &span in spans.iter() {
-        let (y, x0, x1) = unspan(span);
+    for run in spans.iter() {
+        let (y, x0, x1) = (run.y as usize, run.x0 as usize, run.x1 as usize);
         let row = &rgba[(y * width + x0) * 4..(y * width + x1) * 4];
         let mut pixels = row
             .chunks_exact(4)
@@ -697,8 +691,8 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     }
     // The dirty pixels (over the cells: arrows are drawn over marks), from their codes.
     let mut codes = codes.iter();
-    for &span in spans.iter() {
-        let (y, x0, x1) = unspan(span);
+    for run in spans.iter() {
+        let (y, x0, x1) = (run.y as usize, run.x0 as usize, run.x1 as usize);
         let out = &mut indices[y * width + x0..y * width + x1];
         for (o, &code) in out.iter_mut().zip(codes.by_ref()) {
             *o = entry_of[usize::from(code)];
@@ -1121,7 +1115,7 @@ mod tests {
         ];
         let mut spans = Vec::new();
         cover(&rects, &mut spans);
-        let got: Vec<_> = spans.iter().map(|&s| unspan(s)).collect();
+        let got: Vec<_> = spans.iter().map(|r| (r.y, r.x0, r.x1)).collect();
         let want = [(10, 10, 15), (11, 0, 5), (11, 10, 18), (12, 12, 18)];
         assert_eq!(got, want);
     }

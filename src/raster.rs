@@ -6,7 +6,7 @@
 
 use crate::font::LabelFont;
 use crate::pieces::PieceSet;
-use crate::scene::{Point, Rect, Scene, Shape, circle_curves};
+use crate::scene::{Point, Rect, Run, Scene, Shape, circle_curves};
 use crate::theme::Rgba;
 use moka::sync::Cache;
 use resvg::tiny_skia::{
@@ -208,15 +208,16 @@ pub fn paint_buffer(
     paint_within(scene, set, sprites, font, None, pixels)
 }
 
-/// [`paint_buffer`], but only correct inside `within` when given: the base is copied there
-/// only, and pieces that touch none of it are left out; what lies outside is left as the
-/// buffer held it or half-painted. For the indexed path, which reads pixels only there.
+/// [`paint_buffer`], but only correct inside `within` when given (sorted row runs, none
+/// overlapping): the base, marks, pieces and overlays are painted there only (labels on
+/// the board whole); what lies outside is left as the buffer held it or half-painted. For
+/// the indexed path, which reads pixels only there.
 pub fn paint_within(
     scene: &Scene,
     set: &PieceSet,
     sprites: &SpriteCache,
     font: &LabelFont,
-    within: Option<&[Rect]>,
+    within: Option<&[Run]>,
     pixels: &mut Vec<u8>,
 ) -> bool {
     let len = scene.width as usize * scene.height as usize * 4;
@@ -241,42 +242,93 @@ fn paint_into(
     set: &PieceSet,
     sprites: &SpriteCache,
     font: &LabelFont,
-    within: Option<&[Rect]>,
+    within: Option<&[Run]>,
     pixmap: &mut PixmapMut,
 ) {
     let labels_in_margin = labels_in_margin(scene, font);
     let base = base(scene, font, sprites, labels_in_margin);
     let stride = pixmap.width() as usize * 4;
     let data = pixmap.data_mut();
+    let have_base = base.len() == data.len();
     match within {
-        _ if base.len() != data.len() => paint_base(scene, font, labels_in_margin, pixmap),
+        _ if !have_base => paint_base(scene, font, labels_in_margin, pixmap),
         None => data.copy_from_slice(&base),
-        Some(rects) => {
-            for r in rects {
-                let (x0, x1) = (r.x as usize * 4, (r.x + r.w) as usize * 4);
-                for y in r.y as usize..(r.y + r.h) as usize {
-                    let row = y * stride;
-                    data[row + x0..row + x1].copy_from_slice(&base[row + x0..row + x1]);
-                }
+        Some(runs) => {
+            for run in runs {
+                let at = run.y as usize * stride;
+                let (x0, x1) = (at + run.x0 as usize * 4, at + run.x1 as usize * 4);
+                data[x0..x1].copy_from_slice(&base[x0..x1]);
             }
         }
     }
     for shape in &scene.marks {
-        if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&reach(shape)))) {
-            draw_shape(pixmap, sprites, shape);
+        if touches(within, reach(shape)) {
+            draw_shape(pixmap, sprites, shape, within);
         }
     }
     for p in &scene.pieces {
-        if within.is_none_or(|rects| rects.iter().any(|r| r.intersects(&p.rect))) {
-            place_piece(pixmap, set, sprites, p);
+        if touches(within, p.rect) {
+            // Under a piece no mark reaches lies the base: one colour on a square.
+            let marked = scene.marks.iter().any(|m| reach(m).intersects(&p.rect));
+            let ground = match marked {
+                true => None,
+                false if have_base => uniform(&base, stride, p.rect),
+                false => uniform(pixmap.data_mut(), stride, p.rect),
+            };
+            place_piece(pixmap, set, sprites, p, ground, within);
         }
     }
     for shape in &scene.overlays {
-        draw_shape(pixmap, sprites, shape);
+        draw_shape(pixmap, sprites, shape, within);
     }
     if !labels_in_margin {
         paint_labels(scene, font, pixmap);
     }
+}
+
+/// Whether `rect` shares a pixel with `within` (always, when that is `None`).
+fn touches(within: Option<&[Run]>, rect: Rect) -> bool {
+    let mut any = false;
+    clip(within, rect, &mut |_, _, _| any = true);
+    any
+}
+
+/// The parts of `rect`'s rows inside `within` (the whole rows, when that is `None`), in
+/// order, as (row, first pixel, end).
+fn clip(within: Option<&[Run]>, rect: Rect, out: &mut impl FnMut(u32, u32, u32)) {
+    let (x0, x1) = (rect.x, rect.x.saturating_add(rect.w));
+    let (y0, y1) = (rect.y, rect.y.saturating_add(rect.h));
+    let Some(runs) = within else {
+        for y in y0..y1 {
+            out(y, x0, x1);
+        }
+        return;
+    };
+    let from = runs.partition_point(|r| r.y < y0);
+    for run in runs[from..].iter().take_while(|r| r.y < y1) {
+        let (a, b) = (run.x0.max(x0), run.x1.min(x1));
+        if a < b {
+            out(run.y, a, b);
+        }
+    }
+}
+
+/// The colour of `rect` in `pixels` (premultiplied RGBA rows `stride` bytes long) when it
+/// is all one opaque colour.
+fn uniform(pixels: &[u8], stride: usize, rect: Rect) -> Option<[u8; 4]> {
+    let (x, y, w) = (rect.x as usize, rect.y as usize, rect.w as usize);
+    let first: [u8; 4] = pixels
+        .get(y * stride + x * 4..)?
+        .get(..4)?
+        .try_into()
+        .ok()?;
+    let all = (y..y + rect.h as usize).all(|row| {
+        pixels
+            .get(row * stride + x * 4..)
+            .and_then(|p| p.get(..w * 4))
+            .is_some_and(|p| p.chunks_exact(4).all(|c| c == first))
+    });
+    (first[3] == 255 && all).then_some(first)
 }
 
 /// The pixels `shape` may paint (a little more: anti-aliasing and mitred corners included).
@@ -367,7 +419,7 @@ pub(crate) fn paint_cell(
             },
             _ => continue,
         };
-        draw_shape(&mut pixmap, sprites, &at_origin);
+        draw_shape(&mut pixmap, sprites, &at_origin, None);
     }
     if let Some(piece) = piece {
         let rect = Rect {
@@ -376,12 +428,9 @@ pub(crate) fn paint_cell(
             w: px,
             h: px,
         };
-        place_piece(
-            &mut pixmap,
-            set,
-            sprites,
-            &crate::scene::PlacedPiece { piece, rect },
-        );
+        let ground = marks.is_empty().then(|| colour.to_le_bytes());
+        let placed = crate::scene::PlacedPiece { piece, rect };
+        place_piece(&mut pixmap, set, sprites, &placed, ground, None);
     }
     pixels
 }
@@ -502,51 +551,40 @@ fn blend_into(dst: &mut [u8], dst_stride: usize, src: &[u8], src_stride: usize, 
     }
 }
 
-/// Draw one piece: a copy of a cached tile when the square under it is one opaque colour
-/// (the usual case), otherwise a blend of the sprite over what is there.
+/// Draw one piece inside `within`: a copy of a cached tile when the square under it is
+/// the one opaque colour `ground` (the usual case), otherwise a blend of the sprite over
+/// what is there.
 fn place_piece(
     pixmap: &mut PixmapMut,
     set: &PieceSet,
     sprites: &SpriteCache,
     p: &crate::scene::PlacedPiece,
+    ground: Option<[u8; 4]>,
+    within: Option<&[Run]>,
 ) {
-    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let (w, h) = (pixmap.width(), pixmap.height());
     let r = p.rect;
-    let (x, y, px) = (r.x as usize, r.y as usize, r.w as usize);
-    if px == 0 || x + px > w || y + px > h {
+    if r.w == 0 || r.x + r.w > w || r.y + r.h > h {
         return;
     }
-    let stride = w * 4;
+    let stride = w as usize * 4;
     let data = pixmap.data_mut();
-    let first = [
-        data[y * stride + x * 4],
-        data[y * stride + x * 4 + 1],
-        data[y * stride + x * 4 + 2],
-        data[y * stride + x * 4 + 3],
-    ];
-    let uniform = first[3] == 255
-        && (0..px).all(|row| {
-            data[(y + row) * stride + x * 4..][..px * 4]
-                .chunks_exact(4)
-                .all(|c| c == first)
+    let px = r.w as usize;
+    if let Some(tile) = ground.and_then(|g| sprites.tile(set, p.piece, r.w, g)) {
+        clip(within, r, &mut |y, x0, x1| {
+            let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
+            let src = &tile[(row + at) * 4..(row + at + (x1 - x0) as usize) * 4];
+            let dst = y as usize * stride + x0 as usize * 4;
+            data[dst..dst + src.len()].copy_from_slice(src);
         });
-    if uniform {
-        if let Some(tile) = sprites.tile(set, p.piece, r.w, first) {
-            for row in 0..px {
-                data[(y + row) * stride + x * 4..][..px * 4]
-                    .copy_from_slice(&tile[row * px * 4..][..px * 4]);
-            }
-            return;
-        }
-    }
-    if let Some(sprite) = sprites.sprite(set, p.piece, r.w) {
-        blend_into(
-            &mut data[y * stride + x * 4..],
-            stride,
-            sprite.data(),
-            px * 4,
-            px,
-        );
+    } else if let Some(sprite) = sprites.sprite(set, p.piece, r.w) {
+        let sprite = sprite.data();
+        clip(within, r, &mut |y, x0, x1| {
+            let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
+            let src = &sprite[(row + at) * 4..(row + at + (x1 - x0) as usize) * 4];
+            let dst = y as usize * stride + x0 as usize * 4;
+            blend_into(&mut data[dst..], stride, src, src.len(), 1);
+        });
     }
 }
 
@@ -573,13 +611,17 @@ fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
     pb.finish()
 }
 
-/// Draw one shape as resvg draws its SVG form (same paths, same paint settings). A
-/// rectangle is filled in place; any other shape is blended from its [`Stamp`] (painted
-/// once at the origin of the pixels it reaches), or painted in place when it reaches too
-/// many pixels to keep.
-fn draw_shape(pixmap: &mut PixmapMut, sprites: &SpriteCache, shape: &Shape) {
+/// Draw one shape as resvg draws its SVG form (same paths, same paint settings), inside
+/// `within`: blended from its [`Stamp`] (painted once at the origin of the pixels it
+/// reaches), or painted in place when it reaches too many pixels to keep.
+fn draw_shape(
+    pixmap: &mut PixmapMut,
+    sprites: &SpriteCache,
+    shape: &Shape,
+    within: Option<&[Run]>,
+) {
     match stamp(sprites, shape, (pixmap.width(), pixmap.height())) {
-        Some((stamp, x, y)) => stamp.blend(pixmap, x, y),
+        Some((stamp, x, y)) => stamp.blend(pixmap, x, y, within),
         None => paint_shape(pixmap, shape),
     }
 }
@@ -701,28 +743,37 @@ impl Stamp {
         Stamp { rows, pixels }
     }
 
-    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), clipped to the pixmap.
-    fn blend(&self, pixmap: &mut PixmapMut, x: u32, y: u32) {
+    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), clipped to the pixmap
+    /// and to `within`.
+    fn blend(&self, pixmap: &mut PixmapMut, x: u32, y: u32, within: Option<&[Run]>) {
         let (w, h) = (pixmap.width(), pixmap.height());
         let stride = w as usize * 4;
         let data = pixmap.data_mut();
         let mut at = 0;
         for (row, &(start, end)) in (y..h).zip(&self.rows) {
-            let run = &self.pixels[at..at + (end - start) as usize * 4];
-            at += run.len();
+            let painted = &self.pixels[at..at + (end - start) as usize * 4];
+            at += painted.len();
             let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
-            if from < to {
-                let run = &run[..(to - from) as usize * 4];
-                let dst = &mut data[row as usize * stride + from as usize * 4..];
-                blend_into(dst, stride, run, run.len(), 1);
+            if from >= to {
+                continue;
             }
+            let rect = Rect {
+                x: from,
+                y: row,
+                w: to - from,
+                h: 1,
+            };
+            clip(within, rect, &mut |_, x0, x1| {
+                let src = &painted[(x0 - from) as usize * 4..(x1 - from) as usize * 4];
+                let dst = &mut data[row as usize * stride + x0 as usize * 4..];
+                blend_into(dst, stride, src, src.len(), 1);
+            });
         }
     }
 }
 
 /// The stamp of `shape` in a `w` × `h` image from the stamp cache, and where its origin
-/// goes; `None` for a rectangle (filled in place as cheaply) and for a shape reaching too
-/// many pixels. The stamp is cut where the image ends, as painting in place cuts the path
+/// goes; `None` for a shape reaching too many pixels. The stamp is cut where the image ends, as painting in place cuts the path
 /// there (tiny-skia clips curves by splitting them, which moves their edges a little).
 fn stamp(
     sprites: &SpriteCache,
@@ -732,11 +783,7 @@ fn stamp(
     let mut at = reach(shape);
     at.w = at.w.min(w.saturating_sub(at.x));
     at.h = at.h.min(h.saturating_sub(at.y));
-    if matches!(shape, Shape::Rect { .. })
-        || at.w == 0
-        || at.h == 0
-        || u64::from(at.w) * u64::from(at.h) > MAX_STAMP_PIXELS
-    {
+    if at.w == 0 || at.h == 0 || u64::from(at.w) * u64::from(at.h) > MAX_STAMP_PIXELS {
         return None;
     }
     let (dx, dy) = (at.x as f32, at.y as f32);
@@ -785,7 +832,14 @@ pub(crate) fn footprint(
 fn moved(shape: &Shape, dx: f32, dy: f32) -> Shape {
     let at = |p: &Point| (p.0 - dx, p.1 - dy);
     match shape {
-        Shape::Rect { .. } => shape.clone(),
+        Shape::Rect { rect, color } => Shape::Rect {
+            rect: Rect {
+                x: rect.x.saturating_sub(dx as u32),
+                y: rect.y.saturating_sub(dy as u32),
+                ..*rect
+            },
+            color: *color,
+        },
         Shape::Polygon { points, color } => Shape::Polygon {
             points: points.iter().map(at).collect(),
             color: *color,
@@ -848,8 +902,9 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
     match shape {
         Shape::Rect { rect, color } => {
             key.push(0);
-            for v in [rect.x, rect.y, rect.w, rect.h] {
-                key.extend_from_slice(&v.to_le_bytes());
+            let (x, y) = (rect.x as f32 - dx, rect.y as f32 - dy);
+            for v in [x, y, rect.w as f32, rect.h as f32] {
+                num(&mut key, v);
             }
             colour(&mut key, color);
         }
@@ -961,7 +1016,7 @@ mod tests {
         let mut pixmap = Pixmap::new(120, 120).expect("pixmap");
         pixmap.fill(Color::from_rgba8(0x80, 0x90, 0xa0, 0xff));
         match sprites {
-            Some(sprites) => draw_shape(&mut pixmap.as_mut(), sprites, shape),
+            Some(sprites) => draw_shape(&mut pixmap.as_mut(), sprites, shape, None),
             None => paint_shape(&mut pixmap.as_mut(), shape),
         }
         pixmap
@@ -1028,7 +1083,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(!footprint(&sprites, &huge, (1200, 1200), 4, &mut |r| out.push(r)));
         let mut pixmap = Pixmap::new(1200, 1200).expect("pixmap");
-        draw_shape(&mut pixmap.as_mut(), &sprites, &huge);
+        draw_shape(&mut pixmap.as_mut(), &sprites, &huge, None);
         let centre = pixmap.pixel(600, 600).expect("inside");
         assert_eq!(
             (centre.red(), centre.green(), centre.blue()),

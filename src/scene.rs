@@ -33,6 +33,18 @@ impl Rect {
     }
 }
 
+/// Pixels `x0..x1` of row `y`. Sorted lists of runs, none overlapping, say where a
+/// partial paint must be right (the indexed path's dirty pixels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Run {
+    /// Row.
+    pub y: u32,
+    /// First pixel.
+    pub x0: u32,
+    /// One past the last pixel.
+    pub x1: u32,
+}
+
 /// A filled rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fill {

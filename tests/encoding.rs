@@ -15,6 +15,17 @@ const QUERIES: &[&str] = &[
     "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360",
     "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b&turn=1",
     "fen=start&theme=green&size=2048",
+    // Heavy markup that does not fit a palette (RGB): five arrows, labels on the board.
+    "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3,Bd4,Gh4h4&highlight=Ge5,Rf3&squares=a6,h6&coordinates=inside&orientation=black&size=520",
+    ANNOTATED[1],
+];
+
+/// Annotated diagrams that stay 8-bit: the benchmark's case; and arrows over marked
+/// squares and pieces, a circle on a piece and a cross, flipped (stamps clipped to the
+/// dirty rows).
+const ANNOTATED: [&str; 2] = [
+    "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3",
+    "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Be2&squares=a6&orientation=black",
 ];
 
 #[test]
@@ -49,16 +60,17 @@ fn the_start_position_at_720_px_is_smaller_than_lila_gifs_gif() {
 
 #[test]
 fn annotated_diagrams_still_fit_a_palette() {
-    // The benchmark's annotated case: translucent arrows over pieces and a check glow make
-    // some 700 shades; boxes of colours cover them with under 256 entries, so the PNG stays
-    // 8-bit. (Heavier markup may not fit, and falls back to RGB.)
+    // Translucent arrows over pieces and a check glow make some 700 shades; boxes of
+    // colours cover them with under 256 entries, so the PNG stays 8-bit. (Heavier markup
+    // may not fit, and falls back to RGB.)
     let renderer = Renderer::default();
-    let query = "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3";
-    let r = Request::from_query(query, None).expect("valid");
-    let png = renderer.png(&r.position, &r.options).expect("renders");
-    // IHDR colour type, byte 25: 3 is indexed.
-    assert_eq!(png[25], 3, "{query}: colour type {}", png[25]);
-    let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
-    let diff = common::compare(&common::decode(&png), &full, 3);
-    assert_eq!(diff.over, 0, "{query}: max difference {}", diff.max);
+    for query in ANNOTATED {
+        let r = Request::from_query(query, None).expect("valid");
+        let png = renderer.png(&r.position, &r.options).expect("renders");
+        // IHDR colour type, byte 25: 3 is indexed.
+        assert_eq!(png[25], 3, "{query}: colour type {}", png[25]);
+        let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
+        let diff = common::compare(&common::decode(&png), &full, 3);
+        assert_eq!(diff.over, 0, "{query}: max difference {}", diff.max);
+    }
 }
