@@ -61,6 +61,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("png/annotated/400", |b| {
         b.iter(|| renderer.png(black_box(&annotated.position), &annotated.options))
     });
+    // The same position without the marks: the annotated target is 2x this, and 2x the
+    // start position.
+    let plain = Request::from_query(
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3",
+        Some(Format::Png),
+    )
+    .expect("valid");
+    c.bench_function("png/unannotated/400", |b| {
+        b.iter(|| renderer.png(black_box(&plain.position), &plain.options))
+    });
     c.bench_function("svg/annotated/400", |b| {
         b.iter(|| renderer.svg(black_box(&annotated.position), &annotated.options))
     });

@@ -416,9 +416,9 @@ pub fn compose(
     let dirty = &mut scratch.dirty;
     dirty.clear();
     let square = scene.square.max(1) as f32;
-    // The rows a shape paints, from its stamp, in bands of 4; or boxes around it.
+    // The painted run of each row of a shape, from its stamp; or boxes around it.
     let bound = |shape: &Shape, dirty: &mut Vec<Rect>| {
-        if !raster::footprint(sprites, shape, (w, h), 4, &mut |r| dirty.push(r)) {
+        if !raster::footprint(sprites, shape, (w, h), &mut |r| dirty.push(r)) {
             shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
         }
     };

@@ -794,35 +794,27 @@ fn stamp(
     Some((stamp, at.x, at.y))
 }
 
-/// The rows `shape` paints inside `w` × `h`, as rectangles of at most `band` rows each
-/// spanning the band's painted columns, given to `out`; `false` (nothing given) when the
-/// shape has no stamp, and the caller must bound it another way.
+/// The painted run of each row of `shape` inside `w` × `h`, as one-row rectangles given
+/// to `out`; `false` (nothing given) when the shape has no stamp, and the caller must
+/// bound it another way.
 pub(crate) fn footprint(
     sprites: &SpriteCache,
     shape: &Shape,
     (w, h): (u32, u32),
-    band: usize,
     out: &mut impl FnMut(Rect),
 ) -> bool {
     let Some((stamp, x, y)) = stamp(sprites, shape, (w, h)) else {
         return false;
     };
-    let band = band.max(1);
-    let rows = &stamp.rows[..stamp.rows.len().min(h.saturating_sub(y) as usize)];
-    for (i, chunk) in rows.chunks(band).enumerate() {
-        let painted = chunk.iter().filter(|(s, e)| s < e);
-        let start = painted.clone().map(|r| r.0).min();
-        let end = painted.map(|r| r.1).max();
-        if let (Some(start), Some(end)) = (start, end) {
-            let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
-            if from < to {
-                out(Rect {
-                    x: from,
-                    y: y + (i * band) as u32,
-                    w: to - from,
-                    h: chunk.len() as u32,
-                });
-            }
+    for (row, &(start, end)) in (y..h).zip(&stamp.rows) {
+        let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
+        if from < to {
+            out(Rect {
+                x: from,
+                y: row,
+                w: to - from,
+                h: 1,
+            });
         }
     }
     true
@@ -1081,7 +1073,7 @@ mod tests {
         };
         assert!(stamp(&sprites, &huge, (1200, 1200)).is_none());
         let mut out = Vec::new();
-        assert!(!footprint(&sprites, &huge, (1200, 1200), 4, &mut |r| out.push(r)));
+        assert!(!footprint(&sprites, &huge, (1200, 1200), &mut |r| out.push(r)));
         let mut pixmap = Pixmap::new(1200, 1200).expect("pixmap");
         draw_shape(&mut pixmap.as_mut(), &sprites, &huge, None);
         let centre = pixmap.pixel(600, 600).expect("inside");
@@ -1092,16 +1084,16 @@ mod tests {
     }
 
     #[test]
-    fn a_footprint_covers_every_painted_pixel_in_bands() {
+    fn a_footprint_covers_every_painted_pixel() {
         let sprites = SpriteCache::new(1 << 20);
         let grey = on_grey(&glow((0.0, 0.0), 0.0), None);
         for shape in shapes() {
             let mut rects = Vec::new();
-            assert!(footprint(&sprites, &shape, (120, 120), 4, &mut |r| rects.push(r)));
+            assert!(footprint(&sprites, &shape, (120, 120), &mut |r| rects.push(r)));
             assert!(
                 rects
                     .iter()
-                    .all(|r| r.h <= 4 && r.x + r.w <= 120 && r.y + r.h <= 120)
+                    .all(|r| r.h == 1 && r.x + r.w <= 120 && r.y + r.h <= 120)
             );
             let painted = on_grey(&shape, Some(&sprites));
             for (i, (a, b)) in painted.pixels().iter().zip(grey.pixels()).enumerate() {
