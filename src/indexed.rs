@@ -740,15 +740,16 @@ impl Boxes {
 
     /// Put `c` in the first box that takes it; that box's entry.
     fn join(&mut self, c: [u8; 3]) -> Option<u8> {
-        // Channels in range, counted per box over all 256 slots (fixed sizes vectorise).
-        let mut hit = [0u8; 256];
+        // How far each box misses each channel, over all 256 slots: saturating
+        // differences, which vectorise on every x86-64 (fixed sizes, no branches).
+        let mut miss = [0u8; 256];
         for (k, &ck) in c.iter().enumerate() {
             let [min, max] = &self.takes[k];
-            for ((h, &a), &b) in hit.iter_mut().zip(min).zip(max) {
-                *h += u8::from(a <= ck) & u8::from(ck <= b);
+            for ((m, &a), &b) in miss.iter_mut().zip(min).zip(max) {
+                *m |= a.saturating_sub(ck) | ck.saturating_sub(b);
             }
         }
-        let i = hit[..self.len].iter().position(|&h| h == 3)?;
+        let i = miss[..self.len].iter().position(|&m| m == 0)?;
         if !self.exact[i] {
             for (k, &ck) in c.iter().enumerate() {
                 self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
