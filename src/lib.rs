@@ -9,8 +9,9 @@
 //!
 //! scene ──► indexed::compose: cached board and piece tiles as palette indices;
 //!             │ marked squares: cached cell tiles, converted by colour
-//!             │ arrows, other marks, labels on the board: raster::paint_within those
-//!             │ rectangles only ─► indexed::convert (into the same palette)
+//!             │ arrows, circles, crosses: cached stamps (painted once, blended), and
+//!             │ labels on the board: raster::paint_within those row runs only
+//!             │ ─► indexed::convert (into the same palette)
 //!             └──────────────────────────────────────► encode::indexed_png ─► deflate
 //!       (a board that does not fit 256 colours: raster::paint ─► encode::png_with)
 //! ```
