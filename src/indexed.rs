@@ -292,18 +292,7 @@ fn cell_tile(
     key.extend_from_slice(&colour.to_le_bytes());
     key.push(piece.map_or(u8::MAX, |p| p.index() as u8));
     for mark in marks {
-        match mark {
-            Shape::Rect { color: c, .. } => key.extend_from_slice(&[1, c.r, c.g, c.b, c.a]),
-            Shape::Glow { radius, stops, .. } => {
-                key.push(2);
-                key.extend_from_slice(&radius.to_bits().to_le_bytes());
-                for (offset, c) in stops {
-                    key.extend_from_slice(&offset.to_bits().to_le_bytes());
-                    key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
-                }
-            }
-            _ => return None,
-        }
+        raster::describe(mark, (rect.x as f32, rect.y as f32), &mut key);
     }
     sprites.cells.get_with(key, || {
         let at = (rect.x, rect.y, rect.w);

@@ -878,10 +878,17 @@ fn moved(shape: &Shape, dx: f32, dy: f32) -> Shape {
 }
 
 /// The exact description of [`moved`]`(shape, dx, dy)` painted on `w` × `h` pixels.
-fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8> {
+fn stamp_key(shape: &Shape, origin: (f32, f32), (w, h): (u32, u32)) -> Vec<u8> {
     let mut key = Vec::with_capacity(64);
     key.extend_from_slice(&w.to_le_bytes());
     key.extend_from_slice(&h.to_le_bytes());
+    describe(shape, origin, &mut key);
+    key
+}
+
+/// Append the exact description of `shape` moved by (−`dx`, −`dy`) to `key`: shapes with
+/// equal descriptions paint the same pixels relative to their origins (for cache keys).
+pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
     let num = |key: &mut Vec<u8>, v: f32| key.extend_from_slice(&v.to_bits().to_le_bytes());
     let colour = |key: &mut Vec<u8>, c: &Rgba| key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
     let points = |key: &mut Vec<u8>, points: &[Point]| {
@@ -896,14 +903,14 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
             key.push(0);
             let (x, y) = (rect.x as f32 - dx, rect.y as f32 - dy);
             for v in [x, y, rect.w as f32, rect.h as f32] {
-                num(&mut key, v);
+                num(key, v);
             }
-            colour(&mut key, color);
+            colour(key, color);
         }
         Shape::Polygon { points: p, color } => {
             key.push(1);
-            points(&mut key, p);
-            colour(&mut key, color);
+            points(key, p);
+            colour(key, color);
         }
         Shape::Line {
             points: p,
@@ -911,9 +918,9 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
             color,
         } => {
             key.push(2);
-            points(&mut key, p);
-            num(&mut key, *width);
-            colour(&mut key, color);
+            points(key, p);
+            num(key, *width);
+            colour(key, color);
         }
         Shape::Ring {
             center,
@@ -922,10 +929,10 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
             color,
         } => {
             key.push(3);
-            points(&mut key, &[*center]);
-            num(&mut key, *radius);
-            num(&mut key, *width);
-            colour(&mut key, color);
+            points(key, &[*center]);
+            num(key, *radius);
+            num(key, *width);
+            colour(key, color);
         }
         Shape::Disc {
             center,
@@ -933,9 +940,9 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
             color,
         } => {
             key.push(4);
-            points(&mut key, &[*center]);
-            num(&mut key, *radius);
-            colour(&mut key, color);
+            points(key, &[*center]);
+            num(key, *radius);
+            colour(key, color);
         }
         Shape::Glow {
             center,
@@ -943,15 +950,14 @@ fn stamp_key(shape: &Shape, (dx, dy): (f32, f32), (w, h): (u32, u32)) -> Vec<u8>
             stops,
         } => {
             key.push(5);
-            points(&mut key, &[*center]);
-            num(&mut key, *radius);
+            points(key, &[*center]);
+            num(key, *radius);
             for (offset, c) in stops {
-                num(&mut key, *offset);
-                colour(&mut key, c);
+                num(key, *offset);
+                colour(key, c);
             }
         }
     }
-    key
 }
 
 #[cfg(test)]
