@@ -6,10 +6,13 @@
 //! palette indices once, into one palette they share. A render is then a copy of the base's
 //! indices and, per piece, a copy of its tile's rows: no RGBA pixels and no colour lookups.
 //!
-//! What a context does not cover (marks, arrows, labels over the board, pieces off the
-//! grid) is *dirty*: the caller paints the whole diagram in RGBA as usual, and only the
-//! dirty rectangles are converted, against the context's palette, extended for this render
-//! when new colours appear. Colours join the palette as in `encode`: a colour within
+//! A marked square (last move, highlight, check glow) with its piece is a cached
+//! [`CellTile`]: its own few colours and each pixel's number among them, converted by
+//! colour. What neither covers (arrows, circles, crosses, labels over the board, pieces off
+//! the grid) is *dirty*: exactly the row runs those shapes' stamps paint, and boxes around
+//! labels. The caller paints just those runs in RGBA (`raster::paint_within`), and they are
+//! converted against the context's palette, extended for this render when new colours
+//! appear. Colours join the palette as in `encode`: a colour within
 //! `encode::PALETTE_TOLERANCE` of an entry is drawn by that entry, so the result is the same
 //! visually lossless palette image the full-colour path makes. When 256 entries are not
 //! enough, the caller falls back to that path.
@@ -323,8 +326,8 @@ pub fn context(
 pub struct Scratch {
     /// The diagram as palette indices.
     pub indices: Vec<u8>,
-    /// The palette of this render (RGB triplets): the context's, plus colours of the dirty
-    /// rectangles it lacked.
+    /// The palette of this render (RGB triplets): the context's, plus colours of the
+    /// marked cells and dirty pixels it lacked.
     pub palette: Vec<u8>,
     dirty: Vec<Rect>,
     /// Marks on plain cells, as (cell, number in the scene's marks), by cell then number.
@@ -339,7 +342,7 @@ pub struct Scratch {
     spans: Vec<Run>,
     /// Entries the composed (clean) parts and the dirty pixels' known colours use.
     used: Entries,
-    /// Colours of the dirty rectangles the context lacks: colour → number in `extra`.
+    /// Colours of the dirty pixels the context lacks: colour → number in `extra`.
     unknown: ColorMap,
     extra: Vec<Extra>,
     /// Each dirty pixel's code in pass one of [`convert`].
@@ -349,10 +352,10 @@ pub struct Scratch {
     boxes: Boxes,
 }
 
-/// Most colours the dirty rectangles may add to the context's.
+/// Most colours the marked cells and dirty pixels may add to the context's.
 const MAX_EXTRA: usize = 512;
 
-/// A colour of the dirty rectangles that the context lacks.
+/// A colour of the marked cells or dirty pixels that the context lacks.
 #[derive(Debug, Clone, Copy)]
 struct Extra {
     colour: u32,
@@ -386,8 +389,8 @@ impl Scratch {
 /// Compose `scene` from `context` into `scratch.indices`: plain cells and pieces on them
 /// from the context's tiles; marked cells (fills of a whole cell, check glows) with their
 /// pieces from the cell cache, to be converted by colour in [`convert`]; and list the
-/// rectangles it could not compose. Returns whether there are any: then the caller paints
-/// the RGBA pixels there before calling [`convert`].
+/// pixels it could not compose as row runs ([`Scratch::dirty`]). Returns whether there
+/// are any: then the caller paints the RGBA pixels there before calling [`convert`].
 pub fn compose(
     context: &Context,
     scene: &Scene,
@@ -525,8 +528,8 @@ fn cover(rects: &[Rect], runs: &mut Vec<Run>) {
 }
 
 /// Finish the last [`compose`]: convert the marked cells' tiles by colour, and the dirty
-/// rectangles from `rgba` (the same diagram painted in premultiplied RGBA there; not read
-/// when there are none) pixel by pixel, into indices. `false` when a pixel is translucent
+/// runs from `rgba` (the same diagram painted in premultiplied RGBA there; not read when
+/// there are none) pixel by pixel, into indices. `false` when a pixel is translucent
 /// or the colours need more than 256 entries.
 ///
 /// Colours the context knows keep their entries. The others, most frequent first, take an
@@ -1062,7 +1065,7 @@ mod tests {
         let mut scratch = Scratch::default();
         let layers = (set, renderer.sprites());
         let dirty = compose(&context, &scene, layers, font, labels, &mut scratch);
-        // Stale, translucent pixels: outside the dirty rectangles nothing may read them.
+        // Stale, translucent pixels: outside the dirty runs nothing may read them.
         let mut rgba = vec![0x7f; scene.width as usize * scene.height as usize * 4];
         if dirty {
             let within = Some(scratch.dirty());

@@ -1,8 +1,10 @@
 //! The raster backend: paints a [`Scene`] into a tiny-skia pixmap.
 //!
 //! Owns pixels. Pieces are sprites: each piece is rasterised by resvg once per
-//! (set, piece, square size) and kept in a [`SpriteCache`] bounded by bytes, so a render is
-//! rectangle fills, sprite blits and a few small glyph fills: never an SVG parse.
+//! (set, piece, square size) and kept in a [`SpriteCache`] bounded by bytes; every other
+//! shape (marks, arrows, circles, crosses) is a stamp, painted once at its origin and kept
+//! there too. A render is copies and blends of cached pixels and a few small glyph fills:
+//! never an SVG parse.
 
 use crate::font::LabelFont;
 use crate::pieces::PieceSet;

@@ -148,7 +148,7 @@ impl Renderer {
         if let Some(context) = context {
             let layers = (set, &self.sprites);
             if indexed::compose(&context, scene, layers, self.font, labels, &mut ws.indexed) {
-                // Only the dirty rectangles are read: paint just those.
+                // Only the dirty runs are read: paint just those.
                 let within = Some(ws.indexed.dirty());
                 let (sprites, pixels) = (&self.sprites, &mut ws.pixels);
                 if !raster::paint_within(scene, set, sprites, self.font, within, pixels) {
