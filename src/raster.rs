@@ -57,48 +57,94 @@ impl std::fmt::Debug for SpriteCache {
     }
 }
 
+/// What a cache entry holds, in bytes: the caches below weigh every entry by it.
+pub(crate) trait Weight {
+    /// Bytes held.
+    fn weight(&self) -> usize;
+}
+
+impl Weight for Vec<u8> {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Weight for Pixmap {
+    fn weight(&self) -> usize {
+        self.data().len()
+    }
+}
+
+impl Weight for Stamp {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
+
+impl Weight for crate::indexed::Context {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
+
+impl Weight for crate::indexed::CellTile {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
+
+impl Weight for SpriteKey {
+    fn weight(&self) -> usize {
+        std::mem::size_of::<SpriteKey>()
+    }
+}
+
+impl Weight for [u8; 4] {
+    fn weight(&self) -> usize {
+        4
+    }
+}
+
+impl<T: Weight> Weight for Arc<T> {
+    fn weight(&self) -> usize {
+        T::weight(self)
+    }
+}
+
+impl<T: Weight> Weight for Option<T> {
+    fn weight(&self) -> usize {
+        self.as_ref().map_or(0, T::weight)
+    }
+}
+
+impl<A: Weight, B: Weight> Weight for (A, B) {
+    fn weight(&self) -> usize {
+        self.0.weight() + self.1.weight()
+    }
+}
+
+/// A cache of at most about `max_bytes`, each entry weighed as its key and value's bytes.
+fn bounded<K, V>(max_bytes: u64) -> Cache<K, V>
+where
+    K: Weight + std::hash::Hash + Eq + Send + Sync + 'static,
+    V: Weight + Clone + Send + Sync + 'static,
+{
+    Cache::builder()
+        .max_capacity(max_bytes)
+        .weigher(|k: &K, v: &V| u32::try_from(k.weight() + v.weight()).unwrap_or(u32::MAX))
+        .build()
+}
+
 impl SpriteCache {
     /// A cache that holds at most about `max_bytes` of sprite pixels.
     pub fn new(max_bytes: u64) -> SpriteCache {
         SpriteCache {
-            cache: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|_k: &SpriteKey, v: &Arc<Pixmap>| {
-                    u32::try_from(v.data().len()).unwrap_or(u32::MAX)
-                })
-                .build(),
-            tiles: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|_k: &(SpriteKey, [u8; 4]), v: &Arc<Vec<u8>>| {
-                    u32::try_from(v.len()).unwrap_or(u32::MAX)
-                })
-                .build(),
-            bases: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|k: &Vec<u8>, v: &Arc<Vec<u8>>| {
-                    u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX)
-                })
-                .build(),
-            stamps: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|k: &Vec<u8>, v: &Arc<Stamp>| {
-                    u32::try_from(k.len() + v.bytes()).unwrap_or(u32::MAX)
-                })
-                .build(),
-            contexts: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|k: &Vec<u8>, v: &Option<Arc<crate::indexed::Context>>| {
-                    let bytes = v.as_ref().map_or(0, |c| c.bytes());
-                    u32::try_from(k.len() + bytes).unwrap_or(u32::MAX)
-                })
-                .build(),
-            cells: Cache::builder()
-                .max_capacity(max_bytes)
-                .weigher(|k: &Vec<u8>, v: &Option<Arc<crate::indexed::CellTile>>| {
-                    let bytes = v.as_ref().map_or(0, |c| c.bytes());
-                    u32::try_from(k.len() + bytes).unwrap_or(u32::MAX)
-                })
-                .build(),
+            cache: bounded(max_bytes),
+            tiles: bounded(max_bytes),
+            bases: bounded(max_bytes),
+            stamps: bounded(max_bytes),
+            contexts: bounded(max_bytes),
+            cells: bounded(max_bytes),
         }
     }
 
