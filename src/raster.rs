@@ -446,28 +446,11 @@ pub(crate) fn paint_cell(
         return pixels;
     };
     let (dx, dy) = (x as f32, y as f32);
-    for shape in marks {
-        let at_origin = match shape {
-            Shape::Rect { rect, color } => Shape::Rect {
-                rect: Rect {
-                    x: rect.x.wrapping_sub(x),
-                    y: rect.y.wrapping_sub(y),
-                    ..*rect
-                },
-                color: *color,
-            },
-            Shape::Glow {
-                center,
-                radius,
-                stops,
-            } => Shape::Glow {
-                center: (center.0 - dx, center.1 - dy),
-                radius: *radius,
-                stops: stops.clone(),
-            },
-            _ => continue,
-        };
-        draw_shape(&mut pixmap, sprites, &at_origin, None);
+    let cell_marks = marks
+        .iter()
+        .filter(|s| matches!(s, Shape::Rect { .. } | Shape::Glow { .. }));
+    for shape in cell_marks {
+        draw_shape(&mut pixmap, sprites, &moved(shape, dx, dy), None);
     }
     if let Some(piece) = piece {
         let rect = Rect {
