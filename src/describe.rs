@@ -24,28 +24,51 @@ const ROLES: [Role; 8] = [
 /// `White: King g1, Rooks a1 and f1, Pawns f2, g2 and h2. Black: King g8, Pawns f7, g7
 /// and h7. White to move.`
 pub fn describe(position: &Position) -> String {
-    let mut text = String::new();
-    let empty = position.pieces().next().is_none();
-    if empty {
+    let mut text = String::with_capacity(256);
+    // Both sides' pieces in one pass over the board, in the order they are listed: side,
+    // kind (most valuable first), file, rank.
+    let mut pieces: Vec<(Color, usize, Square)> = position
+        .pieces()
+        .map(|(sq, p)| (p.color, role_order(p.role), sq))
+        .collect();
+    pieces.sort_unstable_by_key(|&(color, order, sq)| (color, order, sq.file, sq.rank));
+    if pieces.is_empty() {
         text.push_str("Empty board.");
     }
     for color in [Color::White, Color::Black] {
-        let side = side(position, color);
+        let start = pieces.partition_point(|p| p.0 < color);
+        let end = pieces.partition_point(|p| p.0 <= color);
+        let side = &pieces[start..end];
         if !side.is_empty() {
             sep(&mut text);
-            let _ = write!(text, "{}: {}.", capitalised(color.name()), side.join(", "));
-        } else if !empty {
+            text.push_str(color.name());
+            text.push_str(": ");
+            for (i, kind) in side.chunk_by(|a, b| a.1 == b.1).enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(&noun(ROLES[kind[0].1], kind.len()));
+                text.push(' ');
+                listed_squares(&mut text, position, kind.iter().map(|p| p.2), kind.len());
+            }
+            text.push('.');
+        } else if !pieces.is_empty() {
             sep(&mut text);
-            let _ = write!(text, "{}: no pieces.", capitalised(color.name()));
+            let _ = write!(text, "{}: no pieces.", color.name());
         }
         if let Some(hand) = in_hand(position, color) {
             sep(&mut text);
-            let _ = write!(text, "{} in hand: {hand}.", capitalised(color.name()));
+            let _ = write!(text, "{} in hand: {hand}.", color.name());
         }
     }
     sep(&mut text);
-    let _ = write!(text, "{} to move.", capitalised(position.turn.name()));
+    let _ = write!(text, "{} to move.", position.turn.name());
     text
+}
+
+/// Where `role` comes in [`ROLES`].
+fn role_order(role: Role) -> usize {
+    ROLES.iter().position(|&r| r == role).unwrap_or(ROLES.len())
 }
 
 fn sep(text: &mut String) {
@@ -54,17 +77,18 @@ fn sep(text: &mut String) {
     }
 }
 
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
-
 /// `Rook` or `Rooks`.
 fn noun(role: Role, count: usize) -> String {
-    let name = capitalised(role.name());
-    if count == 1 { name } else { format!("{name}s") }
+    let name = role.name();
+    let mut noun = String::with_capacity(name.len() + 1);
+    let mut chars = name.chars();
+    if let Some(first) = chars.next() {
+        noun.extend(first.to_uppercase().chain(chars));
+    }
+    if count != 1 {
+        noun.push('s');
+    }
+    noun
 }
 
 /// `a, b and c`.
@@ -76,31 +100,23 @@ fn listed(items: &[String]) -> String {
     }
 }
 
-/// One entry per kind of piece `color` has on the board: `Pawns a2, b2 and c2`.
-fn side(position: &Position, color: Color) -> Vec<String> {
-    ROLES
-        .iter()
-        .filter_map(|&role| {
-            let piece = Piece { color, role };
-            let mut squares: Vec<Square> = position
-                .pieces()
-                .filter(|(_, p)| *p == piece)
-                .map(|(sq, _)| sq)
-                .collect();
-            squares.sort_by_key(|sq| (sq.file, sq.rank));
-            let names: Vec<String> = squares
-                .iter()
-                .map(|&sq| {
-                    let mut name = format!("{}{}", sq.file_char(), sq.rank_char());
-                    if position.is_promoted(sq) {
-                        name.push_str(" (promoted)");
-                    }
-                    name
-                })
-                .collect();
-            (!names.is_empty()).then(|| format!("{} {}", noun(role, names.len()), listed(&names)))
-        })
-        .collect()
+/// `a2, b2 and c2`, each square marked `(promoted)` where its piece is.
+fn listed_squares(
+    text: &mut String,
+    position: &Position,
+    squares: impl Iterator<Item = Square>,
+    count: usize,
+) {
+    for (i, sq) in squares.enumerate() {
+        if i > 0 {
+            text.push_str(if i + 1 == count { " and " } else { ", " });
+        }
+        text.push(sq.file_char());
+        text.push(sq.rank_char());
+        if position.is_promoted(sq) {
+            text.push_str(" (promoted)");
+        }
+    }
 }
 
 /// What `color` holds in hand, if anything: `2 Pawns and Knight`.
