@@ -1,4 +1,4 @@
-//! Renders one query's PNG a given number of times on a warm renderer, for instruction
+//! Renders one query's image (PNG, or SVG with `format=svg`) a given number of times on a warm renderer, for instruction
 //! counts that do not depend on how busy the machine is:
 //!
 //! ```text
@@ -17,11 +17,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let query = args.next().unwrap_or_else(|| "fen=start".to_string());
     let times: u32 = args.next().map_or(Ok(1), |n| n.parse())?;
-    let request = Request::from_query(&query, Some(Format::Png))?;
+    let request = Request::from_query(&query, None)?;
     let renderer = Renderer::default();
     let mut bytes = 0;
     for _ in 0..times {
-        bytes = renderer.png(&request.position, &request.options)?.len();
+        bytes = match request.format {
+            Format::Svg => renderer.svg(&request.position, &request.options)?.len(),
+            Format::Png => renderer.png(&request.position, &request.options)?.len(),
+        };
     }
     println!("{query}: {times} renders, {bytes} bytes each");
     Ok(())
