@@ -46,6 +46,9 @@ pub struct SpriteCache {
     /// Marked squares (with or without a piece) as colours and indices, for indexed
     /// renders, keyed by their exact description (`indexed.rs`).
     pub(crate) cells: Cache<Vec<u8>, Option<Arc<crate::indexed::CellTile>>>,
+    /// Parts of SVG documents that many diagrams share (`svg::Fragments`): piece symbols,
+    /// squares, labels.
+    svg: Cache<Vec<u8>, Arc<str>>,
 }
 
 impl std::fmt::Debug for SpriteCache {
@@ -105,7 +108,13 @@ impl Weight for [u8; 4] {
     }
 }
 
-impl<T: Weight> Weight for Arc<T> {
+impl Weight for str {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Weight + ?Sized> Weight for Arc<T> {
     fn weight(&self) -> usize {
         T::weight(self)
     }
@@ -135,6 +144,12 @@ where
         .build()
 }
 
+impl crate::svg::Fragments for SpriteCache {
+    fn fragment(&self, key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
+        self.svg.get_with(key, || Arc::from(make()))
+    }
+}
+
 impl SpriteCache {
     /// A cache that holds at most about `max_bytes` of sprite pixels.
     pub fn new(max_bytes: u64) -> SpriteCache {
@@ -145,6 +160,7 @@ impl SpriteCache {
             stamps: bounded(max_bytes),
             contexts: bounded(max_bytes),
             cells: bounded(max_bytes),
+            svg: bounded(max_bytes),
         }
     }
 

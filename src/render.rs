@@ -91,11 +91,12 @@ impl Renderer {
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
         let set = self.set(options)?;
         let title = crate::describe::describe(position);
-        Ok(svg::write_titled(
+        Ok(svg::write_with(
             &self.scene(position, options),
             set,
             self.font,
             Some(&title),
+            &self.sprites,
         ))
     }
 

@@ -14,6 +14,7 @@ use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 /// Write `scene` as SVG, drawing pieces from `set` and labels from `font`.
 pub fn write(scene: &Scene, set: &PieceSet, font: &LabelFont) -> String {
@@ -27,9 +28,38 @@ pub fn write_titled(
     font: &LabelFont,
     title: Option<&str>,
 ) -> String {
-    let mut out = String::with_capacity(8192 + scene.pieces.len() * 48);
+    write_with(scene, set, font, title, &Uncached)
+}
+
+/// Parts of a document that many diagrams share, kept between them: the piece symbols of
+/// a set at a scale, a board's squares, its labels. `key` describes a part exactly;
+/// `make` writes it when it is not kept.
+pub trait Fragments {
+    /// The part described by `key`.
+    fn fragment(&self, key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str>;
+}
+
+/// Keeps nothing: every part is written afresh.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Uncached;
+
+impl Fragments for Uncached {
+    fn fragment(&self, _key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
+        Arc::from(make())
+    }
+}
+
+/// [`write_titled`], taking the shared parts from `parts`: the same document, byte for byte.
+pub fn write_with(
+    scene: &Scene,
+    set: &PieceSet,
+    font: &LabelFont,
+    title: Option<&str>,
+    parts: &dyn Fragments,
+) -> String {
+    let mut out = String::with_capacity(4096 + scene.pieces.len() * 48);
     // Writing into a String cannot fail; the results are ignored for that reason.
-    let _ = write_into(&mut out, scene, set, font, title);
+    let _ = write_into(&mut out, scene, set, font, title, parts);
     out
 }
 
@@ -49,6 +79,7 @@ fn write_into(
     set: &PieceSet,
     font: &LabelFont,
     title: Option<&str>,
+    parts: &dyn Fragments,
 ) -> fmt::Result {
     let (w, h) = (scene.width, scene.height);
     write!(
@@ -68,13 +99,92 @@ fn write_into(
                 }
             })
     });
-    write_pieces(out, scene, set, square)?;
+    // Each kind of part ends its key with its own letter. The symbols depend on the set,
+    // which pieces appear, and the scale.
+    let used = scene
+        .pieces
+        .iter()
+        .fold(0u32, |mask, p| mask | 1 << p.piece.index());
+    if used != 0 {
+        let mut key = set.shared_name().as_bytes().to_vec();
+        key.push(0);
+        for v in [used, w, h, square.unwrap_or(0)] {
+            key.extend_from_slice(&v.to_le_bytes());
+        }
+        key.push(b'P');
+        out.push_str(&parts.fragment(key, &mut || {
+            let mut text = String::with_capacity(8192);
+            let _ = write_pieces(&mut text, scene, set, square);
+            text
+        }));
+    }
+    let mut key = crate::raster::base_key(scene, false);
+    key.push(b'B');
+    out.push_str(&parts.fragment(key, &mut || {
+        let mut text = String::with_capacity(256 + scene.fills.len() * 16);
+        let _ = write_board(&mut text, scene);
+        text
+    }));
+    let mut gradients = 0;
+    for shape in &scene.marks {
+        write_shape(out, shape, &mut gradients)?;
+    }
+    for p in &scene.pieces {
+        let r = p.rect;
+        write!(
+            out,
+            r##"<use href="#{}" x="{}" y="{}""##,
+            p.piece.code(),
+            r.x,
+            r.y
+        )?;
+        if square.is_none() {
+            write!(out, r#" width="{}" height="{}""#, r.w, r.h)?;
+        }
+        out.push_str("/>");
+    }
+    for shape in &scene.overlays {
+        write_shape(out, shape, &mut gradients)?;
+    }
+    if !scene.labels.is_empty() {
+        let mut key = labels_key(scene);
+        key.push(b'L');
+        out.push_str(&parts.fragment(key, &mut || {
+            let mut text = String::with_capacity(64 + scene.labels.len() * 96);
+            let _ = write_labels(&mut text, scene, font);
+            text
+        }));
+    }
+    out.push_str("</svg>");
+    Ok(())
+}
+
+/// The labels' exact description: a key for [`Fragments`].
+fn labels_key(scene: &Scene) -> Vec<u8> {
+    let mut key = Vec::with_capacity(scene.labels.len() * 20 + 1);
+    for l in &scene.labels {
+        for v in [
+            u32::from(l.ch),
+            l.x.to_bits(),
+            l.y.to_bits(),
+            l.scale.to_bits(),
+            u32::from_le_bytes([l.color.r, l.color.g, l.color.b, l.color.a]),
+        ] {
+            key.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    key
+}
+
+/// The background and the squares: consecutive fills of one colour (the dark squares) as
+/// one path.
+fn write_board(out: &mut String, scene: &Scene) -> fmt::Result {
+    let (w, h) = (scene.width, scene.height);
     write!(
         out,
         r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
         scene.background
     )?;
-    // Consecutive fills of one colour (the dark squares) as one path.
     let mut gradients = 0;
     for run in scene.fills.chunk_by(|a, b| a.color == b.color) {
         if let [fill] = run {
@@ -102,28 +212,6 @@ fn write_into(
             Paint("fill", run[0].color)
         )?;
     }
-    for shape in &scene.marks {
-        write_shape(out, shape, &mut gradients)?;
-    }
-    for p in &scene.pieces {
-        let r = p.rect;
-        write!(
-            out,
-            r##"<use href="#{}" x="{}" y="{}""##,
-            p.piece.code(),
-            r.x,
-            r.y
-        )?;
-        if square.is_none() {
-            write!(out, r#" width="{}" height="{}""#, r.w, r.h)?;
-        }
-        out.push_str("/>");
-    }
-    for shape in &scene.overlays {
-        write_shape(out, shape, &mut gradients)?;
-    }
-    write_labels(out, scene, font)?;
-    out.push_str("</svg>");
     Ok(())
 }
 

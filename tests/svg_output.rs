@@ -68,3 +68,44 @@ fn pieces_and_path_data_are_written_once_and_every_reference_resolves() {
         );
     }
 }
+
+#[test]
+fn kept_parts_give_the_same_document_as_writing_afresh() {
+    use staunton::request::Request;
+    // One renderer for all, so later documents take their symbols, squares and labels
+    // from what earlier ones kept: sizes, orientations, coordinates, sets of pieces and
+    // marks that share some parts and not others.
+    let renderer = Renderer::default();
+    let queries = [
+        "fen=start",
+        "fen=start&size=720",
+        "fen=start&orientation=black",
+        "fen=start&coordinates=inside",
+        "fen=start&coordinates=none&size=333",
+        // The same square size as the first (45 px) in a document of another size.
+        "fen=start&coordinates=none&size=360",
+        "fen=8/8/8/4k3/8/8/8/4K3_w_-_-_0_1",
+        "fen=8/8/8/4k3/8/8/8/4KQ2_w_-_-_0_1",
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3&highlight=Ge5",
+        "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR_w_KQkq_-_0_1",
+        "fen=empty",
+    ];
+    for round in 0..2 {
+        for query in queries {
+            let request = Request::from_query(query, None).expect("valid query");
+            let kept = renderer
+                .svg(&request.position, &request.options)
+                .expect("renders");
+            let scene = renderer.scene(&request.position, &request.options);
+            let set = renderer.set(&request.options).expect("known set");
+            let title = staunton::describe::describe(&request.position);
+            let fresh = staunton::svg::write_titled(
+                &scene,
+                set,
+                staunton::font::LabelFont::builtin(),
+                Some(&title),
+            );
+            assert_eq!(kept, fresh, "round {round}: {query}");
+        }
+    }
+}
