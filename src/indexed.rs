@@ -709,6 +709,21 @@ struct Boxes {
     grown: [bool; 256],
     entries: [u8; 256],
     len: usize,
+    /// The boxes that may take a colour, by the colour's cell of a grid of
+    /// [`GRID_SIDE`]-wide cubes, in the order they were added. What a box takes only
+    /// narrows as it grows, so the cells it was listed under when added stay a superset.
+    grid: Vec<Vec<u8>>,
+    /// The cells of `grid` with boxes listed, to clear.
+    listed: Vec<u16>,
+}
+
+/// The side of the cubes of colour [`Boxes`] lists its boxes under: wider than the widest
+/// range a box takes (`2 × 2 × tolerance + 1`), so a box is listed under at most 8.
+const GRID_SIDE: u8 = 32;
+
+fn grid_cell(c: [u8; 3]) -> usize {
+    let [r, g, b] = c.map(|v| usize::from(v / GRID_SIDE));
+    (r * 8 + g) * 8 + b
 }
 
 impl Default for Boxes {
@@ -721,6 +736,8 @@ impl Default for Boxes {
             grown: [false; 256],
             entries: [0; 256],
             len: 0,
+            grid: vec![Vec::new(); 512],
+            listed: Vec::new(),
         }
     }
 }
@@ -728,20 +745,24 @@ impl Default for Boxes {
 impl Boxes {
     fn clear(&mut self) {
         self.len = 0;
+        for &cell in &self.listed {
+            self.grid[usize::from(cell)].clear();
+        }
+        self.listed.clear();
+    }
+
+    /// Whether box `i` takes `c`.
+    fn takes(&self, i: usize, c: [u8; 3]) -> bool {
+        (0..3).all(|k| (self.takes[k][0][i]..=self.takes[k][1][i]).contains(&c[k]))
     }
 
     /// Put `c` in the first box that takes it; that box's entry.
     fn join(&mut self, c: [u8; 3]) -> Option<u8> {
-        // How far each box misses each channel, over all 256 slots: saturating
-        // differences, which vectorise on every x86-64 (fixed sizes, no branches).
-        let mut miss = [0u8; 256];
-        for (k, &ck) in c.iter().enumerate() {
-            let [min, max] = &self.takes[k];
-            for ((m, &a), &b) in miss.iter_mut().zip(min).zip(max) {
-                *m |= a.saturating_sub(ck) | ck.saturating_sub(b);
-            }
-        }
-        let i = miss[..self.len].iter().position(|&m| m == 0)?;
+        let i = usize::from(
+            *self.grid[grid_cell(c)]
+                .iter()
+                .find(|&&i| self.takes(usize::from(i), c))?,
+        );
         if !self.exact[i] {
             for (k, &ck) in c.iter().enumerate() {
                 self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
@@ -782,6 +803,20 @@ impl Boxes {
         (self.exact[i], self.grown[i], self.entries[i]) = (exact, false, entry);
         self.set_takes(i);
         self.len += 1;
+        // List the box under every cell its range reaches.
+        let [r, g, b] = [0, 1, 2]
+            .map(|k| (self.takes[k][0][i] / GRID_SIDE)..=(self.takes[k][1][i] / GRID_SIDE));
+        for r in r {
+            for g in g.clone() {
+                for b in b.clone() {
+                    let cell = grid_cell([r, g, b].map(|v| v * GRID_SIDE));
+                    if self.grid[cell].is_empty() {
+                        self.listed.push(cell as u16);
+                    }
+                    self.grid[cell].push(i as u8);
+                }
+            }
+        }
         Some(())
     }
 
