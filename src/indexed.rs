@@ -6,11 +6,11 @@
 //! palette indices once, into one palette they share. A render is then a copy of the base's
 //! indices and, per piece, a copy of its tile's rows: no RGBA pixels and no colour lookups.
 //!
-//! A marked square (last move, highlight, check glow) with its piece is a cached
-//! [`CellTile`]: its own few colours and each pixel's number among them, converted by
-//! colour. What neither covers (arrows, circles, crosses, labels over the board, pieces off
-//! the grid) is *dirty*: exactly the row runs those shapes' stamps paint, and boxes around
-//! labels. The caller paints just those runs in RGBA (`raster::paint_within`), and they are
+//! A marked square (last move, highlight, check glow, or any arrow, circle or cross
+//! crossing it) with its piece is a cached [`CellTile`]: its own colours and each pixel's
+//! number among them, converted by colour. What neither covers (labels over the board,
+//! shapes reaching off the grid, pieces off it) is *dirty*: exactly the row runs those
+//! shapes' stamps paint, and boxes around labels. The caller paints just those runs in RGBA (`raster::paint_within`), and they are
 //! converted against the context's palette, extended for this render when new colours
 //! appear. Colours join the palette as in `encode`: a colour within
 //! `encode::PALETTE_TOLERANCE` of an entry is drawn by that entry, so the result is the same
@@ -189,6 +189,30 @@ impl Context {
         (self.cells[cell] != 0).then_some(cell)
     }
 
+    /// Give `out` each plain cell the one-row rectangle `run` crosses; `false` when part
+    /// of it lies off the grid or on a cell that is not plain.
+    fn cells_of_run(&self, run: Rect, out: &mut impl FnMut(usize)) -> bool {
+        let (g, sq) = (self.grid, self.square.max(1));
+        let inside = run.x >= g.x
+            && run.y >= g.y
+            && run.x + run.w <= g.x + g.w
+            && run.y + run.h <= g.y + g.h
+            && run.w > 0;
+        if !inside {
+            return false;
+        }
+        let row = ((run.y - g.y) / sq) as usize;
+        let (first, last) = ((run.x - g.x) / sq, (run.x + run.w - 1 - g.x) / sq);
+        for file in first..=last {
+            let cell = row * self.files as usize + file as usize;
+            if self.cells.get(cell).is_none_or(|&c| c == 0) {
+                return false;
+            }
+            out(cell);
+        }
+        true
+    }
+
     /// The cell's rectangle.
     fn cell_rect(&self, cell: usize) -> Rect {
         let (g, sq, files) = (self.grid, self.square, self.files as usize);
@@ -239,19 +263,20 @@ pub struct CellTile {
     /// Colours (RGBA as a little-endian `u32`) and how many pixels have each.
     colours: Vec<(u32, u32)>,
     /// Each pixel's number in `colours`, `square` rows of `square`.
-    local: Vec<u8>,
+    local: Vec<u16>,
 }
 
 impl CellTile {
     /// Bytes held (for the cache's weigher).
     pub fn bytes(&self) -> usize {
-        self.local.len() + self.colours.len() * 8
+        self.local.len() * 2 + self.colours.len() * 8
     }
 
-    /// `rgba` as a tile; `None` if a pixel is translucent or it has over 256 colours.
+    /// `rgba` as a tile; `None` if a pixel is translucent or it has 65,535 colours or more.
     fn of(rgba: &[u8]) -> Option<CellTile> {
         let mut map = ColorMap::default();
-        map.reset(512);
+        // Room for every pixel a colour of its own at most half full.
+        map.reset((rgba.len() / 2).clamp(512, 1 << 17).next_power_of_two());
         let mut colours: Vec<(u32, u32)> = Vec::new();
         let mut local = Vec::with_capacity(rgba.len() / 4);
         for p in rgba.chunks_exact(4) {
@@ -263,7 +288,7 @@ impl CellTile {
                 Some(n) => n,
                 None => {
                     let n = colours.len() as u16;
-                    if n == 256 || !map.insert(colour, n) {
+                    if n == u16::MAX || !map.insert(colour, n) {
                         return None;
                     }
                     colours.push((colour, 0));
@@ -271,21 +296,20 @@ impl CellTile {
                 }
             };
             colours[usize::from(n)].1 += 1;
-            local.push(n as u8);
+            local.push(n);
         }
         Some(CellTile { colours, local })
     }
 }
 
-/// The tile of `cell` of `context` with `marks` (the scene's, in order) and `piece` on it,
-/// from the cell cache.
+/// The tile of `cell` of `context` with `marks` (the scene's, in order) and `piece` on it
+/// and `overlays` (the scene's, in order) over them, from the cell cache.
 fn cell_tile(
     context: &Context,
-    set: &PieceSet,
-    sprites: &SpriteCache,
+    (set, sprites): (&PieceSet, &SpriteCache),
     cell: usize,
-    marks: &[&Shape],
-    piece: Option<Piece>,
+    (marks, piece, overlays): (&[&Shape], Option<Piece>, &[&Shape]),
+    (w, h): (u32, u32),
 ) -> Option<std::sync::Arc<CellTile>> {
     let (rect, colour) = (context.cell_rect(cell), context.cells[cell]);
     let mut key = Vec::with_capacity(64);
@@ -294,12 +318,23 @@ fn cell_tile(
     key.extend_from_slice(&context.square.to_le_bytes());
     key.extend_from_slice(&colour.to_le_bytes());
     key.push(piece.map_or(u8::MAX, |p| p.index() as u8));
+    key.extend_from_slice(&(marks.len() as u32).to_le_bytes());
     for mark in marks {
         raster::describe(mark, (rect.x as f32, rect.y as f32), &mut key);
     }
+    if !overlays.is_empty() {
+        // Overlays come from stamps cut where the image ends: the image's size is part of
+        // what they paint.
+        key.extend_from_slice(&w.to_le_bytes());
+        key.extend_from_slice(&h.to_le_bytes());
+        for overlay in overlays {
+            raster::describe(overlay, (rect.x as f32, rect.y as f32), &mut key);
+        }
+    }
     sprites.cells.get_with(key, || {
         let at = (rect.x, rect.y, rect.w);
-        let rgba = raster::paint_cell(set, sprites, at, colour, marks, piece);
+        let layers = (marks, piece, overlays);
+        let rgba = raster::paint_cell(set, sprites, at, colour, layers, (w, h));
         CellTile::of(&rgba).map(std::sync::Arc::new)
     })
 }
@@ -330,14 +365,17 @@ pub struct Scratch {
     /// marked cells and dirty pixels it lacked.
     pub palette: Vec<u8>,
     dirty: Vec<Rect>,
-    /// Marks on plain cells, as (cell, number in the scene's marks), by cell then number.
-    marked: Vec<(usize, usize)>,
+    /// Marks and overlays on plain cells, as (cell, whether an overlay, number in the
+    /// scene's marks or overlays), sorted: per cell, the marks then the overlays, in order.
+    marked: Vec<(usize, bool, usize)>,
     /// Marked cells a piece stands on.
     occupied: Vec<usize>,
     /// The marked cells' tiles and where they go (top-left corner).
     placed: Vec<(std::sync::Arc<CellTile>, usize, usize)>,
     /// Per colour of each placed tile in turn, its code in pass one of [`convert`].
     cell_codes: Vec<u16>,
+    /// A placed tile's colours' entries, by the tile's numbers.
+    lut: Vec<u8>,
     /// The dirty pixels as row runs, sorted, none overlapping.
     spans: Vec<Run>,
     /// Entries the composed (clean) parts and the dirty pixels' known colours use.
@@ -424,23 +462,44 @@ pub fn compose(
     placed.clear();
     for (i, shape) in scene.marks.iter().enumerate() {
         match context.cell_mark(shape) {
-            Some(cell) => marked.push((cell, i)),
+            Some(cell) => marked.push((cell, false, i)),
             None => bound(shape, dirty),
         }
     }
+    // An overlay whose painted pixels all lie on plain cells goes onto those cells' tiles;
+    // any other is dirty.
+    for (i, shape) in scene.overlays.iter().enumerate() {
+        let before = marked.len();
+        let mut on_cells = true;
+        let stamped = raster::footprint(sprites, shape, (w, h), &mut |run| {
+            on_cells &= context.cells_of_run(run, &mut |cell| marked.push((cell, true, i)));
+        });
+        if !stamped || !on_cells {
+            marked.truncate(before);
+            bound(shape, dirty);
+        }
+    }
     marked.sort_unstable();
+    marked.dedup();
     let marks_on = |cell: usize| {
-        let from = marked.partition_point(|&(c, _)| c < cell);
-        let to = marked.partition_point(|&(c, _)| c <= cell);
-        marked[from..to].iter().map(|&(_, i)| &scene.marks[i])
+        let from = marked.partition_point(|&(c, _, _)| c < cell);
+        let to = marked.partition_point(|&(c, _, _)| c <= cell);
+        &marked[from..to]
     };
-    let mut on_cell: Vec<&Shape> = Vec::new();
+    let (mut under, mut over): (Vec<&Shape>, Vec<&Shape>) = (Vec::new(), Vec::new());
     // A marked cell goes into `placed`, or is dirty when its tile has too many colours.
     let mut place = |cell: usize, piece: Option<Piece>, dirty: &mut Vec<Rect>| {
-        on_cell.clear();
-        on_cell.extend(marks_on(cell));
+        under.clear();
+        over.clear();
+        for &(_, overlay, i) in marks_on(cell) {
+            match overlay {
+                false => under.push(&scene.marks[i]),
+                true => over.push(&scene.overlays[i]),
+            }
+        }
         let rect = context.cell_rect(cell);
-        match cell_tile(context, set, sprites, cell, &on_cell, piece) {
+        let layers = (&under[..], piece, &over[..]);
+        match cell_tile(context, (set, sprites), cell, layers, (w, h)) {
             Some(tile) => placed.push((tile, rect.x as usize, rect.y as usize)),
             None => dirty.push(rect),
         }
@@ -448,7 +507,7 @@ pub fn compose(
     let width = w as usize;
     for p in &scene.pieces {
         let cell = context.cell_of(p.rect);
-        if let Some(cell) = cell.filter(|&c| marks_on(c).next().is_some()) {
+        if let Some(cell) = cell.filter(|&c| !marks_on(c).is_empty()) {
             occupied.push(cell);
             place(cell, Some(p.piece), dirty);
             continue;
@@ -465,15 +524,12 @@ pub fn compose(
         }
     }
     occupied.sort_unstable();
-    let mut cells: Vec<usize> = marked.iter().map(|&(c, _)| c).collect();
+    let mut cells: Vec<usize> = marked.iter().map(|&(c, _, _)| c).collect();
     cells.dedup();
     for cell in cells {
         if occupied.binary_search(&cell).is_err() {
             place(cell, None, dirty);
         }
-    }
-    for shape in &scene.overlays {
-        bound(shape, dirty);
     }
     if !labels_in_margin {
         for l in &scene.labels {
@@ -550,6 +606,7 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
         codes,
         order,
         boxes,
+        lut,
         ..
     } = scratch;
     if spans.is_empty() && placed.is_empty() {
@@ -668,11 +725,13 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     // The marked cells, through a table from their colours to entries.
     let (square, mut at) = (context.square as usize, 0);
     for (tile, x, y) in placed.iter() {
-        let mut lut = [0u8; 256];
         let n = tile.colours.len();
-        for (l, &code) in lut.iter_mut().zip(&cell_codes[at..at + n]) {
-            *l = entry_of[usize::from(code)];
-        }
+        lut.clear();
+        lut.extend(
+            cell_codes[at..at + n]
+                .iter()
+                .map(|&c| entry_of[usize::from(c)]),
+        );
         at += n;
         for (row, src) in tile.local.chunks_exact(square).enumerate() {
             let out = &mut indices[(y + row) * width + x..][..square];
@@ -697,7 +756,8 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
 /// first colour and takes colours within tolerance of it; any other is drawn by its
 /// centre and takes colours while it stays at most `2 × tolerance` wide per channel. Either
 /// way every colour is drawn within tolerance. Stored channel by channel with the range of
-/// values each box takes, so the search is a few vectorised compares.
+/// values each box takes, and listed by the cubes of colour they reach, so a colour's
+/// search looks at the few boxes listed under its cube.
 #[derive(Debug, Clone)]
 struct Boxes {
     lo: [[u8; 256]; 3],
@@ -1158,12 +1218,26 @@ mod tests {
     }
 
     #[test]
-    fn the_annotated_case_converts_its_dirty_rectangles() {
+    fn arrows_circles_and_crosses_on_the_board_are_cell_tiles_not_dirty() {
         let renderer = Renderer::default();
-        let query = "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
-                     &lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3";
+        for query in [
+            "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+             &lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3",
+            "fen=start&arrows=Ga1h8,Rb1c3,Yd4&squares=e5,d2&orientation=black&size=333",
+        ] {
+            let (scratch, dirty) = composed(&renderer, query);
+            assert!(!dirty, "{query}: arrows needed painting");
+            assert!(!scratch.placed.is_empty(), "{query}: no cell tiles");
+            assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+        }
+    }
+
+    #[test]
+    fn labels_on_the_board_are_dirty_and_converted() {
+        let renderer = Renderer::default();
+        let query = "fen=start&coordinates=inside&arrows=Ge2e4,Ra1a8&size=360";
         let (scratch, dirty) = composed(&renderer, query);
-        assert!(dirty, "arrows were not seen as dirty");
+        assert!(dirty, "labels on the board were not seen as dirty");
         assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
     }
 

@@ -445,17 +445,19 @@ fn reach(shape: &Shape) -> Rect {
 }
 
 /// A `px` × `px` cell of the opaque colour `colour` (premultiplied RGBA, little-endian)
-/// at (`x`, `y`) of a scene, with `marks` (the scene's, in place) and `piece` painted on it
-/// as a full render paints them there: premultiplied RGBA, `px` rows of `px` pixels.
-/// Marks must be fills of the whole cell or glows on it (which paint the same at any
-/// position); others are left out.
+/// at (`x`, `y`) of a `w` × `h` scene, with `marks` (the scene's, in place) and `piece`
+/// painted on it, and `overlays` (the scene's) over them, as a full render paints them
+/// there: premultiplied RGBA, `px` rows of `px` pixels. Marks must be fills of the whole
+/// cell or glows on it (which paint the same at any position); others are left out.
+/// Overlays are blended from their stamps in the scene, cut where the cell ends; one
+/// without a stamp is left out (the caller does not put such overlays on cells).
 pub(crate) fn paint_cell(
     set: &PieceSet,
     sprites: &SpriteCache,
     (x, y, px): (u32, u32, u32),
     colour: u32,
-    marks: &[&Shape],
-    piece: Option<crate::piece::Piece>,
+    (marks, piece, overlays): (&[&Shape], Option<crate::piece::Piece>, &[&Shape]),
+    (w, h): (u32, u32),
 ) -> Vec<u8> {
     let mut pixels = colour.to_le_bytes().repeat((px * px) as usize);
     let Some(mut pixmap) = PixmapMut::from_bytes(&mut pixels, px, px) else {
@@ -478,6 +480,12 @@ pub(crate) fn paint_cell(
         let ground = marks.is_empty().then(|| colour.to_le_bytes());
         let placed = crate::scene::PlacedPiece { piece, rect };
         place_piece(&mut pixmap, set, sprites, &placed, ground, None);
+    }
+    for shape in overlays {
+        if let Some((stamp, sx, sy)) = stamp(sprites, shape, (w, h)) {
+            let at = (i64::from(sx) - i64::from(x), i64::from(sy) - i64::from(y));
+            stamp.blend_at(&mut pixmap, at);
+        }
     }
     pixels
 }
@@ -815,6 +823,30 @@ impl Stamp {
                 let dst = &mut data[row as usize * stride + x0 as usize * 4..];
                 blend_into(dst, stride, src, src.len(), 1);
             });
+        }
+    }
+
+    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), which may lie before
+    /// the pixmap's origin (a part of a stamp cut out for one cell), clipped to the pixmap.
+    fn blend_at(&self, pixmap: &mut PixmapMut, (x, y): (i64, i64)) {
+        let (w, h) = (i64::from(pixmap.width()), i64::from(pixmap.height()));
+        let stride = w as usize * 4;
+        let data = pixmap.data_mut();
+        let mut at = 0;
+        for (row, &(start, end)) in (y..).zip(&self.rows) {
+            let painted = &self.pixels[at..at + (end - start) as usize * 4];
+            at += painted.len();
+            if row >= h {
+                break;
+            }
+            let (from, to) = ((x + i64::from(start)).max(0), (x + i64::from(end)).min(w));
+            if row < 0 || from >= to {
+                continue;
+            }
+            let skip = (from - x - i64::from(start)) as usize * 4;
+            let src = &painted[skip..skip + (to - from) as usize * 4];
+            let dst = &mut data[row as usize * stride + from as usize * 4..];
+            blend_into(dst, stride, src, src.len(), 1);
         }
     }
 }
@@ -1159,6 +1191,53 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_cell_with_overlays_matches_the_full_render_there() {
+        use crate::request::Request;
+        let renderer = crate::Renderer::default();
+        let sprites = renderer.sprites();
+        for query in [
+            "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+             &arrows=Gh4e1,Rg2g3,Yb1c3,Bd4&squares=f2",
+            "fen=start&arrows=Ga1h8,Rb1c3&orientation=black&size=333",
+        ] {
+            let r = Request::from_query(query, None).expect("valid");
+            let set = renderer.set(&r.options).expect("set");
+            let scene = renderer.scene(&r.position, &r.options);
+            let full =
+                paint(&scene, set, sprites, crate::font::LabelFont::builtin()).expect("paints");
+            let mut bare = scene.clone();
+            bare.overlays.clear();
+            let plain =
+                paint(&bare, set, sprites, crate::font::LabelFont::builtin()).expect("paints");
+            let (w, h, sq) = (scene.width, scene.height, scene.square);
+            let overlays: Vec<&Shape> = scene.overlays.iter().collect();
+            let (mut compared, mut crossed) = (0, 0);
+            for p in &scene.pieces {
+                let rect = p.rect;
+                let at = ((rect.y * w + rect.x) * 4) as usize;
+                // The square's colour: the corner of the square in the render without
+                // overlays (no piece reaches it).
+                let colour = u32::from_le_bytes(plain.data()[at..at + 4].try_into().unwrap());
+                let layers = (&[][..], Some(p.piece), &overlays[..]);
+                let cell = paint_cell(set, sprites, (rect.x, rect.y, sq), colour, layers, (w, h));
+                for row in 0..sq {
+                    let from = (((rect.y + row) * w + rect.x) * 4) as usize;
+                    let want = &full.data()[from..from + sq as usize * 4];
+                    let got = &cell[(row * sq * 4) as usize..((row + 1) * sq * 4) as usize];
+                    assert_eq!(got, want, "{query}: {} row {row}", p.piece);
+                    crossed += usize::from(plain.data()[from..from + sq as usize * 4] != *want);
+                }
+                compared += 1;
+            }
+            assert!(compared > 10, "{query}: only {compared} squares compared");
+            assert!(
+                crossed > 20,
+                "{query}: overlays cross only {crossed} rows of pieces"
+            );
         }
     }
 }
