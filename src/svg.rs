@@ -57,7 +57,7 @@ pub fn write_with(
     title: Option<&str>,
     parts: &dyn Fragments,
 ) -> String {
-    let mut out = String::with_capacity(4096 + scene.pieces.len() * 48);
+    let mut out = String::new();
     // Writing into a String cannot fail; the results are ignored for that reason.
     let _ = write_into(&mut out, scene, set, font, title, parts);
     out
@@ -82,13 +82,6 @@ fn write_into(
     parts: &dyn Fragments,
 ) -> fmt::Result {
     let (w, h) = (scene.width, scene.height);
-    write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
-    )?;
-    if let Some(title) = title {
-        write!(out, "<title>{}</title>", escape(title))?;
-    }
     // One square size for all pieces, and square artwork: `<use>` then needs no size.
     let square = scene.pieces.first().map(|p| p.rect.w).filter(|&px| {
         px > 0
@@ -99,32 +92,62 @@ fn write_into(
                 }
             })
     });
-    // Each kind of part ends its key with its own letter. The symbols depend on the set,
-    // which pieces appear, and the scale.
+    // The shared parts first, so the document is allocated once at about its size. Each
+    // kind of part ends its key with its own letter. The symbols depend on the set, which
+    // pieces appear, and the scale.
     let used = scene
         .pieces
         .iter()
         .fold(0u32, |mask, p| mask | 1 << p.piece.index());
-    if used != 0 {
+    let symbols = (used != 0).then(|| {
         let mut key = set.shared_name().as_bytes().to_vec();
         key.push(0);
         for v in [used, w, h, square.unwrap_or(0)] {
             key.extend_from_slice(&v.to_le_bytes());
         }
         key.push(b'P');
-        out.push_str(&parts.fragment(key, &mut || {
+        parts.fragment(key, &mut || {
             let mut text = String::with_capacity(8192);
             let _ = write_pieces(&mut text, scene, set, square);
             text
-        }));
-    }
+        })
+    });
     let mut key = crate::raster::base_key(scene, false);
     key.push(b'B');
-    out.push_str(&parts.fragment(key, &mut || {
+    let board = parts.fragment(key, &mut || {
         let mut text = String::with_capacity(256 + scene.fills.len() * 16);
         let _ = write_board(&mut text, scene);
         text
-    }));
+    });
+    let labels = (!scene.labels.is_empty()).then(|| {
+        let mut key = labels_key(scene);
+        key.push(b'L');
+        parts.fragment(key, &mut || {
+            let mut text = String::with_capacity(64 + scene.labels.len() * 96);
+            let _ = write_labels(&mut text, scene, font);
+            text
+        })
+    });
+    let size = |part: &Option<Arc<str>>| part.as_ref().map_or(0, |p| p.len());
+    let shared = size(&symbols) + board.len() + size(&labels);
+    out.reserve(
+        shared
+            + 160
+            + title.map_or(0, |t| t.len() + 24)
+            + scene.pieces.len() * 40
+            + (scene.marks.len() + scene.overlays.len()) * 400,
+    );
+    write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    )?;
+    if let Some(title) = title {
+        write!(out, "<title>{}</title>", escape(title))?;
+    }
+    if let Some(symbols) = &symbols {
+        out.push_str(symbols);
+    }
+    out.push_str(&board);
     let mut gradients = 0;
     for shape in &scene.marks {
         write_shape(out, shape, &mut gradients)?;
@@ -146,14 +169,8 @@ fn write_into(
     for shape in &scene.overlays {
         write_shape(out, shape, &mut gradients)?;
     }
-    if !scene.labels.is_empty() {
-        let mut key = labels_key(scene);
-        key.push(b'L');
-        out.push_str(&parts.fragment(key, &mut || {
-            let mut text = String::with_capacity(64 + scene.labels.len() * 96);
-            let _ = write_labels(&mut text, scene, font);
-            text
-        }));
+    if let Some(labels) = &labels {
+        out.push_str(labels);
     }
     out.push_str("</svg>");
     Ok(())
