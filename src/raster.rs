@@ -539,19 +539,26 @@ pub(crate) fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
         }
     }
     if labels {
-        for l in &scene.labels {
-            for v in [
-                u32::from(l.ch),
-                l.x.to_bits(),
-                l.y.to_bits(),
-                l.scale.to_bits(),
-                rgba(l.color),
-            ] {
-                put(v);
-            }
-        }
+        describe_labels(scene, &mut key);
     }
     key
+}
+
+/// Append the exact description of `scene`'s labels to `key`.
+pub(crate) fn describe_labels(scene: &Scene, key: &mut Vec<u8>) {
+    key.reserve(scene.labels.len() * 20);
+    for l in &scene.labels {
+        let rgba = u32::from_le_bytes([l.color.r, l.color.g, l.color.b, l.color.a]);
+        for v in [
+            u32::from(l.ch),
+            l.x.to_bits(),
+            l.y.to_bits(),
+            l.scale.to_bits(),
+            rgba,
+        ] {
+            key.extend_from_slice(&v.to_le_bytes());
+        }
+    }
 }
 
 /// Background, frame and squares, and the labels if `labels`.

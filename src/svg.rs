@@ -120,7 +120,8 @@ fn write_into(
         text
     });
     let labels = (!scene.labels.is_empty()).then(|| {
-        let mut key = labels_key(scene);
+        let mut key = Vec::new();
+        crate::raster::describe_labels(scene, &mut key);
         key.push(b'L');
         parts.fragment(key, &mut || {
             let mut text = String::with_capacity(64 + scene.labels.len() * 96);
@@ -174,23 +175,6 @@ fn write_into(
     }
     out.push_str("</svg>");
     Ok(())
-}
-
-/// The labels' exact description: a key for [`Fragments`].
-fn labels_key(scene: &Scene) -> Vec<u8> {
-    let mut key = Vec::with_capacity(scene.labels.len() * 20 + 1);
-    for l in &scene.labels {
-        for v in [
-            u32::from(l.ch),
-            l.x.to_bits(),
-            l.y.to_bits(),
-            l.scale.to_bits(),
-            u32::from_le_bytes([l.color.r, l.color.g, l.color.b, l.color.a]),
-        ] {
-            key.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    key
 }
 
 /// The background and the squares: consecutive fills of one colour (the dark squares) as
