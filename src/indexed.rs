@@ -323,12 +323,19 @@ fn cell_tile(
         raster::describe(mark, (rect.x as f32, rect.y as f32), &mut key);
     }
     if !overlays.is_empty() {
-        // Overlays come from stamps cut where the image ends: the image's size is part of
-        // what they paint.
+        // Overlays come from their stamps in the image, which are cut where the image
+        // ends: one cut there is described where it is, not only relative to the cell.
         key.extend_from_slice(&w.to_le_bytes());
         key.extend_from_slice(&h.to_le_bytes());
         for overlay in overlays {
             raster::describe(overlay, (rect.x as f32, rect.y as f32), &mut key);
+            if raster::cut_at_edges(overlay, (w, h)) {
+                key.push(1);
+                key.extend_from_slice(&rect.x.to_le_bytes());
+                key.extend_from_slice(&rect.y.to_le_bytes());
+            } else {
+                key.push(0);
+            }
         }
     }
     sprites.cells.get_with(key, || {
@@ -421,6 +428,7 @@ impl Scratch {
             + self.spans.capacity() * 12
             + self.codes.capacity() * 2
             + self.order.capacity() * 2
+            + self.lut.capacity()
     }
 }
 

@@ -219,12 +219,14 @@ impl SpriteCache {
         self.stamps.run_pending_tasks();
         self.contexts.run_pending_tasks();
         self.cells.run_pending_tasks();
+        self.svg.run_pending_tasks();
         self.cache.weighted_size()
             + self.tiles.weighted_size()
             + self.bases.weighted_size()
             + self.stamps.weighted_size()
             + self.contexts.weighted_size()
             + self.cells.weighted_size()
+            + self.svg.weighted_size()
     }
 }
 
@@ -397,8 +399,38 @@ fn uniform(pixels: &[u8], stride: usize, rect: Rect) -> Option<[u8; 4]> {
 
 /// The pixels `shape` may paint (a little more: anti-aliasing and mitred corners included).
 fn reach(shape: &Shape) -> Rect {
+    if let Shape::Rect { rect, .. } = shape {
+        return *rect;
+    }
+    let (x0, y0, x1, y1) = padded_bounds(shape);
+    let (x0, y0) = (x0.max(0.0), y0.max(0.0));
+    let (x1, y1) = (x1.max(x0), y1.max(y0));
+    let clamp = |v: f32| v.min(u32::MAX as f32 / 2.0) as u32;
+    Rect {
+        x: clamp(x0),
+        y: clamp(y0),
+        w: clamp(x1 - x0),
+        h: clamp(y1 - y0),
+    }
+}
+
+/// Whether `shape`'s stamp in a `w` × `h` image is cut where the image ends: what it
+/// paints then depends on where it is, not only on its shape.
+pub(crate) fn cut_at_edges(shape: &Shape, (w, h): (u32, u32)) -> bool {
+    let (x0, y0, x1, y1) = padded_bounds(shape);
+    x0 < 0.0 || y0 < 0.0 || x1 > w as f32 || y1 > h as f32
+}
+
+/// The whole pixels `shape` may touch, before clamping to the image: its bounds (with
+/// room for mitred corners and stroke width) widened by a pixel for anti-aliasing.
+fn padded_bounds(shape: &Shape) -> (f32, f32, f32, f32) {
     let (x0, y0, x1, y1) = match shape {
-        Shape::Rect { rect, .. } => return *rect,
+        Shape::Rect { rect, .. } => (
+            rect.x as f32,
+            rect.y as f32,
+            rect.x as f32 + rect.w as f32,
+            rect.y as f32 + rect.h as f32,
+        ),
         Shape::Polygon { points, .. } | Shape::Line { points, .. } => {
             // Mitred corners reach at most 4 half-widths (tiny-skia's default limit).
             let pad = match shape {
@@ -433,15 +465,12 @@ fn reach(shape: &Shape) -> Rect {
             center.1 + radius,
         ),
     };
-    let (x0, y0) = ((x0 - 1.0).floor().max(0.0), (y0 - 1.0).floor().max(0.0));
-    let (x1, y1) = ((x1 + 1.0).ceil().max(x0), (y1 + 1.0).ceil().max(y0));
-    let clamp = |v: f32| v.min(u32::MAX as f32 / 2.0) as u32;
-    Rect {
-        x: clamp(x0),
-        y: clamp(y0),
-        w: clamp(x1 - x0),
-        h: clamp(y1 - y0),
-    }
+    (
+        (x0 - 1.0).floor(),
+        (y0 - 1.0).floor(),
+        (x1 + 1.0).ceil(),
+        (y1 + 1.0).ceil(),
+    )
 }
 
 /// A `px` × `px` cell of the opaque colour `colour` (premultiplied RGBA, little-endian)

@@ -74,3 +74,47 @@ fn annotated_diagrams_still_fit_a_palette() {
         assert_eq!(diff.over, 0, "{query}: max difference {}", diff.max);
     }
 }
+
+#[test]
+fn a_diagram_does_not_depend_on_what_was_rendered_before() {
+    // The sprite cache keeps tiles, stamps and SVG parts by their description; two things
+    // that paint differently must never share a key. Each diagram from one renderer that
+    // has rendered the others must equal the same diagram from a fresh renderer.
+    let queries = [
+        // A promoted queen's disc on a 3 px square: cut at the image's edge on a3, not on b4.
+        "fen=8/8/8/8/8/Q~7/8/8&size=24&coordinates=none",
+        "fen=8/8/8/8/1Q~6/8/8/8&size=24&coordinates=none",
+        "fen=8/8/8/8/8/Q~7/8/8&size=24&coordinates=none",
+        // The same arrow shape one file apart, over different pieces.
+        "fen=start&arrows=Ga2a4",
+        "fen=start&arrows=Gb2b4",
+        "fen=start&arrows=Gb2b4&orientation=black",
+        "fen=start&arrows=Ga1h8&coordinates=none&size=360",
+        "fen=start&arrows=Ga1h8&size=360",
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+         &lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3",
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3\
+         &check=auto&arrows=Gh4e1&highlight=Rf3",
+        "fen=start&arrows=Yd4,Ge2e4&squares=e5,d5&highlight=Ge4",
+    ];
+    let shared = Renderer::default();
+    for format in ["png", "svg"] {
+        for query in queries {
+            let query = format!("{query}&format={format}");
+            let r = Request::from_query(&query, None).expect("valid query");
+            let render = |renderer: &Renderer| match r.format {
+                staunton::Format::Svg => renderer
+                    .svg(&r.position, &r.options)
+                    .expect("renders")
+                    .into_bytes(),
+                staunton::Format::Png => renderer.png(&r.position, &r.options).expect("renders"),
+            };
+            let after_others = render(&shared);
+            let fresh = render(&Renderer::default());
+            assert!(
+                after_others == fresh,
+                "{query}: differs after other renders"
+            );
+        }
+    }
+}
