@@ -10,12 +10,12 @@
 //! crossing it) with its piece is a cached [`CellTile`]: its own colours and each pixel's
 //! number among them, converted by colour. What neither covers (labels over the board,
 //! shapes reaching off the grid, pieces off it) is *dirty*: exactly the row runs those
-//! shapes' stamps paint, and boxes around labels. The caller paints just those runs in RGBA (`raster::paint_within`), and they are
-//! converted against the context's palette, extended for this render when new colours
-//! appear. Colours join the palette as in `encode`: a colour within
-//! `encode::PALETTE_TOLERANCE` of an entry is drawn by that entry, so the result is the same
-//! visually lossless palette image the full-colour path makes. When 256 entries are not
-//! enough, the caller falls back to that path.
+//! shapes' stamps paint, and boxes around labels. The caller paints just those runs in
+//! RGBA (`raster::paint_within`), and they are converted against the context's palette,
+//! extended for this render when new colours appear. Colours join the palette as in
+//! `encode`: a colour within `encode::PALETTE_TOLERANCE` of an entry is drawn by that entry,
+//! so the result is the same visually lossless palette image the full-colour path makes.
+//! When 256 entries are not enough, the caller falls back to that path.
 
 use crate::encode::PALETTE_TOLERANCE;
 use crate::font::LabelFont;
