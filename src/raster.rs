@@ -888,8 +888,9 @@ impl Stamp {
 }
 
 /// The stamp of `shape` in a `w` × `h` image from the stamp cache, and where its origin
-/// goes; `None` for a shape reaching too many pixels. The stamp is cut where the image ends, as painting in place cuts the path
-/// there (tiny-skia clips curves by splitting them, which moves their edges a little).
+/// goes; `None` for a shape reaching too many pixels. The stamp is cut where the image
+/// ends, as painting in place cuts the path there (tiny-skia clips curves by splitting
+/// them, which moves their edges a little; see [`cut_at_edges`]).
 fn stamp(
     sprites: &SpriteCache,
     shape: &Shape,
