@@ -5,9 +5,9 @@
 //! line and the service accept exactly the same values.
 
 use crate::http::{self, AppState};
-use crate::options::Format;
-use crate::pieces::PieceSets;
 use crate::render::Renderer;
+use crate::render::options::Format;
+use crate::render::pieces::PieceSets;
 use crate::request::Request;
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
@@ -51,6 +51,10 @@ struct ServeArgs {
     /// Byte budget of the image cache, e.g. 128MiB, 1GiB, 500MB or a plain number of bytes.
     #[arg(long, env = "STAUNTON_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
     cache_size: u64,
+    /// Byte budget of the renderer's caches together (piece sprites, stamps, palette
+    /// contexts, cell tiles, SVG parts).
+    #[arg(long, env = "STAUNTON_RENDER_CACHE_SIZE", default_value = "32MiB", value_parser = parse_bytes)]
+    render_cache_size: u64,
     /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
@@ -76,7 +80,7 @@ struct ServeArgs {
     #[arg(long, env = "STAUNTON_MAX_SQUARES", default_value_t = crate::request::MAX_SQUARES)]
     max_squares: usize,
     /// Largest size= in pixels (16–2048).
-    #[arg(long, env = "STAUNTON_MAX_SIZE", default_value_t = crate::options::MAX_SIZE,
+    #[arg(long, env = "STAUNTON_MAX_SIZE", default_value_t = crate::render::options::MAX_SIZE,
           value_parser = clap::value_parser!(u32).range(16..=2048))]
     max_size: u32,
     /// Seconds a client may take to send its request headers (slowloris guard).
@@ -157,7 +161,7 @@ struct RenderArgs {
 }
 
 /// A renderer with the built-in set and the sets of `dir`; `report` hears each skipped set.
-fn renderer(dir: Option<&Path>, report: impl Fn(&str)) -> Renderer {
+fn renderer(dir: Option<&Path>, cache_bytes: u64, report: impl Fn(&str)) -> Renderer {
     let sets = match dir {
         Some(dir) => {
             let (sets, problems) = PieceSets::with_dir(dir);
@@ -168,7 +172,7 @@ fn renderer(dir: Option<&Path>, report: impl Fn(&str)) -> Renderer {
         }
         None => PieceSets::builtin(),
     };
-    Renderer::new(sets, crate::raster::DEFAULT_SPRITE_CACHE_BYTES)
+    Renderer::new(sets, cache_bytes)
 }
 
 /// Parse a byte size: `128MiB`, `1GiB`, `64KiB`, `500MB`, `1GB`, or plain bytes.
@@ -215,7 +219,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let renderer = renderer(args.pieces_dir.as_deref(), |p| tracing::warn!("{p}"));
+        let dir = args.pieces_dir.as_deref();
+        let renderer = renderer(dir, args.render_cache_size, |p| tracing::warn!("{p}"));
         let names: Vec<&str> = renderer.piece_sets().names().collect();
         tracing::info!(sets = names.join(", "), "piece sets loaded");
         let defaults = http::Config::default();
@@ -320,7 +325,8 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
 }
 
 fn render(args: RenderArgs) -> anyhow::Result<()> {
-    let renderer = renderer(args.pieces_dir.as_deref(), |p| {
+    let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
+    let renderer = renderer(args.pieces_dir.as_deref(), cache, |p| {
         eprintln!("staunton: warning: {p}")
     });
     if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {

@@ -35,32 +35,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod attacks;
+pub mod cache;
+pub mod chess;
 pub mod cli;
-pub mod deflate;
-pub mod describe;
-pub mod encode;
-pub mod fen;
-pub mod font;
 pub mod hash;
 pub mod http;
-pub mod indexed;
-pub mod options;
-pub mod pathdata;
-pub mod piece;
-pub mod pieces;
-pub mod position;
-pub mod raster;
 pub mod render;
 pub mod request;
-pub mod scene;
-pub mod svg;
-pub mod theme;
 
-pub use fen::FenError;
-pub use options::{Coordinates, Format, Orientation, RenderOptions};
-pub use piece::{Color, Piece, Role};
-pub use position::{Position, Square};
+// The modules most users name, at the top as before.
+pub use chess::{attacks, describe, fen, piece, position};
+pub use render::{encode, options, pieces, scene, svg};
+
+pub use chess::fen::FenError;
+pub use chess::piece::{Color, Piece, Role};
+pub use chess::position::{Position, Square};
+pub use render::options::{Coordinates, Format, Orientation, RenderOptions};
 pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
@@ -84,12 +74,12 @@ fn default_renderer() -> &'static Renderer {
 
 /// Render `fen` as a PNG image with the built-in pieces.
 pub fn render_png(fen: &str, options: &RenderOptions) -> Result<Vec<u8>, Error> {
-    let position = fen::parse(fen)?;
+    let position = chess::fen::parse(fen)?;
     Ok(default_renderer().png(&position, options)?)
 }
 
 /// Render `fen` as an SVG document with the built-in pieces.
 pub fn render_svg(fen: &str, options: &RenderOptions) -> Result<String, Error> {
-    let position = fen::parse(fen)?;
+    let position = chess::fen::parse(fen)?;
     Ok(default_renderer().svg(&position, options)?)
 }

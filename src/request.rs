@@ -4,14 +4,14 @@
 //! and the one-sentence error for every bad value. Everything after this module works on
 //! domain types and cannot fail on user input.
 
-use crate::fen;
-use crate::options::{
+use crate::chess::fen;
+use crate::chess::piece::Piece;
+use crate::chess::position::{Position, Square};
+use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions,
 };
-use crate::piece::Piece;
-use crate::position::{Position, Square};
-use crate::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
+use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use std::fmt;
 use thiserror::Error;
 
@@ -368,7 +368,7 @@ impl Request {
             size: get("size")
                 .map(|v| parse_size(v, limits.max_size))
                 .transpose()?
-                .unwrap_or(crate::options::DEFAULT_SIZE),
+                .unwrap_or(crate::render::options::DEFAULT_SIZE),
             orientation: get("orientation")
                 .map(parse_orientation)
                 .transpose()?

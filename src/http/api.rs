@@ -5,7 +5,7 @@
 //! [`crate::request::PARAMS`], the same tables the handlers use, so the description cannot
 //! drift from what the service does.
 
-use crate::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
+use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
 use crate::request::{Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
 

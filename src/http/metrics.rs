@@ -49,7 +49,13 @@ impl Metrics {
     }
 
     /// The Prometheus text, with the gauges the caller knows.
-    pub fn render_text(&self, cache_entries: u64, cache_bytes: u64, queue_depth: u64) -> String {
+    pub fn render_text(
+        &self,
+        cache_entries: u64,
+        cache_bytes: u64,
+        queue_depth: u64,
+        caches: &[crate::cache::Usage],
+    ) -> String {
         let mut out = String::with_capacity(2048);
         let _ = writeln!(
             out,
@@ -127,6 +133,30 @@ impl Metrics {
                 out,
                 "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}"
             );
+        }
+        type Field = fn(&crate::cache::Usage) -> u64;
+        let per_cache: [(&str, &str, Field); 3] = [
+            (
+                "staunton_cache_bytes",
+                "Bytes held by each cache (its entries' weights).",
+                |u| u.bytes,
+            ),
+            (
+                "staunton_cache_bound_bytes",
+                "The most each cache holds.",
+                |u| u.bound,
+            ),
+            (
+                "staunton_cache_entries_held",
+                "Entries held by each cache.",
+                |u| u.entries,
+            ),
+        ];
+        for (name, help, field) in per_cache {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+            for usage in caches {
+                let _ = writeln!(out, "{name}{{cache=\"{}\"}} {}", usage.name, field(usage));
+            }
         }
         out
     }

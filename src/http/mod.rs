@@ -14,8 +14,8 @@ use api::{Asset, Handler};
 pub use error::AppError;
 pub use metrics::Metrics;
 
-use crate::options::Format;
 use crate::render::Renderer;
+use crate::render::options::Format;
 use crate::request::Request;
 use axum::Router;
 use axum::extract::{RawQuery, Request as HttpRequest, State};
@@ -118,7 +118,7 @@ impl AppState {
             cache: Cache::builder()
                 .max_capacity(config.cache_bytes)
                 .weigher(|key: &String, value: &Bytes| {
-                    u32::try_from(key.len() + value.len()).unwrap_or(u32::MAX)
+                    crate::cache::entry_weight(key.capacity(), value.len())
                 })
                 .build(),
             openapi,
@@ -214,7 +214,7 @@ async fn describe(
     check_query_length(&query, state.config.max_query_bytes)?;
     let position = Request::position_from_query(&query, &state.config.limits)
         .map_err(AppError::bad_request)?;
-    let mut text = crate::describe::describe(&position);
+    let mut text = crate::chess::describe::describe(&position);
     text.push('\n');
     Ok((
         [
@@ -246,10 +246,19 @@ async fn health() -> impl IntoResponse {
 }
 
 async fn metrics(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    state.cache.run_pending_tasks().await;
+    let mut caches = vec![crate::cache::Usage {
+        name: "images",
+        bytes: state.cache.weighted_size(),
+        bound: state.config.cache_bytes,
+        entries: state.cache.entry_count(),
+    }];
+    caches.extend(state.renderer.cache_usage());
     let text = state.metrics.render_text(
         state.cache.entry_count(),
         state.cache.weighted_size(),
         state.queued.load(Ordering::Relaxed) as u64,
+        &caches,
     );
     (
         [(

@@ -5,11 +5,11 @@
 //! external files. Every value written comes from the scene (numbers, `#rrggbb` colours,
 //! usvg-normalised piece bodies): no user text reaches the output.
 
-use crate::font::{GLYPH_GRID, LabelFont};
-use crate::pathdata::PathWriter;
-use crate::pieces::PieceSet;
-use crate::scene::{Point, Scene, Shape, circle_curves};
-use crate::theme::Rgba;
+use crate::render::font::{GLYPH_GRID, LabelFont};
+use crate::render::pathdata::PathWriter;
+use crate::render::pieces::PieceSet;
+use crate::render::scene::{Point, Scene, Shape, circle_curves};
+use crate::render::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};
@@ -46,6 +46,13 @@ pub struct Uncached;
 impl Fragments for Uncached {
     fn fragment(&self, _key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
         Arc::from(make())
+    }
+}
+
+/// Parts kept in a byte-bounded cache (the renderer's).
+impl Fragments for crate::cache::ByteCache<Vec<u8>, Arc<str>> {
+    fn fragment(&self, key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
+        self.get_with(key, || Arc::from(make()))
     }
 }
 
@@ -112,7 +119,7 @@ fn write_into(
             text
         })
     });
-    let mut key = crate::raster::base_key(scene, false);
+    let mut key = crate::render::scene::base_key(scene, false);
     key.push(b'B');
     let board = parts.fragment(key, &mut || {
         let mut text = String::with_capacity(256 + scene.fills.len() * 16);
@@ -121,7 +128,7 @@ fn write_into(
     });
     let labels = (!scene.labels.is_empty()).then(|| {
         let mut key = Vec::new();
-        crate::raster::describe_labels(scene, &mut key);
+        crate::render::scene::describe_labels(scene, &mut key);
         key.push(b'L');
         parts.fragment(key, &mut || {
             let mut text = String::with_capacity(64 + scene.labels.len() * 96);
@@ -228,7 +235,7 @@ fn write_pieces(
     set: &PieceSet,
     square: Option<u32>,
 ) -> fmt::Result {
-    use crate::pieces::ArtPath;
+    use crate::render::pieces::ArtPath;
     let (width, height) = (scene.width, scene.height);
     let mut used: Vec<_> = scene.pieces.iter().map(|p| p.piece).collect();
     used.sort();

@@ -3,7 +3,7 @@
 //! Owns the board model (8 or 10 files by 8 ranks) and nothing about text: reading and
 //! writing FEN is `fen.rs`, drawing is `scene.rs`.
 
-use crate::piece::{Color, Piece, Role};
+use crate::chess::piece::{Color, Piece, Role};
 use std::fmt;
 
 /// Ranks on every supported board.

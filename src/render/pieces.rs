@@ -8,7 +8,7 @@
 //! images, and is written back by usvg's own writer: what reaches an SVG answer is usvg's
 //! output (paths and groups), never the raw file, so a set cannot smuggle scripts or links.
 
-use crate::piece::{Piece, Role};
+use crate::chess::piece::{Piece, Role};
 use std::path::Path;
 use std::sync::Arc;
 use thiserror::Error;
@@ -146,8 +146,8 @@ fn flat_paths(body: &str) -> Option<Vec<ArtPath>> {
             text = after.trim_start();
             let name = name.trim();
             if name == "d" {
-                let segments = crate::pathdata::parse_absolute(value)?;
-                d = Some(crate::pathdata::write_segments(&segments, 1.0, 2));
+                let segments = crate::render::pathdata::parse_absolute(value)?;
+                d = Some(crate::render::pathdata::write_segments(&segments, 1.0, 2));
             } else if STYLE_ATTRIBUTES.contains(&name)
                 && !value.contains(['(', ';', '{', '}', '<', '&'])
             {
@@ -297,7 +297,7 @@ fn compact_path_data(svg: &str) -> String {
 
 macro_rules! builtin_svgs {
     ($($code:literal),* $(,)?) => {
-        &[$(($code, include_str!(concat!("../assets/pieces/staunton/", $code, ".svg")))),*]
+        &[$(($code, include_str!(concat!("../../assets/pieces/staunton/", $code, ".svg")))),*]
     };
 }
 
@@ -330,7 +330,7 @@ impl PieceSet {
 
     /// The built-in set (`staunton`), compiled into the binary.
     pub fn builtin() -> PieceSet {
-        let set = PieceSet::from_sources(crate::options::DEFAULT_PIECE_SET, |piece| {
+        let set = PieceSet::from_sources(crate::render::options::DEFAULT_PIECE_SET, |piece| {
             builtin_svg(piece).map(str::to_string)
         });
         match set {

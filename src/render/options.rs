@@ -3,9 +3,9 @@
 //! Owns the option types and their defaults. Reading them from text (query strings,
 //! command-line flags) and the error messages for bad values are `request.rs`.
 
-use crate::piece::{Color, Piece};
-use crate::position::Square;
-use crate::theme::{MarkColor, Rgba, Theme};
+use crate::chess::piece::{Color, Piece};
+use crate::chess::position::Square;
+use crate::render::theme::{MarkColor, Rgba, Theme};
 use std::fmt;
 
 /// Smallest accepted image width in pixels.

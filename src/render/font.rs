@@ -5,7 +5,7 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
 //! of the machine or the browser. Where labels go is `scene.rs`.
 
-use crate::pathdata::{PathWriter, Segment, replay};
+use crate::render::pathdata::{PathWriter, Segment, replay};
 use std::sync::OnceLock;
 use tiny_skia::{Path, PathBuilder};
 

@@ -17,13 +17,48 @@
 //! so the result is the same visually lossless palette image the full-colour path makes.
 //! When 256 entries are not enough, the caller falls back to that path.
 
-use crate::encode::PALETTE_TOLERANCE;
-use crate::font::LabelFont;
-use crate::piece::Piece;
-use crate::pieces::PieceSet;
-use crate::raster::{self, SpriteCache};
-use crate::scene::{Point, Rect, Run, Scene, Shape};
-use std::collections::HashMap;
+use crate::cache::{ByteCache, Usage, Weight};
+use crate::chess::piece::Piece;
+use crate::render::encode::PALETTE_TOLERANCE;
+use crate::render::font::LabelFont;
+use crate::render::pieces::PieceSet;
+use crate::render::raster::{self, SpriteCache};
+use crate::render::scene::{Point, Rect, Run, Scene, Shape};
+use std::sync::Arc;
+
+/// Palette contexts and cell tiles kept between renders, each cache bounded by bytes.
+#[derive(Debug, Clone)]
+pub struct Tiles {
+    contexts: ByteCache<Vec<u8>, Option<Arc<Context>>>,
+    cells: ByteCache<Vec<u8>, Option<Arc<CellTile>>>,
+}
+
+impl Tiles {
+    /// Caches of at most `contexts` bytes of contexts and `cells` bytes of cell tiles.
+    pub fn new(contexts: u64, cells: u64) -> Tiles {
+        Tiles {
+            contexts: ByteCache::new("contexts", contexts),
+            cells: ByteCache::new("cells", cells),
+        }
+    }
+
+    /// How full each cache is.
+    pub fn usage(&self) -> [Usage; 2] {
+        [self.contexts.usage(), self.cells.usage()]
+    }
+}
+
+impl Weight for Context {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
+
+impl Weight for CellTile {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
 
 /// The palette, base and tiles of one (board, piece set, square size).
 #[derive(Debug)]
@@ -87,16 +122,28 @@ impl Entries {
 impl Context {
     /// Bytes held (for the cache's weigher).
     pub fn bytes(&self) -> usize {
-        self.base.len()
-            + self.palette.len()
-            + self.colors.slots.len() * 8
-            + self.cells.len() * 4
+        use std::mem::size_of;
+        self.base.capacity()
+            + self.palette.capacity()
+            + self.colors.slots.capacity() * size_of::<(u32, u16)>()
+            + self.cells.capacity() * 4
+            + self.tiles.capacity() * size_of::<(u32, Vec<Option<Tile>>)>()
             + self
                 .tiles
                 .iter()
-                .flat_map(|(_, t)| t.iter().flatten())
-                .map(|t| t.indices.len())
+                .map(|(_, row)| {
+                    row.capacity() * size_of::<Option<Tile>>()
+                        + row
+                            .iter()
+                            .flatten()
+                            .map(|t| t.indices.capacity())
+                            .sum::<usize>()
+                })
                 .sum::<usize>()
+            + self.boxes.grid.capacity() * size_of::<Vec<u8>>()
+            + self.boxes.grid.iter().map(Vec::capacity).sum::<usize>()
+            + self.boxes.listed.capacity() * 2
+            + size_of::<Context>()
     }
 
     /// The palette's entry count.
@@ -106,6 +153,11 @@ impl Context {
 
     /// Build the context of `scene`'s board with pieces from `set`; `None` when the base
     /// alone does not fit a palette (or is not opaque).
+    ///
+    /// Nothing here is painted in RGBA at the image's size: the base is written as indices
+    /// directly (the background and every fill are exact entries of their own), labels in
+    /// the margin are painted in small patches around their ink and converted, and each
+    /// piece is composited on each square colour in a buffer of one square.
     pub fn build(
         scene: &Scene,
         set: &PieceSet,
@@ -113,40 +165,62 @@ impl Context {
         font: &LabelFont,
         labels: bool,
     ) -> Option<Context> {
-        let base = raster::base(scene, font, sprites, labels);
-        let width = scene.width as usize;
+        let (width, height) = (scene.width as usize, scene.height as usize);
         let mut palette = Builder::default();
-        // The base's colours (squares, background, labels) are drawn exactly.
-        if !palette.add(&by_frequency(&base)?, true) {
+        // Background and fills: exact entries, never merged, so a cell's entry names its
+        // colour exactly.
+        let opaque = |c: crate::render::theme::Rgba| {
+            (c.a == 255).then(|| u32::from_le_bytes([c.r, c.g, c.b, 255]))
+        };
+        let background = palette.exact_entry(opaque(scene.background)?)?;
+        let mut base = vec![background; width * height];
+        for fill in &scene.fills {
+            let entry = palette.exact_entry(opaque(fill.color)?)?;
+            let r = fill.rect;
+            let (x0, x1) = ((r.x as usize).min(width), ((r.x + r.w) as usize).min(width));
+            for y in (r.y as usize).min(height)..((r.y + r.h) as usize).min(height) {
+                base[y * width + x0..y * width + x1].fill(entry);
+            }
+        }
+        if labels && !paint_labels(scene, font, &mut palette, &mut base) {
             return None;
         }
-        let base_indices = palette.convert(&base);
 
+        // Every entry opened so far is the base's (a fill wholly painted over would only
+        // be counted in use, which costs nothing but a free entry).
+        let mut base_uses = Entries::default();
+        (0..palette.boxes.len).for_each(|i| base_uses.insert(i as u8));
         let (grid, square) = (scene.board, scene.square.max(1));
         let (files, ranks) = (grid.w / square, grid.h / square);
         let mut cells = Vec::with_capacity((files * ranks) as usize);
         for row in 0..ranks {
             for col in 0..files {
                 let (x, y) = (grid.x + col * square, grid.y + row * square);
-                cells.push(uniform(&base, width, x, y, square).unwrap_or(0));
+                cells.push(
+                    uniform(&base, width, x, y, square)
+                        .map_or(0, |e| palette.exact_of[usize::from(e)]),
+                );
             }
         }
         let mut colours: Vec<u32> = cells.iter().copied().filter(|&c| c != 0).collect();
         colours.sort_unstable();
         colours.dedup();
 
+        let (mut rgba, mut counts) = (Vec::new(), ColorMap::default());
         let mut tiles = Vec::with_capacity(colours.len());
         for &colour in &colours {
             let mut row = vec![None; Piece::all().count()];
             for piece in Piece::all() {
-                let Some(tile) = sprites.tile(set, piece, square, colour.to_le_bytes()) else {
+                let Some(sprite) = sprites.sprite(set, piece, square) else {
                     continue;
                 };
-                let Some(colours) = by_frequency(&tile) else {
+                raster::composite(&sprite, colour.to_le_bytes(), &mut rgba);
+                let Some(colours) = by_frequency(&rgba, &mut counts) else {
                     continue;
                 };
                 if palette.add(&colours, false) {
-                    let indices = palette.convert(&tile);
+                    let mut indices = Vec::with_capacity(rgba.len() / 4);
+                    palette.convert(&rgba, &mut indices);
                     let uses = Entries::of(&indices);
                     row[piece.index()] = Some(Tile { indices, uses });
                 }
@@ -154,13 +228,13 @@ impl Context {
             tiles.push((colour, row));
         }
         Some(Context {
-            base_uses: Entries::of(&base_indices),
+            base_uses,
             palette: (0..palette.boxes.len)
                 .flat_map(|i| palette.boxes.colour(i))
                 .collect(),
+            colors: palette.exact.compact(),
             boxes: palette.boxes,
-            colors: ColorMap::from(&palette.exact),
-            base: base_indices,
+            base,
             width,
             grid,
             square,
@@ -269,7 +343,7 @@ pub struct CellTile {
 impl CellTile {
     /// Bytes held (for the cache's weigher).
     pub fn bytes(&self) -> usize {
-        self.local.len() * 2 + self.colours.len() * 8
+        self.local.capacity() * 2 + self.colours.capacity() * 8 + std::mem::size_of::<CellTile>()
     }
 
     /// `rgba` as a tile; `None` if a pixel is translucent or it has 65,535 colours or more.
@@ -306,7 +380,7 @@ impl CellTile {
 /// and `overlays` (the scene's, in order) over them, from the cell cache.
 fn cell_tile(
     context: &Context,
-    (set, sprites): (&PieceSet, &SpriteCache),
+    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
     cell: usize,
     (marks, piece, overlays): (&[&Shape], Option<Piece>, &[&Shape]),
     (w, h): (u32, u32),
@@ -338,7 +412,7 @@ fn cell_tile(
             }
         }
     }
-    sprites.cells.get_with(key, || {
+    tiles.cells.get_with(key, || {
         let at = (rect.x, rect.y, rect.w);
         let layers = (marks, piece, overlays);
         let rgba = raster::paint_cell(set, sprites, at, colour, layers, (w, h));
@@ -351,14 +425,14 @@ fn cell_tile(
 pub fn context(
     scene: &Scene,
     set: &PieceSet,
-    sprites: &SpriteCache,
+    (sprites, tiles): (&SpriteCache, &Tiles),
     font: &LabelFont,
     labels: bool,
 ) -> Option<std::sync::Arc<Context>> {
-    let mut key = raster::base_key(scene, labels);
+    let mut key = crate::render::scene::base_key(scene, labels);
     key.extend_from_slice(&scene.square.to_le_bytes());
     key.extend_from_slice(set.shared_name().as_bytes());
-    sprites.contexts.get_with(key, || {
+    tiles.contexts.get_with(key, || {
         Context::build(scene, set, sprites, font, labels).map(std::sync::Arc::new)
     })
 }
@@ -440,7 +514,7 @@ impl Scratch {
 pub fn compose(
     context: &Context,
     scene: &Scene,
-    (set, sprites): (&PieceSet, &SpriteCache),
+    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
     font: &LabelFont,
     labels_in_margin: bool,
     scratch: &mut Scratch,
@@ -507,7 +581,7 @@ pub fn compose(
         }
         let rect = context.cell_rect(cell);
         let layers = (&under[..], piece, &over[..]);
-        match cell_tile(context, (set, sprites), cell, layers, (w, h)) {
+        match cell_tile(context, (set, sprites, tiles), cell, layers, (w, h)) {
             Some(tile) => placed.push((tile, rect.x as usize, rect.y as usize)),
             None => dirty.push(rect),
         }
@@ -1002,24 +1076,23 @@ fn shape_bounds(shape: &Shape, square: f32, out: &mut impl FnMut((f32, f32, f32,
     }
 }
 
-/// The opaque colour filling the `square` × `square` cell at (`x`, `y`) of `rgba`, if one.
-fn uniform(rgba: &[u8], width: usize, x: u32, y: u32, square: u32) -> Option<u32> {
+/// The entry filling the `square` × `square` cell at (`x`, `y`) of `indices`, if one.
+fn uniform(indices: &[u8], width: usize, x: u32, y: u32, square: u32) -> Option<u8> {
     let (x, y, sq) = (x as usize, y as usize, square as usize);
-    let first = rgba.get((y * width + x) * 4..(y * width + x) * 4 + 4)?;
-    if first[3] != 255 {
-        return None;
-    }
+    let first = *indices.get(y * width + x)?;
     let all = (0..sq).all(|row| {
-        rgba.get(((y + row) * width + x) * 4..((y + row) * width + x + sq) * 4)
-            .is_some_and(|r| r.chunks_exact(4).all(|c| c == first))
+        indices
+            .get((y + row) * width + x..(y + row) * width + x + sq)
+            .is_some_and(|r| r.iter().all(|&e| e == first))
     });
-    all.then(|| u32::from_le_bytes([first[0], first[1], first[2], first[3]]))
+    all.then_some(first)
 }
 
-/// The distinct colours of opaque `rgba`, most frequent first; `None` if any pixel is
-/// translucent.
-fn by_frequency(rgba: &[u8]) -> Option<Vec<u32>> {
-    let mut counts: HashMap<u32, u64> = HashMap::new();
+/// The distinct colours of opaque `rgba`, most frequent first, counted in `counts` (run by
+/// run: most pixels continue a run); `None` if any pixel is translucent.
+fn by_frequency(rgba: &[u8], counts: &mut ColorMap) -> Option<Vec<u32>> {
+    counts.reset(1024);
+    let mut order: Vec<(u32, u32)> = Vec::new();
     let mut pixels = rgba
         .chunks_exact(4)
         .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
@@ -1032,28 +1105,128 @@ fn by_frequency(rgba: &[u8]) -> Option<Vec<u32>> {
         while pixels.next_if_eq(&colour).is_some() {
             run += 1;
         }
-        *counts.entry(colour).or_default() += run;
+        match counts.get(colour) {
+            Some(n) => order[usize::from(n)].1 += run,
+            None => {
+                counts.insert_growing(colour, order.len() as u16);
+                order.push((colour, run));
+            }
+        }
     }
-    let mut order: Vec<(u32, u64)> = counts.into_iter().collect();
     order.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     Some(order.into_iter().map(|(c, _)| c).collect())
 }
 
+/// Paint the labels of `scene` onto the base `indices`, each in a patch of RGBA around its
+/// ink (read from the entries under it, painted, converted back); `false` when their
+/// colours do not fit the palette.
+fn paint_labels(
+    scene: &Scene,
+    font: &LabelFont,
+    palette: &mut Builder,
+    indices: &mut [u8],
+) -> bool {
+    let (w, h) = (scene.width, scene.height);
+    let (mut patch, mut counts) = (Vec::new(), ColorMap::default());
+    for label in &scene.labels {
+        let Some(ink) = font
+            .glyph(label.ch)
+            .and_then(|g| g.path.as_ref())
+            .map(|p| p.bounds())
+        else {
+            continue;
+        };
+        let s = label.scale;
+        let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
+        let (x0, x1) = (
+            clamp((label.x + ink.left() * s).floor() - 1.0, w),
+            clamp((label.x + ink.right() * s).ceil() + 1.0, w),
+        );
+        let (y0, y1) = (
+            clamp((label.y - ink.bottom() * s).floor() - 1.0, h),
+            clamp((label.y - ink.top() * s).ceil() + 1.0, h),
+        );
+        if x0 >= x1 || y0 >= y1 {
+            continue;
+        }
+        let (pw, ph) = ((x1 - x0) as usize, (y1 - y0) as usize);
+        patch.clear();
+        for y in y0 as usize..y1 as usize {
+            let row = &indices[y * w as usize + x0 as usize..][..pw];
+            patch.extend(row.iter().flat_map(|&e| palette.colour_of(e).to_le_bytes()));
+        }
+        let moved = crate::render::scene::Label {
+            x: label.x - x0 as f32,
+            y: label.y - y0 as f32,
+            ..*label
+        };
+        raster::paint_label(&moved, font, &mut patch, (pw as u32, ph as u32));
+        let Some(colours) = by_frequency(&patch, &mut counts) else {
+            return false;
+        };
+        if !palette.add(&colours, true) {
+            return false;
+        }
+        let mut converted = Vec::with_capacity(pw * ph);
+        palette.convert(&patch, &mut converted);
+        for (row, src) in converted.chunks_exact(pw).enumerate() {
+            let y = y0 as usize + row;
+            indices[y * w as usize + x0 as usize..][..pw].copy_from_slice(src);
+        }
+    }
+    true
+}
+
 /// A palette being built: boxes (box `i` is entry `i`) and the exact colours each draws.
-#[derive(Default)]
 struct Builder {
     boxes: Boxes,
-    exact: HashMap<u32, u8>,
+    exact: ColorMap,
+    /// Per entry, the colour it was opened for when that is exactly what it draws (the
+    /// background and fills), else 0.
+    exact_of: [u32; 256],
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        let mut exact = ColorMap::default();
+        exact.reset(1024);
+        Builder {
+            boxes: Boxes::default(),
+            exact,
+            exact_of: [0; 256],
+        }
+    }
 }
 
 impl Builder {
+    /// An entry of its own drawing exactly `colour` (opaque), opened unless one is;
+    /// `None` past 256 entries.
+    fn exact_entry(&mut self, colour: u32) -> Option<u8> {
+        if let Some(i) = self.exact.get(colour) {
+            let i = i as u8;
+            return (self.exact_of[usize::from(i)] == colour).then_some(i);
+        }
+        let entry = u8::try_from(self.boxes.len).ok()?;
+        let [r, g, b, _] = colour.to_le_bytes();
+        self.boxes.push([r, g, b], [r, g, b], true, entry)?;
+        self.exact.insert_growing(colour, u16::from(entry));
+        self.exact_of[usize::from(entry)] = colour;
+        Some(entry)
+    }
+
+    /// The colour entry `i` draws, as opaque RGBA (a little-endian `u32`).
+    fn colour_of(&self, i: u8) -> u32 {
+        let [r, g, b] = self.boxes.colour(usize::from(i));
+        u32::from_le_bytes([r, g, b, 255])
+    }
+
     /// Give every colour of `colours` (most frequent first) an entry, all or none: `false`,
     /// and nothing added, when they would take the palette past 256 entries. New boxes are
     /// `exact` or not.
     fn add(&mut self, colours: &[u32], exact: bool) -> bool {
         let (saved, mut added) = (self.boxes.clone(), Vec::new());
         for &colour in colours {
-            if self.exact.contains_key(&colour) {
+            if self.exact.get(colour).is_some() {
                 continue;
             }
             let [r, g, b, _] = colour.to_le_bytes();
@@ -1064,13 +1237,13 @@ impl Builder {
             });
             match entry {
                 Some(i) => {
-                    self.exact.insert(colour, i);
+                    self.exact.insert_growing(colour, u16::from(i));
                     added.push(colour);
                 }
                 None => {
                     self.boxes = saved;
                     for c in added {
-                        self.exact.remove(&c);
+                        self.exact.remove(c);
                     }
                     return false;
                 }
@@ -1079,11 +1252,16 @@ impl Builder {
         true
     }
 
-    /// `rgba`'s pixels as indices (every colour must have been added).
-    fn convert(&self, rgba: &[u8]) -> Vec<u8> {
-        rgba.chunks_exact(4)
-            .map(|p| self.exact[&u32::from_le_bytes([p[0], p[1], p[2], p[3]])])
-            .collect()
+    /// `rgba`'s pixels as indices onto `out` (every colour must have been added).
+    fn convert(&self, rgba: &[u8], out: &mut Vec<u8>) {
+        let (mut last, mut entry) = (0u32, 0u8);
+        out.extend(rgba.chunks_exact(4).map(|p| {
+            let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            if colour != last {
+                (last, entry) = (colour, self.exact.get(colour).unwrap_or(0) as u8);
+            }
+            entry
+        }));
     }
 }
 
@@ -1096,13 +1274,53 @@ struct ColorMap {
 }
 
 impl ColorMap {
-    fn from(exact: &HashMap<u32, u8>) -> ColorMap {
+    /// The same map in a table at most half full (to keep in a context).
+    fn compact(&self) -> ColorMap {
         let mut map = ColorMap::default();
-        map.reset((exact.len() * 2).next_power_of_two().max(16));
-        for (&c, &i) in exact {
-            map.insert(c, u16::from(i));
+        map.reset((self.len * 2).next_power_of_two().max(16));
+        for &(c, i) in self.slots.iter().filter(|(c, _)| *c != 0) {
+            map.insert(c, i);
         }
         map
+    }
+
+    /// Insert, doubling the table when it is half full.
+    fn insert_growing(&mut self, colour: u32, index: u16) {
+        if self.slots.is_empty() {
+            self.reset(16);
+        }
+        if !self.insert(colour, index) {
+            let old = std::mem::take(&mut self.slots);
+            self.reset(old.len() * 2);
+            for (c, i) in old.into_iter().filter(|(c, _)| *c != 0) {
+                self.insert(c, i);
+            }
+            self.insert(colour, index);
+        }
+    }
+
+    /// Remove `colour` (re-inserting the entries after it in its probe run).
+    fn remove(&mut self, colour: u32) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = self.slot(colour);
+        while self.slots[slot].0 != colour {
+            if self.slots[slot].0 == 0 {
+                return;
+            }
+            slot = (slot + 1) & mask;
+        }
+        self.slots[slot] = (0, 0);
+        self.len -= 1;
+        let mut next = (slot + 1) & mask;
+        while self.slots[next].0 != 0 {
+            let (c, i) = std::mem::take(&mut self.slots[next]);
+            self.len -= 1;
+            self.insert(c, i);
+            next = (next + 1) & mask;
+        }
     }
 
     /// Empty, with `slots` slots.
@@ -1164,9 +1382,10 @@ mod tests {
         let scene = renderer.scene(&r.position, &r.options);
         let font = LabelFont::builtin();
         let labels = raster::labels_in_margin(&scene, font);
-        let context = context(&scene, set, renderer.sprites(), font, labels).expect("fits");
+        let caches = (renderer.sprites(), renderer.tiles());
+        let context = context(&scene, set, caches, font, labels).expect("fits");
         let mut scratch = Scratch::default();
-        let layers = (set, renderer.sprites());
+        let layers = (set, renderer.sprites(), renderer.tiles());
         let dirty = compose(&context, &scene, layers, font, labels, &mut scratch);
         // Stale, translucent pixels: outside the dirty runs nothing may read them.
         let mut rgba = vec![0x7f; scene.width as usize * scene.height as usize * 4];

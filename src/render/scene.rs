@@ -4,11 +4,11 @@
 //! Pure: no I/O, no piece artwork, no encoding. `svg.rs` writes a scene as text and
 //! `raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
 
-use crate::font::LabelFont;
-use crate::options::{Arrow, Check, Coordinates, RenderOptions};
-use crate::piece::{Color, Piece};
-use crate::position::{Position, Square};
-use crate::theme::{Rgba, Theme};
+use crate::chess::piece::{Color, Piece};
+use crate::chess::position::{Position, Square};
+use crate::render::font::LabelFont;
+use crate::render::options::{Arrow, Check, Coordinates, RenderOptions};
+use crate::render::theme::{Rgba, Theme};
 
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,9 +259,10 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let theme = &options.theme;
     let files = u32::from(position.files());
     let ranks = u32::from(position.ranks());
-    let size = options
-        .size
-        .clamp(crate::options::MIN_SIZE, crate::options::MAX_SIZE);
+    let size = options.size.clamp(
+        crate::render::options::MIN_SIZE,
+        crate::render::options::MAX_SIZE,
+    );
     let extras = Extras {
         pockets: position.pocket.is_some(),
         marker: options.turn_marker,
@@ -362,7 +363,7 @@ fn promoted_marks(position: &Position, grid: &Grid, theme: &Theme, out: &mut Vec
 /// Pieces in hand: the bottom side's below the board, the other side's above, in role order,
 /// each with its count when more than one.
 fn draw_pockets(
-    pocket: &crate::position::Pocket,
+    pocket: &crate::chess::position::Pocket,
     grid: &Grid,
     l: &Layout,
     theme: &Theme,
@@ -494,7 +495,7 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
     }
     let checked = match options.check {
         Check::Off => None,
-        Check::Auto => crate::attacks::checked_king(position),
+        Check::Auto => crate::chess::attacks::checked_king(position),
         Check::Square(s) => Some(s),
     };
     if let Some(s) = checked {
@@ -760,10 +761,48 @@ fn labels(
     out
 }
 
+/// The exact description of a scene's base layers (with its labels if `labels`): the
+/// context cache's key.
+pub fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
+    let mut key = Vec::with_capacity(16 + scene.fills.len() * 20 + scene.labels.len() * 20);
+    let mut put = |v: u32| key.extend_from_slice(&v.to_le_bytes());
+    let rgba = |c: Rgba| u32::from_le_bytes([c.r, c.g, c.b, c.a]);
+    put(scene.width);
+    put(scene.height);
+    put(rgba(scene.background));
+    for fill in &scene.fills {
+        let r = fill.rect;
+        for v in [r.x, r.y, r.w, r.h, rgba(fill.color)] {
+            put(v);
+        }
+    }
+    if labels {
+        describe_labels(scene, &mut key);
+    }
+    key
+}
+
+/// Append the exact description of `scene`'s labels to `key`.
+pub fn describe_labels(scene: &Scene, key: &mut Vec<u8>) {
+    key.reserve(scene.labels.len() * 20);
+    for l in &scene.labels {
+        let rgba = u32::from_le_bytes([l.color.r, l.color.g, l.color.b, l.color.a]);
+        for v in [
+            u32::from(l.ch),
+            l.x.to_bits(),
+            l.y.to_bits(),
+            l.scale.to_bits(),
+            rgba,
+        ] {
+            key.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Orientation;
+    use crate::render::options::Orientation;
 
     fn scene(fen_files: u8, size: u32, coordinates: Coordinates) -> Scene {
         let pos = if fen_files == 8 {

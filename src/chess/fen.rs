@@ -30,8 +30,8 @@
 //! repeat at most 40 characters of the input (non-printable and non-ASCII characters shown
 //! as `?`), and say what is allowed.
 
-use crate::piece::{Color, Piece};
-use crate::position::{Pocket, Position, RANKS, Square};
+use crate::chess::piece::{Color, Piece};
+use crate::chess::position::{Pocket, Position, RANKS, Square};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -43,7 +43,7 @@ const ECHO: usize = 40;
 const COUNT_CAP: u32 = 1000;
 
 /// The widest rank we store pieces for.
-const MAX_FILES: usize = crate::position::MAX_FILES as usize;
+const MAX_FILES: usize = crate::chess::position::MAX_FILES as usize;
 
 /// Why a FEN was rejected.
 ///
@@ -713,7 +713,7 @@ fn parse_pocket_letters(letters: &str, whole: &str, offset: usize) -> Result<Poc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Role;
+    use crate::chess::piece::Role;
 
     fn message(fen: &str) -> String {
         match parse(fen) {

@@ -25,7 +25,7 @@ pub struct Scratch {
     raw: Vec<u8>,
     filtered: Vec<u8>,
     deflated: Vec<u8>,
-    deflater: crate::deflate::Deflater,
+    deflater: crate::render::deflate::Deflater,
 }
 
 impl std::fmt::Debug for Scratch {
@@ -125,7 +125,7 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 
 /// Write the PNG: every row with the Up filter (measured on diagrams: it deflates in half
 /// the time of adaptive filtering, for about 15 % more bytes), deflated by
-/// [`crate::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
+/// [`crate::render::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
 /// copied into an output of exactly the PNG's size.
 fn write(
     w: u32,

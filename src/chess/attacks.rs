@@ -4,8 +4,8 @@
 //! knight) and chancellor (rook + knight). Pins, castling and en passant do not matter for
 //! "is this square attacked": only blockers do.
 
-use crate::piece::{Color, Role};
-use crate::position::{Position, Square};
+use crate::chess::piece::{Color, Role};
+use crate::chess::position::{Position, Square};
 
 const KNIGHT: [(i8, i8); 8] = [
     (1, 2),
@@ -103,7 +103,7 @@ pub fn checked_king(pos: &Position) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Piece;
+    use crate::chess::piece::Piece;
 
     fn board(files: u8, pieces: &[(&str, char)]) -> Position {
         let mut pos = Position::empty(files);

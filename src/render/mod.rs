@@ -1,18 +1,36 @@
-//! The renderer: position + options in, encoded image out.
+//! Rendering: position + options in, encoded image out.
+//!
+//! The folder is the pipeline, in order: `options` and `theme` say what is wanted;
+//! `scene` lays it out in pixels (with `font` for labels and `pieces` for artwork); then
+//! either `svg` writes the scene as text, or `raster` paints it (sprites and stamps),
+//! `indexed` composes it as palette indices, and `encode` (with `deflate`) writes the PNG.
+//! This file is the [`Renderer`] that runs it and owns the caches it keeps.
 //!
 //! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
 //! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
 //! whole images (that is the service's job, `http/`).
 
-use crate::encode;
-use crate::font::LabelFont;
-use crate::indexed;
-use crate::options::{Format, RenderOptions};
-use crate::pieces::PieceSets;
-use crate::position::Position;
-use crate::raster::{self, SpriteCache};
-use crate::scene::{self, Scene};
-use crate::svg;
+pub mod deflate;
+pub mod encode;
+pub mod font;
+pub mod indexed;
+pub mod options;
+pub mod pathdata;
+pub mod pieces;
+pub mod raster;
+pub mod scene;
+pub mod svg;
+pub mod theme;
+
+use crate::cache::{ByteCache, Usage};
+use crate::chess::position::Position;
+use font::LabelFont;
+use indexed::Tiles;
+use options::{Format, RenderOptions};
+use pieces::PieceSets;
+use raster::SpriteCache;
+use scene::Scene;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a render failed. User input never reaches these when it went through `request.rs`.
@@ -48,28 +66,48 @@ impl Workspace {
     }
 }
 
+/// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
+/// cell tiles, SVG parts): 32 MiB.
+pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 32 * 1024 * 1024;
+
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
 #[derive(Debug)]
 pub struct Renderer {
     sets: PieceSets,
     sprites: SpriteCache,
+    tiles: Tiles,
+    svg_parts: ByteCache<Vec<u8>, Arc<str>>,
     font: &'static LabelFont,
 }
 
 impl Default for Renderer {
     fn default() -> Self {
-        Renderer::new(PieceSets::builtin(), raster::DEFAULT_SPRITE_CACHE_BYTES)
+        Renderer::new(PieceSets::builtin(), DEFAULT_RENDER_CACHE_BYTES)
     }
 }
 
 impl Renderer {
-    /// A renderer over `sets`, keeping at most about `sprite_bytes` of sprites.
-    pub fn new(sets: PieceSets, sprite_bytes: u64) -> Renderer {
+    /// A renderer over `sets` whose caches hold at most about `cache_bytes` together:
+    /// half for palette contexts, a quarter for piece sprites, an eighth for cell tiles,
+    /// a sixteenth each for stamps and SVG parts.
+    pub fn new(sets: PieceSets, cache_bytes: u64) -> Renderer {
+        let part = |n: u64| cache_bytes / 16 * n;
         Renderer {
             sets,
-            sprites: SpriteCache::new(sprite_bytes),
+            sprites: SpriteCache::new(part(4), part(1)),
+            tiles: Tiles::new(part(8), part(2)),
+            svg_parts: ByteCache::new("svg_parts", part(1)),
             font: LabelFont::builtin(),
         }
+    }
+
+    /// How full each of the renderer's caches is, for metrics and tests.
+    pub fn cache_usage(&self) -> Vec<Usage> {
+        let mut all = Vec::with_capacity(5);
+        all.extend(self.sprites.usage());
+        all.extend(self.tiles.usage());
+        all.push(self.svg_parts.usage());
+        all
     }
 
     /// The piece sets this renderer knows.
@@ -77,9 +115,14 @@ impl Renderer {
         &self.sets
     }
 
-    /// The sprite cache (for metrics and tests).
+    /// The sprite cache (for tests).
     pub fn sprites(&self) -> &SpriteCache {
         &self.sprites
+    }
+
+    /// The caches of palette contexts and cell tiles (for tests).
+    pub fn tiles(&self) -> &Tiles {
+        &self.tiles
     }
 
     /// Lay out `position` as `options` ask.
@@ -90,13 +133,13 @@ impl Renderer {
     /// Render `position` as SVG text, titled with its description (for screen readers).
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
         let set = self.set(options)?;
-        let title = crate::describe::describe(position);
+        let title = crate::chess::describe::describe(position);
         Ok(svg::write_with(
             &self.scene(position, options),
             set,
             self.font,
             Some(&title),
-            &self.sprites,
+            &self.svg_parts,
         ))
     }
 
@@ -140,14 +183,15 @@ impl Renderer {
     fn png_in(
         &self,
         scene: &Scene,
-        set: &crate::pieces::PieceSet,
+        set: &crate::render::pieces::PieceSet,
         ws: &mut Workspace,
     ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
         let labels = raster::labels_in_margin(scene, self.font);
-        let context = indexed::context(scene, set, &self.sprites, self.font, labels);
+        let caches = (&self.sprites, &self.tiles);
+        let context = indexed::context(scene, set, caches, self.font, labels);
         if let Some(context) = context {
-            let layers = (set, &self.sprites);
+            let layers = (set, &self.sprites, &self.tiles);
             if indexed::compose(&context, scene, layers, self.font, labels, &mut ws.indexed) {
                 // Only the dirty runs are read: paint just those.
                 let within = Some(ws.indexed.dirty());
@@ -181,7 +225,10 @@ impl Renderer {
     }
 
     /// The piece set `options` ask for, or the error naming the sets there are.
-    pub fn set(&self, options: &RenderOptions) -> Result<&crate::pieces::PieceSet, RenderError> {
+    pub fn set(
+        &self,
+        options: &RenderOptions,
+    ) -> Result<&crate::render::pieces::PieceSet, RenderError> {
         self.sets
             .get(&options.piece_set)
             .map(|s| s.as_ref())

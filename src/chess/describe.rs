@@ -3,8 +3,8 @@
 //! Owns the English description of a position. `/describe` answers it, the SVG carries it as
 //! its `<title>`, and the front page puts it in the `alt` of the tags it writes.
 
-use crate::piece::{Color, Piece, Role};
-use crate::position::{Position, Square};
+use crate::chess::piece::{Color, Piece, Role};
+use crate::chess::position::{Position, Square};
 use std::fmt::Write as _;
 
 /// The order pieces are listed in: most valuable first, pawns last.
@@ -139,7 +139,7 @@ fn in_hand(position: &Position, color: Color) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::chess::fen;
 
     fn text(fen: &str) -> String {
         describe(&fen::parse(fen).expect("valid FEN"))

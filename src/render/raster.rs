@@ -6,19 +6,16 @@
 //! there too. A render is copies and blends of cached pixels and a few small glyph fills:
 //! never an SVG parse.
 
-use crate::font::LabelFont;
-use crate::pieces::PieceSet;
-use crate::scene::{Point, Rect, Run, Scene, Shape, circle_curves};
-use crate::theme::Rgba;
-use moka::sync::Cache;
+use crate::cache::{ByteCache, Usage, Weight};
+use crate::render::font::LabelFont;
+use crate::render::pieces::PieceSet;
+use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};
+use crate::render::theme::Rgba;
 use resvg::tiny_skia::{
     Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapMut,
     RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
 };
 use std::sync::Arc;
-
-/// Default byte budget of the sprite cache, and separately of the tile cache.
-pub const DEFAULT_SPRITE_CACHE_BYTES: u64 = 32 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SpriteKey {
@@ -27,49 +24,20 @@ struct SpriteKey {
     px: u32,
 }
 
-/// Rasterised pieces, keyed by (set, piece, square size), bounded by bytes; and tiles, the
-/// same sprites already composited onto an opaque background colour, so a piece on a plain
-/// square is a copy of rows rather than a blend.
-#[derive(Clone)]
-pub struct SpriteCache {
-    cache: Cache<SpriteKey, Arc<Pixmap>>,
-    tiles: Cache<(SpriteKey, [u8; 4]), Arc<Vec<u8>>>,
-    /// Painted boards without pieces or marks (background, frame, squares, and labels in
-    /// the margin), keyed by their exact description: most renders start from a copy.
-    bases: Cache<Vec<u8>, Arc<Vec<u8>>>,
-    /// Shapes painted once at the origin of the pixels they reach and blended where a
-    /// scene puts them (arrows, circles, crosses, glows), keyed by their exact description
-    /// relative to that origin.
-    stamps: Cache<Vec<u8>, Arc<Stamp>>,
-    /// Palettes, bases and tiles as palette indices, for indexed renders (`indexed.rs`).
-    pub(crate) contexts: Cache<Vec<u8>, Option<Arc<crate::indexed::Context>>>,
-    /// Marked squares (with or without a piece) as colours and indices, for indexed
-    /// renders, keyed by their exact description (`indexed.rs`).
-    pub(crate) cells: Cache<Vec<u8>, Option<Arc<crate::indexed::CellTile>>>,
-    /// Parts of SVG documents that many diagrams share (`svg::Fragments`): piece symbols,
-    /// squares, labels.
-    svg: Cache<Vec<u8>, Arc<str>>,
-}
-
-impl std::fmt::Debug for SpriteCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SpriteCache")
-            .field("entries", &self.cache.entry_count())
-            .field("bytes", &self.cache.weighted_size())
-            .finish()
-    }
-}
-
-/// What a cache entry holds, in bytes: the caches below weigh every entry by it.
-pub(crate) trait Weight {
-    /// Bytes held.
-    fn weight(&self) -> usize;
-}
-
-impl Weight for Vec<u8> {
+impl Weight for SpriteKey {
     fn weight(&self) -> usize {
-        self.len()
+        0
     }
+}
+
+/// Painted pixels kept between renders: pieces rasterised per (set, piece, square size),
+/// and stamps, shapes painted once at the origin of the pixels they reach and blended
+/// where a scene puts them (arrows, circles, crosses, glows), keyed by their exact
+/// description relative to that origin.
+#[derive(Debug, Clone)]
+pub struct SpriteCache {
+    pieces: ByteCache<SpriteKey, Option<Arc<Pixmap>>>,
+    stamps: ByteCache<Vec<u8>, Arc<Stamp>>,
 }
 
 impl Weight for Pixmap {
@@ -80,125 +48,24 @@ impl Weight for Pixmap {
 
 impl Weight for Stamp {
     fn weight(&self) -> usize {
-        self.bytes()
-    }
-}
-
-impl Weight for crate::indexed::Context {
-    fn weight(&self) -> usize {
-        self.bytes()
-    }
-}
-
-impl Weight for crate::indexed::CellTile {
-    fn weight(&self) -> usize {
-        self.bytes()
-    }
-}
-
-impl Weight for SpriteKey {
-    fn weight(&self) -> usize {
-        std::mem::size_of::<SpriteKey>()
-    }
-}
-
-impl Weight for [u8; 4] {
-    fn weight(&self) -> usize {
-        4
-    }
-}
-
-impl Weight for str {
-    fn weight(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T: Weight + ?Sized> Weight for Arc<T> {
-    fn weight(&self) -> usize {
-        T::weight(self)
-    }
-}
-
-impl<T: Weight> Weight for Option<T> {
-    fn weight(&self) -> usize {
-        self.as_ref().map_or(0, T::weight)
-    }
-}
-
-impl<A: Weight, B: Weight> Weight for (A, B) {
-    fn weight(&self) -> usize {
-        self.0.weight() + self.1.weight()
-    }
-}
-
-/// A cache of at most about `max_bytes`, each entry weighed as its key and value's bytes.
-fn bounded<K, V>(max_bytes: u64) -> Cache<K, V>
-where
-    K: Weight + std::hash::Hash + Eq + Send + Sync + 'static,
-    V: Weight + Clone + Send + Sync + 'static,
-{
-    Cache::builder()
-        .max_capacity(max_bytes)
-        .weigher(|k: &K, v: &V| u32::try_from(k.weight() + v.weight()).unwrap_or(u32::MAX))
-        .build()
-}
-
-impl crate::svg::Fragments for SpriteCache {
-    fn fragment(&self, key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
-        self.svg.get_with(key, || Arc::from(make()))
+        self.rows.capacity() * 8 + self.pixels.capacity()
     }
 }
 
 impl SpriteCache {
-    /// A cache that holds at most about `max_bytes` of sprite pixels.
-    pub fn new(max_bytes: u64) -> SpriteCache {
+    /// Caches of at most `pieces` bytes of sprites and `stamps` bytes of stamps.
+    pub fn new(pieces: u64, stamps: u64) -> SpriteCache {
         SpriteCache {
-            cache: bounded(max_bytes),
-            tiles: bounded(max_bytes),
-            bases: bounded(max_bytes),
-            stamps: bounded(max_bytes),
-            contexts: bounded(max_bytes),
-            cells: bounded(max_bytes),
-            svg: bounded(max_bytes),
+            pieces: ByteCache::new("sprites", pieces),
+            stamps: ByteCache::new("stamps", stamps),
         }
-    }
-
-    /// `piece` at `px` composited onto the opaque colour `background` (premultiplied RGBA
-    /// bytes), as `px` rows of `px` pixels.
-    pub fn tile(
-        &self,
-        set: &PieceSet,
-        piece: crate::piece::Piece,
-        px: u32,
-        background: [u8; 4],
-    ) -> Option<Arc<Vec<u8>>> {
-        let key = SpriteKey {
-            set: set.shared_name().clone(),
-            piece: piece.index() as u8,
-            px,
-        };
-        self.tiles
-            .try_get_with((key, background), || {
-                let sprite = self.sprite(set, piece, px).ok_or(())?;
-                let mut tile = background.repeat((px * px) as usize);
-                blend_into(
-                    &mut tile,
-                    px as usize * 4,
-                    sprite.data(),
-                    px as usize * 4,
-                    px as usize,
-                );
-                Ok::<_, ()>(Arc::new(tile))
-            })
-            .ok()
     }
 
     /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use.
     pub fn sprite(
         &self,
         set: &PieceSet,
-        piece: crate::piece::Piece,
+        piece: crate::chess::piece::Piece,
         px: u32,
     ) -> Option<Arc<Pixmap>> {
         let key = SpriteKey {
@@ -206,38 +73,47 @@ impl SpriteCache {
             piece: piece.index() as u8,
             px,
         };
-        self.cache
-            .try_get_with(key, || rasterise(set, piece, px).ok_or(()))
-            .ok()
+        self.pieces.get_with(key, || rasterise(set, piece, px))
     }
 
-    /// Bytes of sprite and tile pixels held now (after pending maintenance).
-    pub fn weighted_size(&self) -> u64 {
-        self.cache.run_pending_tasks();
-        self.tiles.run_pending_tasks();
-        self.bases.run_pending_tasks();
-        self.stamps.run_pending_tasks();
-        self.contexts.run_pending_tasks();
-        self.cells.run_pending_tasks();
-        self.svg.run_pending_tasks();
-        self.cache.weighted_size()
-            + self.tiles.weighted_size()
-            + self.bases.weighted_size()
-            + self.stamps.weighted_size()
-            + self.contexts.weighted_size()
-            + self.cells.weighted_size()
-            + self.svg.weighted_size()
+    /// How full each cache is.
+    pub fn usage(&self) -> [Usage; 2] {
+        [self.pieces.usage(), self.stamps.usage()]
     }
 }
 
 /// Rasterise one piece into a `px` × `px` pixmap.
-fn rasterise(set: &PieceSet, piece: crate::piece::Piece, px: u32) -> Option<Arc<Pixmap>> {
+fn rasterise(set: &PieceSet, piece: crate::chess::piece::Piece, px: u32) -> Option<Arc<Pixmap>> {
     let art = set.art(piece);
     let mut pixmap = Pixmap::new(px, px)?;
     let (vw, vh) = art.view_box;
     let transform = Transform::from_scale(px as f32 / vw, px as f32 / vh);
     resvg::render(&art.tree, transform, &mut pixmap.as_mut());
     Some(Arc::new(pixmap))
+}
+
+/// `sprite` over the opaque colour `ground` (premultiplied RGBA bytes), into `out`: one
+/// square of pixels, as a full render paints a piece on a plain square.
+pub(crate) fn composite(sprite: &Pixmap, ground: [u8; 4], out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(sprite.data());
+    for px in out.chunks_exact_mut(4) {
+        let keep = 255 - u16::from(px[3]);
+        if keep != 0 {
+            for i in 0..4 {
+                let v = u16::from(px[i]) + (u16::from(ground[i]) * keep + 127) / 255;
+                px[i] = v.min(255) as u8;
+            }
+        }
+    }
+}
+
+/// Paint one label onto `pixels` (premultiplied RGBA, `w` × `h`), positioned as `label`
+/// says relative to those pixels.
+pub(crate) fn paint_label(label: &Label, font: &LabelFont, pixels: &mut [u8], (w, h): (u32, u32)) {
+    if let Some(mut pixmap) = PixmapMut::from_bytes(pixels, w, h) {
+        paint_one_label(label, font, &mut pixmap);
+    }
 }
 
 fn paint_of(color: Rgba) -> Paint<'static> {
@@ -300,9 +176,6 @@ pub fn paint_within(
 /// Paint every layer of `scene` over the whole of `pixmap` (the background covers it all,
 /// so what the buffer held before does not matter), or only inside `within` (see
 /// [`paint_within`]).
-///
-/// The layers under the marks (background, frame, squares, and labels when they all lie in
-/// the margin, where nothing else is drawn) come from the base cache as one copy.
 fn paint_into(
     scene: &Scene,
     set: &PieceSet,
@@ -311,21 +184,10 @@ fn paint_into(
     within: Option<&[Run]>,
     pixmap: &mut PixmapMut,
 ) {
+    paint_base(scene, within, pixmap);
     let labels_in_margin = labels_in_margin(scene, font);
-    let base = base(scene, font, sprites, labels_in_margin);
-    let stride = pixmap.width() as usize * 4;
-    let data = pixmap.data_mut();
-    let have_base = base.len() == data.len();
-    match within {
-        _ if !have_base => paint_base(scene, font, labels_in_margin, pixmap),
-        None => data.copy_from_slice(&base),
-        Some(runs) => {
-            for run in runs {
-                let at = run.y as usize * stride;
-                let (x0, x1) = (at + run.x0 as usize * 4, at + run.x1 as usize * 4);
-                data[x0..x1].copy_from_slice(&base[x0..x1]);
-            }
-        }
+    if labels_in_margin {
+        paint_labels(scene, font, pixmap);
     }
     for shape in &scene.marks {
         if touches(within, reach(shape)) {
@@ -334,14 +196,7 @@ fn paint_into(
     }
     for p in &scene.pieces {
         if touches(within, p.rect) {
-            // Under a piece no mark reaches lies the base: one colour on a square.
-            let marked = scene.marks.iter().any(|m| reach(m).intersects(&p.rect));
-            let ground = match marked {
-                true => None,
-                false if have_base => uniform(&base, stride, p.rect),
-                false => uniform(pixmap.data_mut(), stride, p.rect),
-            };
-            place_piece(pixmap, set, sprites, p, ground, within);
+            place_piece(pixmap, set, sprites, p, within);
         }
     }
     for shape in &scene.overlays {
@@ -377,24 +232,6 @@ fn clip(within: Option<&[Run]>, rect: Rect, out: &mut impl FnMut(u32, u32, u32))
             out(run.y, a, b);
         }
     }
-}
-
-/// The colour of `rect` in `pixels` (premultiplied RGBA rows `stride` bytes long) when it
-/// is all one opaque colour.
-fn uniform(pixels: &[u8], stride: usize, rect: Rect) -> Option<[u8; 4]> {
-    let (x, y, w) = (rect.x as usize, rect.y as usize, rect.w as usize);
-    let first: [u8; 4] = pixels
-        .get(y * stride + x * 4..)?
-        .get(..4)?
-        .try_into()
-        .ok()?;
-    let all = (y..y + rect.h as usize).all(|row| {
-        pixels
-            .get(row * stride + x * 4..)
-            .and_then(|p| p.get(..w * 4))
-            .is_some_and(|p| p.chunks_exact(4).all(|c| c == first))
-    });
-    (first[3] == 255 && all).then_some(first)
 }
 
 /// The pixels `shape` may paint (a little more: anti-aliasing and mitred corners included).
@@ -485,7 +322,7 @@ pub(crate) fn paint_cell(
     sprites: &SpriteCache,
     (x, y, px): (u32, u32, u32),
     colour: u32,
-    (marks, piece, overlays): (&[&Shape], Option<crate::piece::Piece>, &[&Shape]),
+    (marks, piece, overlays): (&[&Shape], Option<crate::chess::piece::Piece>, &[&Shape]),
     (w, h): (u32, u32),
 ) -> Vec<u8> {
     let mut pixels = colour.to_le_bytes().repeat((px * px) as usize);
@@ -506,9 +343,8 @@ pub(crate) fn paint_cell(
             w: px,
             h: px,
         };
-        let ground = marks.is_empty().then(|| colour.to_le_bytes());
-        let placed = crate::scene::PlacedPiece { piece, rect };
-        place_piece(&mut pixmap, set, sprites, &placed, ground, None);
+        let placed = crate::render::scene::PlacedPiece { piece, rect };
+        place_piece(&mut pixmap, set, sprites, &placed, None);
     }
     for shape in overlays {
         if let Some((stamp, sx, sy)) = stamp(sprites, shape, (w, h)) {
@@ -536,90 +372,69 @@ pub(crate) fn labels_in_margin(scene: &Scene, font: &LabelFont) -> bool {
     })
 }
 
-/// The painted base layers of `scene` (background, frame, squares, and the labels if
-/// `labels`) as premultiplied RGBA, from the base cache.
-pub(crate) fn base(
-    scene: &Scene,
-    font: &LabelFont,
-    sprites: &SpriteCache,
-    labels: bool,
-) -> Arc<Vec<u8>> {
-    sprites.bases.get_with(base_key(scene, labels), || {
-        let mut pixels = vec![0; scene.width as usize * scene.height as usize * 4];
-        if let Some(mut base) = PixmapMut::from_bytes(&mut pixels, scene.width, scene.height) {
-            paint_base(scene, font, labels, &mut base);
+/// Background, frame and squares, over the whole pixmap or only inside `within` (as
+/// opaque fills: the rows of a run are written directly).
+fn paint_base(scene: &Scene, within: Option<&[Run]>, pixmap: &mut PixmapMut) {
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let stride = w as usize * 4;
+    let data = pixmap.data_mut();
+    let rgba = |c: Rgba| -> [u8; 4] {
+        let p = Color::from_rgba8(c.r, c.g, c.b, c.a)
+            .premultiply()
+            .to_color_u8();
+        [p.red(), p.green(), p.blue(), p.alpha()]
+    };
+    let whole = Rect { x: 0, y: 0, w, h };
+    let layers = std::iter::once((whole, rgba(scene.background)))
+        .chain(scene.fills.iter().map(|f| (f.rect, rgba(f.color))));
+    let translucent = scene.background.a != 255 || scene.fills.iter().any(|f| f.color.a != 255);
+    if translucent {
+        // Not met with the built-in themes: paint with tiny-skia, which blends.
+        let bg = scene.background;
+        pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+        for fill in &scene.fills {
+            let r = fill.rect;
+            if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
+                pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
+            }
         }
-        Arc::new(pixels)
-    })
-}
-
-/// The exact description of a scene's base layers: the base cache's key.
-pub(crate) fn base_key(scene: &Scene, labels: bool) -> Vec<u8> {
-    let mut key = Vec::with_capacity(16 + scene.fills.len() * 20 + scene.labels.len() * 20);
-    let mut put = |v: u32| key.extend_from_slice(&v.to_le_bytes());
-    let rgba = |c: Rgba| u32::from_le_bytes([c.r, c.g, c.b, c.a]);
-    put(scene.width);
-    put(scene.height);
-    put(rgba(scene.background));
-    for fill in &scene.fills {
-        let r = fill.rect;
-        for v in [r.x, r.y, r.w, r.h, rgba(fill.color)] {
-            put(v);
-        }
+        return;
     }
-    if labels {
-        describe_labels(scene, &mut key);
-    }
-    key
-}
-
-/// Append the exact description of `scene`'s labels to `key`.
-pub(crate) fn describe_labels(scene: &Scene, key: &mut Vec<u8>) {
-    key.reserve(scene.labels.len() * 20);
-    for l in &scene.labels {
-        let rgba = u32::from_le_bytes([l.color.r, l.color.g, l.color.b, l.color.a]);
-        for v in [
-            u32::from(l.ch),
-            l.x.to_bits(),
-            l.y.to_bits(),
-            l.scale.to_bits(),
-            rgba,
-        ] {
-            key.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-}
-
-/// Background, frame and squares, and the labels if `labels`.
-fn paint_base(scene: &Scene, font: &LabelFont, labels: bool, pixmap: &mut PixmapMut) {
-    let bg = scene.background;
-    pixmap.fill(Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
-    for fill in &scene.fills {
-        let r = fill.rect;
-        if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
-            pixmap.fill_rect(rect, &paint_of(fill.color), Transform::identity(), None);
-        }
-    }
-    if labels {
-        paint_labels(scene, font, pixmap);
+    for (rect, colour) in layers {
+        let rect = Rect {
+            w: rect.w.min(w.saturating_sub(rect.x)),
+            h: rect.h.min(h.saturating_sub(rect.y)),
+            ..rect
+        };
+        clip(within, rect, &mut |y, x0, x1| {
+            let row = &mut data[y as usize * stride..][x0 as usize * 4..x1 as usize * 4];
+            for px in row.chunks_exact_mut(4) {
+                px.copy_from_slice(&colour);
+            }
+        });
     }
 }
 
 /// The label glyphs.
 fn paint_labels(scene: &Scene, font: &LabelFont, pixmap: &mut PixmapMut) {
     for label in &scene.labels {
-        let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
-            continue;
-        };
-        let s = label.scale;
-        pixmap.fill_path(
-            path,
-            &paint_of(label.color),
-            FillRule::Winding,
-            Transform::from_row(s, 0.0, 0.0, -s, label.x, label.y),
-            None,
-        );
+        paint_one_label(label, font, pixmap);
     }
+}
+
+/// One label glyph.
+fn paint_one_label(label: &Label, font: &LabelFont, pixmap: &mut PixmapMut) {
+    let Some(path) = font.glyph(label.ch).and_then(|g| g.path.as_ref()) else {
+        return;
+    };
+    let s = label.scale;
+    pixmap.fill_path(
+        path,
+        &paint_of(label.color),
+        FillRule::Winding,
+        Transform::from_row(s, 0.0, 0.0, -s, label.x, label.y),
+        None,
+    );
 }
 
 /// Premultiplied source-over of `rows` rows of `src` onto `dst` (strides in bytes).
@@ -642,15 +457,12 @@ fn blend_into(dst: &mut [u8], dst_stride: usize, src: &[u8], src_stride: usize, 
     }
 }
 
-/// Draw one piece inside `within`: a copy of a cached tile when the square under it is
-/// the one opaque colour `ground` (the usual case), otherwise a blend of the sprite over
-/// what is there.
+/// Draw one piece inside `within`: its sprite blended over what is there.
 fn place_piece(
     pixmap: &mut PixmapMut,
     set: &PieceSet,
     sprites: &SpriteCache,
-    p: &crate::scene::PlacedPiece,
-    ground: Option<[u8; 4]>,
+    p: &crate::render::scene::PlacedPiece,
     within: Option<&[Run]>,
 ) {
     let (w, h) = (pixmap.width(), pixmap.height());
@@ -661,14 +473,7 @@ fn place_piece(
     let stride = w as usize * 4;
     let data = pixmap.data_mut();
     let px = r.w as usize;
-    if let Some(tile) = ground.and_then(|g| sprites.tile(set, p.piece, r.w, g)) {
-        clip(within, r, &mut |y, x0, x1| {
-            let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
-            let src = &tile[(row + at) * 4..(row + at + (x1 - x0) as usize) * 4];
-            let dst = y as usize * stride + x0 as usize * 4;
-            data[dst..dst + src.len()].copy_from_slice(src);
-        });
-    } else if let Some(sprite) = sprites.sprite(set, p.piece, r.w) {
+    if let Some(sprite) = sprites.sprite(set, p.piece, r.w) {
         let sprite = sprite.data();
         clip(within, r, &mut |y, x0, x1| {
             let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
@@ -813,11 +618,6 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
-    /// Bytes held (for the cache's weigher).
-    fn bytes(&self) -> usize {
-        self.rows.len() * 8 + self.pixels.len()
-    }
-
     /// `shape` (already moved to the origin) painted on `w` × `h` transparent pixels.
     fn of(shape: &Shape, w: u32, h: u32) -> Stamp {
         let (mut rows, mut pixels) = (Vec::with_capacity(h as usize), Vec::new());
@@ -1143,7 +943,7 @@ mod tests {
 
     #[test]
     fn a_stamped_shape_matches_the_shape_painted_in_place() {
-        let sprites = SpriteCache::new(1 << 20);
+        let sprites = SpriteCache::new(1 << 20, 1 << 20);
         let grey = on_grey(&glow((0.0, 0.0), 0.0), None);
         for shape in shapes() {
             let stamped = on_grey(&shape, Some(&sprites));
@@ -1160,7 +960,7 @@ mod tests {
 
     #[test]
     fn a_shape_moved_by_whole_pixels_reuses_its_stamp() {
-        let sprites = SpriteCache::new(1 << 20);
+        let sprites = SpriteCache::new(1 << 20, 1 << 20);
         let polygon = |dx: f32, dy: f32| Shape::Polygon {
             points: vec![
                 (10.0 + dx, 10.5 + dy),
@@ -1187,7 +987,7 @@ mod tests {
 
     #[test]
     fn a_shape_reaching_too_many_pixels_is_painted_in_place() {
-        let sprites = SpriteCache::new(1 << 20);
+        let sprites = SpriteCache::new(1 << 20, 1 << 20);
         let huge = Shape::Disc {
             center: (600.0, 600.0),
             radius: 590.0,
@@ -1207,7 +1007,7 @@ mod tests {
 
     #[test]
     fn a_footprint_covers_every_painted_pixel() {
-        let sprites = SpriteCache::new(1 << 20);
+        let sprites = SpriteCache::new(1 << 20, 1 << 20);
         let grey = on_grey(&glow((0.0, 0.0), 0.0), None);
         for shape in shapes() {
             let mut rects = Vec::new();
@@ -1244,12 +1044,22 @@ mod tests {
             let r = Request::from_query(query, None).expect("valid");
             let set = renderer.set(&r.options).expect("set");
             let scene = renderer.scene(&r.position, &r.options);
-            let full =
-                paint(&scene, set, sprites, crate::font::LabelFont::builtin()).expect("paints");
+            let full = paint(
+                &scene,
+                set,
+                sprites,
+                crate::render::font::LabelFont::builtin(),
+            )
+            .expect("paints");
             let mut bare = scene.clone();
             bare.overlays.clear();
-            let plain =
-                paint(&bare, set, sprites, crate::font::LabelFont::builtin()).expect("paints");
+            let plain = paint(
+                &bare,
+                set,
+                sprites,
+                crate::render::font::LabelFont::builtin(),
+            )
+            .expect("paints");
             let (w, h, sq) = (scene.width, scene.height, scene.square);
             let overlays: Vec<&Shape> = scene.overlays.iter().collect();
             let (mut compared, mut crossed) = (0, 0);

@@ -1,0 +1,138 @@
+//! Caches bounded by bytes: everything the renderer keeps between requests lives in one.
+//!
+//! Knows nothing of what it stores. A value says what it holds through [`Weight`]; a
+//! [`ByteCache`] weighs every entry as its key, its value and [`ENTRY_OVERHEAD`], evicts
+//! (moka's TinyLFU) past its bound, and reports its [`Usage`] for `/metrics`. A test
+//! (`tests/allocations.rs`) checks that the weights match what is allocated.
+
+use std::hash::Hash;
+use std::sync::Arc;
+
+/// Bytes an entry costs beyond its key's and value's own: moka's node and its bookkeeping
+/// (access-order and write-order deques, the frequency sketch's share), the hash table's
+/// slot, an `Arc`'s counts. Measured by `tests/allocations.rs`.
+pub const ENTRY_OVERHEAD: usize = 240;
+
+/// What a cache entry holds on the heap, in bytes (allocations of its own, not `size_of`).
+pub trait Weight {
+    /// Bytes held.
+    fn weight(&self) -> usize;
+}
+
+impl Weight for Vec<u8> {
+    fn weight(&self) -> usize {
+        self.capacity()
+    }
+}
+
+impl Weight for Vec<u16> {
+    fn weight(&self) -> usize {
+        self.capacity() * 2
+    }
+}
+
+impl Weight for str {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Weight for String {
+    fn weight(&self) -> usize {
+        self.capacity()
+    }
+}
+
+impl Weight for bytes::Bytes {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: Weight + ?Sized> Weight for Arc<T> {
+    fn weight(&self) -> usize {
+        T::weight(self) + std::mem::size_of_val::<T>(self) + 16
+    }
+}
+
+impl<T: Weight> Weight for Option<T> {
+    fn weight(&self) -> usize {
+        self.as_ref().map_or(0, T::weight)
+    }
+}
+
+/// How full a cache is, for `/metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    /// What the cache holds (`sprites`, `contexts`…), the metric's label.
+    pub name: &'static str,
+    /// Bytes held now (the entries' weights, after pending evictions).
+    pub bytes: u64,
+    /// The most it holds.
+    pub bound: u64,
+    /// Entries held.
+    pub entries: u64,
+}
+
+/// A named cache of at most `bound` bytes.
+#[derive(Clone)]
+pub struct ByteCache<K, V> {
+    name: &'static str,
+    bound: u64,
+    inner: moka::sync::Cache<K, V>,
+}
+
+impl<K, V> std::fmt::Debug for ByteCache<K, V>
+where
+    K: Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ByteCache")
+            .field("name", &self.name)
+            .field("entries", &self.inner.entry_count())
+            .field("bytes", &self.inner.weighted_size())
+            .field("bound", &self.bound)
+            .finish()
+    }
+}
+
+/// The weight of one entry, as moka wants it.
+pub fn entry_weight(key: usize, value: usize) -> u32 {
+    u32::try_from(key + value + ENTRY_OVERHEAD).unwrap_or(u32::MAX)
+}
+
+impl<K, V> ByteCache<K, V>
+where
+    K: Weight + Hash + Eq + Send + Sync + 'static,
+    V: Weight + Clone + Send + Sync + 'static,
+{
+    /// An empty cache called `name` holding at most about `bound` bytes.
+    pub fn new(name: &'static str, bound: u64) -> Self {
+        ByteCache {
+            name,
+            bound,
+            inner: moka::sync::Cache::builder()
+                .max_capacity(bound)
+                .weigher(|k: &K, v: &V| entry_weight(k.weight(), v.weight()))
+                .build(),
+        }
+    }
+
+    /// The value of `key`, made by `make` and kept if it was not there. Concurrent calls for
+    /// one key make it once.
+    pub fn get_with(&self, key: K, make: impl FnOnce() -> V) -> V {
+        self.inner.get_with(key, make)
+    }
+
+    /// How full it is now (after pending evictions).
+    pub fn usage(&self) -> Usage {
+        self.inner.run_pending_tasks();
+        Usage {
+            name: self.name,
+            bytes: self.inner.weighted_size(),
+            bound: self.bound,
+            entries: self.inner.entry_count(),
+        }
+    }
+}
