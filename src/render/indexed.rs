@@ -99,13 +99,6 @@ struct Tile {
 struct Entries([u64; 4]);
 
 impl Entries {
-    fn of(indices: &[u8]) -> Entries {
-        let mut set = Entries::default();
-        for &i in indices {
-            set.insert(i);
-        }
-        set
-    }
     fn insert(&mut self, i: u8) {
         self.0[usize::from(i >> 6)] |= 1 << (i & 63);
     }
@@ -221,7 +214,11 @@ impl Context {
                 if palette.add(&colours, false) {
                     let mut indices = Vec::with_capacity(rgba.len() / 4);
                     palette.convert(&rgba, &mut indices);
-                    let uses = Entries::of(&indices);
+                    // The entries its colours were given: each colour is some pixel's.
+                    let mut uses = Entries::default();
+                    for &c in &colours {
+                        uses.insert(palette.exact.get(c).unwrap_or(0) as u8);
+                    }
                     row[piece.index()] = Some(Tile { indices, uses });
                 }
             }
@@ -1080,11 +1077,10 @@ fn shape_bounds(shape: &Shape, square: f32, out: &mut impl FnMut((f32, f32, f32,
 fn uniform(indices: &[u8], width: usize, x: u32, y: u32, square: u32) -> Option<u8> {
     let (x, y, sq) = (x as usize, y as usize, square as usize);
     let first = *indices.get(y * width + x)?;
-    let all = (0..sq).all(|row| {
-        indices
-            .get((y + row) * width + x..(y + row) * width + x + sq)
-            .is_some_and(|r| r.iter().all(|&e| e == first))
-    });
+    // Whole rows compared at once (memcmp) rather than byte by byte.
+    let row = vec![first; sq];
+    let all = (0..sq)
+        .all(|r| indices.get((y + r) * width + x..(y + r) * width + x + sq) == Some(&row[..]));
     all.then_some(first)
 }
 
