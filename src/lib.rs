@@ -1,19 +1,25 @@
 //! Staunton turns a chess position written in FEN into a diagram, PNG or SVG.
 //!
 //! One core, three faces: this library, the `staunton` command line and an HTTP service.
-//! The pipeline runs one way:
+//! The folders are the pipeline, and it runs one way (no module imports one that comes
+//! after it):
 //!
 //! ```text
-//! text ──► request::Request (fen::parse + options) ──► scene::build ──┬─► svg::write
-//!                                                                     └─► PNG, below
-//!
-//! scene ──► indexed::compose: cached board and piece tiles as palette indices;
-//!             │ marked squares: cached cell tiles, converted by colour
-//!             │ arrows, circles, crosses: cached stamps (painted once, blended), and
-//!             │ labels on the board: raster::paint_within those row runs only
-//!             │ ─► indexed::convert (into the same palette)
-//!             └──────────────────────────────────────► encode::indexed_png ─► deflate
-//!       (a board that does not fit 256 colours: raster::paint ─► encode::png_with)
+//!  request.rs          chess/                render/
+//!  query or flags ──►  fen::parse ─► Position ─► scene::build ─► Scene ─┬─► svg::write ──────────► SVG
+//!  (options)           attacks, describe        (theme, font,          │
+//!                                                pieces)                └─► indexed::context
+//!                                                                           (palette, base and piece
+//!                                                                            tiles as indices, built
+//!                                                                            once per board)
+//!                                                                          ─► indexed::compose / convert
+//!                                                                           (cell tiles, stamps and
+//!                                                                            raster::paint_within for
+//!                                                                            what tiles do not cover)
+//!                                                                          ─► encode (deflate) ──► PNG
+//!  cache.rs: ByteCache, the byte-bounded cache every kept thing lives in (sprites,
+//!            stamps, contexts, cells, SVG parts; http/ keeps the images in its own)
+//!  http/, cli.rs: the service and the command line over `render::Renderer`
 //! ```
 //!
 //! The quickest use, e.g. in a snapshot test:
