@@ -11,14 +11,65 @@ const QUERIES: &[&str] = &[
     "fen=start&size=800",
     "fen=start&orientation=black&coordinates=inside&size=333",
     "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR&size=500",
-    "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w&arrows=Gh5f7,Rc4f7,Yb1c3&check=e8&lastMove=d1h5&highlight=Ge5,Rf3",
     "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360",
     "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b&turn=1",
     "fen=start&theme=green&size=2048",
-    // Heavy markup that does not fit a palette (RGB): five arrows, labels on the board.
-    "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3,Bd4,Gh4h4&highlight=Ge5,Rf3&squares=a6,h6&coordinates=inside&orientation=black&size=520",
     ANNOTATED[1],
 ];
+
+/// Markup whose shades no palette keeps within 3/255: quantised (see
+/// `heavy_markup_stays_8_bit_and_small`; these were RGB PNGs before). The second is the
+/// issue's case: eight arrows, eight highlights, check and last move.
+const HEAVY: [(&str, &str); 3] = [
+    (
+        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w",
+        "&arrows=Gh5f7,Rc4f7,Yb1c3&check=e8&lastMove=d1h5&highlight=Ge5,Rf3",
+    ),
+    (
+        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w&size=480",
+        "&arrows=Gh5f7,Rc4f7,Yb1c3,Bd1d8,Gg1f3,Ra2a4,Yh2h4,Be1g1\
+         &highlight=Ge5,Rf3,Yc6,Bf6,Gd4,Re4,Yb5,Bg5&check=e8&lastMove=d1h5",
+    ),
+    (
+        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w&coordinates=inside&orientation=black&size=520",
+        "&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3,Bd4,Gh4h4&highlight=Ge5,Rf3&squares=a6,h6",
+    ),
+];
+
+#[test]
+fn heavy_markup_stays_8_bit_and_small() {
+    // An 8-bit PNG at most twice the bytes of the same position unmarked, and within the
+    // golden images' tolerance (8/255) but for at most 0.25 % of the pixels (edges of
+    // translucent shapes over pieces), none more than 32/255 off.
+    let renderer = Renderer::default();
+    for (plain, marks) in HEAVY {
+        let heavy = format!("{plain}{marks}");
+        let r = Request::from_query(&heavy, None).expect("valid");
+        let png = renderer.png(&r.position, &r.options).expect("renders");
+        assert_eq!(
+            png[25], 3,
+            "{heavy}: not a palette PNG (colour type {})",
+            png[25]
+        );
+        let p = Request::from_query(plain, None).expect("valid");
+        let plain_png = renderer.png(&p.position, &p.options).expect("renders");
+        assert!(
+            png.len() <= 2 * plain_png.len(),
+            "{heavy}: {} bytes, unmarked {}",
+            png.len(),
+            plain_png.len()
+        );
+        let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
+        let diff = common::compare(&common::decode(&png), &full, 8);
+        let pixels = (r.options.size * r.options.size) as usize;
+        assert!(
+            diff.over * 400 <= pixels && diff.max <= 32,
+            "{heavy}: {} pixels over 8, max {}",
+            diff.over,
+            diff.max
+        );
+    }
+}
 
 /// Annotated diagrams that stay 8-bit: the benchmark's case; and arrows over marked
 /// squares and pieces, a circle on a piece and a cross, flipped (stamps clipped to the

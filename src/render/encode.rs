@@ -12,8 +12,8 @@ use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 /// Largest per-channel difference a palette colour may have from the pixel it stands for.
 pub const PALETTE_TOLERANCE: u8 = 3;
 
-/// More distinct colours than this and the palette search is not tried.
-const MAX_DISTINCT: usize = 4096;
+/// More distinct colours than this and the image is written as RGB: no palette is tried.
+const MAX_DISTINCT: usize = 32_768;
 
 /// Buffers an encode needs, kept between encodes (one per thread in the service) so that a
 /// render allocates little beyond the PNG it returns.
@@ -304,8 +304,140 @@ fn boxed(order: &[u16], colors: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((palette, index_of))
 }
 
-/// A palette (RGB triplets) and one index per pixel, or `None` if no palette of 256
-/// colours stays within [`PALETTE_TOLERANCE`].
+/// Colours covering at least this share of the pixels (1/`PINNED_SHARE`) keep an entry of
+/// their own, exactly: the squares, the margin, the pieces' bodies.
+const PINNED_SHARE: u64 = 200;
+
+/// The last try, for images whose shades no palette keeps within tolerance (heavy
+/// markup: many translucent arrows and highlights over pieces): a quantiser. Frequent
+/// colours are pinned as exact entries; the others are split by weighted median cut into
+/// the remaining entries (always the box with the most pixels times its widest channel,
+/// along that channel), and refined by Lloyd iterations (each colour to its nearest
+/// entry, each free entry to the weighted mean of its colours) while the work stays
+/// small. Colours are given in `order`, most frequent first.
+fn quantised(order: &[u16], colors: &[u32], counts: &[u32]) -> (Vec<u8>, Vec<u8>) {
+    let rgb = |id: u16| {
+        let [r, g, b, _] = colors[usize::from(id)].to_le_bytes();
+        [i32::from(r), i32::from(g), i32::from(b)]
+    };
+    let weight = |id: u16| u64::from(counts[usize::from(id)]);
+    let total: u64 = order.iter().map(|&id| weight(id)).sum();
+    let pinned: Vec<u16> = order
+        .iter()
+        .copied()
+        .take(128)
+        .take_while(|&id| weight(id) * PINNED_SHARE >= total)
+        .collect();
+    let mut rest: Vec<u16> = order[pinned.len()..].to_vec();
+    // Median cut over `rest`: boxes as ranges of it.
+    let mut boxes: Vec<std::ops::Range<usize>> = Vec::with_capacity(256);
+    boxes.push(0..rest.len());
+    let spread = |ids: &[u16]| -> (usize, i32) {
+        let (mut lo, mut hi) = ([255; 3], [0; 3]);
+        for &id in ids {
+            let c = rgb(id);
+            for k in 0..3 {
+                lo[k] = lo[k].min(c[k]);
+                hi[k] = hi[k].max(c[k]);
+            }
+        }
+        (0..3)
+            .map(|k| (k, hi[k] - lo[k]))
+            .max_by_key(|&(_, r)| r)
+            .unwrap_or((0, 0))
+    };
+    while pinned.len() + boxes.len() < 256 {
+        let best = boxes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.len() > 1)
+            .map(|(i, b)| {
+                let ids = &rest[b.clone()];
+                let pixels: u64 = ids.iter().map(|&id| weight(id)).sum();
+                (i, pixels * spread(ids).1 as u64)
+            })
+            .max_by_key(|&(_, score)| score);
+        let Some((i, _)) = best.filter(|&(_, score)| score > 0) else {
+            break;
+        };
+        let range = boxes[i].clone();
+        let ids = &mut rest[range.clone()];
+        let (axis, _) = spread(ids);
+        ids.sort_unstable_by_key(|&id| rgb(id)[axis]);
+        let half: u64 = ids.iter().map(|&id| weight(id)).sum::<u64>() / 2;
+        let (mut seen, mut cut) = (0, 1);
+        for (j, &id) in ids.iter().enumerate() {
+            seen += weight(id);
+            if seen >= half {
+                cut = (j + 1).clamp(1, ids.len() - 1);
+                break;
+            }
+        }
+        boxes[i] = range.start..range.start + cut;
+        boxes.push(range.start + cut..range.end);
+    }
+    let mean = |ids: &mut dyn Iterator<Item = u16>| {
+        let (mut sum, mut n) = ([0u64; 3], 0u64);
+        for id in ids {
+            let (c, w) = (rgb(id), weight(id));
+            for k in 0..3 {
+                sum[k] += c[k] as u64 * w;
+            }
+            n += w;
+        }
+        sum.map(|v| ((v + n / 2) / n.max(1)) as i32)
+    };
+    let mut entries: Vec<[i32; 3]> = pinned.iter().map(|&id| rgb(id)).collect();
+    entries.extend(
+        boxes
+            .iter()
+            .map(|b| mean(&mut rest[b.clone()].iter().copied())),
+    );
+    let mut index_of = vec![0u8; colors.len()];
+    for (e, &id) in pinned.iter().enumerate() {
+        index_of[usize::from(id)] = e as u8;
+    }
+    for (b, range) in boxes.iter().enumerate() {
+        for &id in &rest[range.clone()] {
+            index_of[usize::from(id)] = (pinned.len() + b) as u8;
+        }
+    }
+    // Lloyd iterations, while a pass costs at most about 4 M distance computations.
+    let passes = (4_000_000 / (rest.len() * entries.len()).max(1)).min(4);
+    let nearest = |c: [i32; 3], entries: &[[i32; 3]]| {
+        let d = |e: &[i32; 3]| (0..3).map(|k| (e[k] - c[k]).pow(2)).sum::<i32>();
+        (0..entries.len())
+            .min_by_key(|&i| d(&entries[i]))
+            .unwrap_or(0)
+    };
+    for _ in 0..passes {
+        for &id in &rest {
+            index_of[usize::from(id)] = nearest(rgb(id), &entries) as u8;
+        }
+        for (e, entry) in entries.iter_mut().enumerate().skip(pinned.len()) {
+            let mut members = rest
+                .iter()
+                .copied()
+                .filter(|&id| usize::from(index_of[usize::from(id)]) == e);
+            if let Some(first) = members.next() {
+                *entry = mean(&mut std::iter::once(first).chain(members));
+            }
+        }
+    }
+    if passes > 0 {
+        for &id in &rest {
+            index_of[usize::from(id)] = nearest(rgb(id), &entries) as u8;
+        }
+    }
+    let palette = entries
+        .iter()
+        .flat_map(|e| e.map(|v| v.clamp(0, 255) as u8))
+        .collect();
+    (palette, index_of)
+}
+
+/// A palette (RGB triplets) and one index per pixel: within [`PALETTE_TOLERANCE`] when a
+/// palette of 256 colours can be, else quantised; `None` past [`MAX_DISTINCT`] colours.
 fn palettise(rgba: &[u8], width: usize, scratch: &mut Scratch) -> Option<Vec<u8>> {
     let stride = width * 4;
     if stride == 0 || rgba.len() % stride != 0 {
@@ -346,8 +478,9 @@ fn palettise(rgba: &[u8], width: usize, scratch: &mut Scratch) -> Option<Vec<u8>
             .cmp(&colors.counts[a])
             .then(colors.colors[a].cmp(&colors.colors[b]))
     });
-    let (palette, index_of) =
-        anchored(&order, &colors.colors).or_else(|| boxed(&order, &colors.colors))?;
+    let (palette, index_of) = anchored(&order, &colors.colors)
+        .or_else(|| boxed(&order, &colors.colors))
+        .unwrap_or_else(|| quantised(&order, &colors.colors, &colors.counts));
     // Pass two expands the runs into palette indices.
     let indices = &mut scratch.indices;
     indices.clear();
@@ -388,19 +521,65 @@ mod tests {
     }
 
     #[test]
-    fn many_colours_fall_back_to_rgb() {
-        let mut pm = Pixmap::new(128, 128).expect("pixmap");
+    fn more_colours_than_the_quantiser_takes_fall_back_to_rgb() {
+        let mut pm = Pixmap::new(256, 256).expect("pixmap");
         for (i, px) in pm.pixels_mut().iter_mut().enumerate() {
-            let c = Color::from_rgba8(
-                (i % 128 * 2) as u8,
-                (i / 128 * 2) as u8,
-                (i % 7 * 30) as u8,
-                255,
-            );
+            let c = Color::from_rgba8((i % 256) as u8, (i / 256) as u8, (i % 7 * 30) as u8, 255);
             *px = c.premultiply().to_color_u8();
         }
         let (color, _) = decode(&png(&pm));
         assert_eq!(color, png::ColorType::Rgb);
+    }
+
+    #[test]
+    fn many_colours_are_quantised_keeping_frequent_ones_exact() {
+        // A flat colour over half the image (a board's squares), and 8,192 shades beside.
+        let (w, h) = (128u32, 128u32);
+        let mut pm = Pixmap::new(w, h).expect("pixmap");
+        let flat = [181, 136, 99];
+        let want: Vec<[u8; 3]> = (0..(w * h) as usize)
+            .map(|i| match i % 2 {
+                0 => flat,
+                _ => [
+                    (i / 2 % 128 * 2) as u8,
+                    (i / 256 * 2) as u8,
+                    (i % 7 * 30) as u8,
+                ],
+            })
+            .collect();
+        for (px, c) in pm.pixels_mut().iter_mut().zip(&want) {
+            *px = Color::from_rgba8(c[0], c[1], c[2], 255)
+                .premultiply()
+                .to_color_u8();
+        }
+        let (color, data) = decode(&png(&pm));
+        assert_eq!(color, png::ColorType::Indexed, "quantised to a palette");
+        let mut decoded = png::Decoder::new(std::io::Cursor::new(png(&pm)));
+        decoded.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoded.read_info().expect("header");
+        let mut rgb = vec![0; reader.output_buffer_size().expect("size")];
+        reader.next_frame(&mut rgb).expect("frame");
+        assert_eq!(data.len(), (w * h) as usize);
+        let (mut worst, mut sum) = (0u32, 0u64);
+        for (i, c) in want.iter().enumerate() {
+            let got = &rgb[i * 3..i * 3 + 3];
+            let d = (0..3)
+                .map(|k| u32::from(got[k].abs_diff(c[k])))
+                .max()
+                .unwrap_or(0);
+            if i % 2 == 0 {
+                assert_eq!(got, flat, "the frequent colour is exact");
+            }
+            worst = worst.max(d);
+            sum += u64::from(d);
+        }
+        let mean = sum as f64 / (want.len() / 2) as f64;
+        // 8,192 shades spread evenly through a block of colour, in 255 entries: cells about
+        // 28 levels wide, so about 7 levels off on average at best.
+        assert!(
+            mean < 12.0 && worst <= 24,
+            "shades: mean {mean}, worst {worst}"
+        );
     }
 
     #[test]
