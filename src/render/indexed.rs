@@ -224,6 +224,7 @@ impl Context {
             }
             tiles.push((colour, row));
         }
+        palette.boxes.journal = None;
         Some(Context {
             base_uses,
             palette: (0..palette.boxes.len)
@@ -854,6 +855,17 @@ struct Boxes {
     grid: Vec<Vec<u8>>,
     /// The cells of `grid` with boxes listed, to clear.
     listed: Vec<u16>,
+    /// While recording (see [`Boxes::record`]): each box as it was before it grew, and
+    /// the cells new boxes were listed under, in order, so they can be taken back.
+    journal: Option<Journal>,
+}
+
+/// What [`Boxes::rollback`] undoes.
+#[derive(Debug, Clone, Default)]
+struct Journal {
+    len: usize,
+    grew: Vec<(usize, [u8; 3], [u8; 3], bool)>,
+    cells: Vec<u16>,
 }
 
 /// The side of the cubes of colour [`Boxes`] lists its boxes under: wider than the widest
@@ -877,11 +889,43 @@ impl Default for Boxes {
             len: 0,
             grid: vec![Vec::new(); 512],
             listed: Vec::new(),
+            journal: None,
         }
     }
 }
 
 impl Boxes {
+    /// Start recording changes, to keep or take back as one.
+    fn record(&mut self) {
+        let mut journal = self.journal.take().unwrap_or_default();
+        journal.len = self.len;
+        journal.grew.clear();
+        journal.cells.clear();
+        self.journal = Some(journal);
+    }
+
+    /// Take back every change since [`Boxes::record`]: grown boxes shrink back, new ones go.
+    fn rollback(&mut self) {
+        let Some(mut journal) = self.journal.take() else {
+            return;
+        };
+        for &(i, lo, hi, grown) in journal.grew.iter().rev() {
+            for k in 0..3 {
+                self.lo[k][i] = lo[k];
+                self.hi[k][i] = hi[k];
+            }
+            self.grown[i] = grown;
+            self.set_takes(i);
+        }
+        for &cell in journal.cells.iter().rev() {
+            self.grid[usize::from(cell)].pop();
+        }
+        self.len = journal.len;
+        journal.grew.clear();
+        journal.cells.clear();
+        self.journal = Some(journal);
+    }
+
     fn clear(&mut self) {
         self.len = 0;
         for &cell in &self.listed {
@@ -903,6 +947,10 @@ impl Boxes {
                 .find(|&&i| self.takes(usize::from(i), c))?,
         );
         if !self.exact[i] {
+            let (lo, hi) = self.bounds(i);
+            if let Some(journal) = &mut self.journal {
+                journal.grew.push((i, lo, hi, self.grown[i]));
+            }
             for (k, &ck) in c.iter().enumerate() {
                 self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
                 self.lo[k][i] = self.lo[k][i].min(ck);
@@ -953,6 +1001,9 @@ impl Boxes {
                         self.listed.push(cell as u16);
                     }
                     self.grid[cell].push(i as u8);
+                    if let Some(journal) = &mut self.journal {
+                        journal.cells.push(cell as u16);
+                    }
                 }
             }
         }
@@ -1180,6 +1231,8 @@ struct Builder {
     /// Per entry, the colour it was opened for when that is exactly what it draws (the
     /// background and fills), else 0.
     exact_of: [u32; 256],
+    /// The colours the last [`Builder::add`] added (to take back when they do not fit).
+    added: Vec<u32>,
 }
 
 impl Default for Builder {
@@ -1190,6 +1243,7 @@ impl Default for Builder {
             boxes: Boxes::default(),
             exact,
             exact_of: [0; 256],
+            added: Vec::new(),
         }
     }
 }
@@ -1220,7 +1274,8 @@ impl Builder {
     /// and nothing added, when they would take the palette past 256 entries. New boxes are
     /// `exact` or not.
     fn add(&mut self, colours: &[u32], exact: bool) -> bool {
-        let (saved, mut added) = (self.boxes.clone(), Vec::new());
+        self.boxes.record();
+        self.added.clear();
         for &colour in colours {
             if self.exact.get(colour).is_some() {
                 continue;
@@ -1234,11 +1289,11 @@ impl Builder {
             match entry {
                 Some(i) => {
                     self.exact.insert_growing(colour, u16::from(i));
-                    added.push(colour);
+                    self.added.push(colour);
                 }
                 None => {
-                    self.boxes = saved;
-                    for c in added {
+                    self.boxes.rollback();
+                    for &c in &self.added {
                         self.exact.remove(c);
                     }
                     return false;
