@@ -4,13 +4,38 @@ use clap::Parser;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-/// mimalloc returns freed memory to the system promptly; with glibc's allocator, renders of
-/// large images left the resident size at ten times the cache bound under a flood of
-/// distinct sizes (measured with scripts/flood.sh).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// Have the C allocator give memory back: blocks of 64 KiB and more (image buffers, palette
+/// contexts, sprites) are mapped and unmapped on their own rather than kept in its heap,
+/// the heap's free top is returned past 128 KiB, and two arenas serve all threads. Under a
+/// flood of new sizes this holds the resident size near what the caches report; with the
+/// defaults (or mimalloc, used before) freed buffers of ever-different sizes stayed
+/// resident (scripts/cold.sh, README "Memory").
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn return_memory_promptly() {
+    // SAFETY: mallopt only sets allocator parameters; it is called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 * 1024);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+    // Free memory inside the heap (between live blocks) is returned only by a trim: one
+    // every two seconds, a few hundred microseconds each, so a burst's leftovers go back.
+    std::thread::spawn(|| {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            // SAFETY: malloc_trim takes the allocator's own locks; no pointer is passed.
+            unsafe {
+                libc::malloc_trim(0);
+            }
+        }
+    });
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_memory_promptly() {}
 
 fn main() -> ExitCode {
+    return_memory_promptly();
     let cli = staunton::cli::Cli::parse();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));

@@ -44,8 +44,10 @@ pub enum RenderError {
     Allocate(u32, u32),
 }
 
-/// Per-thread buffers kept between renders at most this large (a 1024 px diagram's).
-pub const KEEP_BYTES: usize = 12 * 1024 * 1024;
+/// Per-thread buffers kept between renders at most this large (those of a diagram of about
+/// 1000 px). Larger renders allocate theirs and give them back: a service rendering on
+/// several threads keeps at most this much per thread beside its caches.
+pub const KEEP_BYTES: usize = 4 * 1024 * 1024;
 
 thread_local! {
     /// The pixels and encoder buffers of this thread's last render, reused by the next.
