@@ -53,7 +53,7 @@ struct ServeArgs {
     cache_size: u64,
     /// Byte budget of the renderer's caches together (piece sprites, stamps, palette
     /// contexts, cell tiles, SVG parts).
-    #[arg(long, env = "STAUNTON_RENDER_CACHE_SIZE", default_value = "32MiB", value_parser = parse_bytes)]
+    #[arg(long, env = "STAUNTON_RENDER_CACHE_SIZE", default_value = "64MiB", value_parser = parse_bytes)]
     render_cache_size: u64,
     /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]

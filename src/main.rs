@@ -14,7 +14,7 @@ use std::process::ExitCode;
 fn return_memory_promptly() {
     // SAFETY: mallopt only sets allocator parameters; it is called before any thread starts.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 * 1024);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1024 * 1024);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 128 * 1024);
         libc::mallopt(libc::M_ARENA_MAX, 2);
     }

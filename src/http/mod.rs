@@ -469,6 +469,19 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let header_timeout = state.config.header_timeout;
+    // Caches evict and expire idle entries only when something runs their upkeep: once a
+    // second, so what a burst left goes within `cache::IDLE` of its end even if no request
+    // follows.
+    let upkeep = state.clone();
+    let upkeep = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            upkeep.cache.run_pending_tasks().await;
+            let renderer = upkeep.renderer.clone();
+            let _ = tokio::task::spawn_blocking(move || renderer.cache_usage()).await;
+        }
+    });
     let service = hyper_util::service::TowerToHyperService::new(app(state));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -496,6 +509,7 @@ pub async fn serve(
         });
     }
     drop(listener);
+    upkeep.abort();
     tokio::select! {
         () = graceful.shutdown() => {}
         () = tokio::time::sleep(grace) => {

@@ -69,8 +69,8 @@ impl Workspace {
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
-/// cell tiles, SVG parts): 32 MiB.
-pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 32 * 1024 * 1024;
+/// cell tiles, SVG parts): 64 MiB. What is not asked for goes after [`crate::cache::IDLE`].
+pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
 #[derive(Debug)]
