@@ -1,4 +1,5 @@
-//! The compressor beside fdeflate (the one it replaced) on the PNG scanlines it is given:
+//! The compressor beside fdeflate (the one it replaced) and miniz_oxide at level 1 (zlib's
+//! fastest setting, what a PNG encoder would use instead) on the PNG scanlines it is given:
 //! the Up-filtered palette indices of the start position, taken from our own PNGs.
 //!
 //! `cargo bench --bench deflate`; each run also prints the compressed sizes.
@@ -38,11 +39,13 @@ fn deflate(c: &mut Criterion) {
         let mut out = Vec::new();
         deflater.zlib(&data, &mut out);
         let theirs = fdeflate::compress_to_vec(&data);
+        let miniz = miniz_oxide::deflate::compress_to_vec_zlib(&data, 1);
         println!(
-            "deflate/start/{size}: {} scanline bytes -> ours {} B, fdeflate {} B",
+            "deflate/start/{size}: {} scanline bytes -> ours {} B, fdeflate {} B, miniz_oxide level 1 {} B",
             data.len(),
             out.len(),
-            theirs.len()
+            theirs.len(),
+            miniz.len()
         );
         c.bench_function(&format!("deflate/ours/{size}"), |b| {
             b.iter(|| {
@@ -52,6 +55,9 @@ fn deflate(c: &mut Criterion) {
         });
         c.bench_function(&format!("deflate/fdeflate/{size}"), |b| {
             b.iter(|| fdeflate::compress_to_vec(black_box(&data)))
+        });
+        c.bench_function(&format!("deflate/miniz_oxide-1/{size}"), |b| {
+            b.iter(|| miniz_oxide::deflate::compress_to_vec_zlib(black_box(&data), 1))
         });
     }
 }

@@ -22,11 +22,17 @@ done
 
 lua=$(mktemp --suffix=.lua)
 cat > "$lua" <<'LUA'
--- Every request a distinct FEN (the half-move clock counts up), so every one misses.
+-- Every request a distinct FEN (the half-move clock counts up), so every one misses. Each
+-- wrk thread counts from its own start, so no two threads send the same FEN.
+local next_id = 0
+function setup(thread)
+  thread:set("id", next_id)
+  next_id = next_id + 1
+end
 local n = 0
 request = function()
   n = n + 1
-  return wrk.format("GET", "/diagram?fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_" .. n .. "_1")
+  return wrk.format("GET", "/diagram?fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_" .. (id * 100000000 + n) .. "_1")
 end
 LUA
 
