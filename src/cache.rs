@@ -3,7 +3,7 @@
 //! Knows nothing of what it stores. A value says what it holds through [`Weight`]; a
 //! [`ByteCache`] weighs every entry as its key, its value and [`ENTRY_OVERHEAD`], evicts
 //! (moka's TinyLFU) past its bound, and reports its [`Usage`] for `/metrics`. A test
-//! (`tests/allocations.rs`) checks that the weights match what is allocated.
+//! (`tests/cache_weights.rs`) checks that the weights match what is allocated.
 
 use std::hash::Hash;
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes an entry costs beyond its key's and value's own: moka's node and its bookkeeping
 /// (access-order and write-order deques, the frequency sketch's share), the hash table's
-/// slot, an `Arc`'s counts. Measured by `tests/allocations.rs`.
+/// slot, an `Arc`'s counts. Checked by `tests/cache_weights.rs`.
 pub const ENTRY_OVERHEAD: usize = 240;
 
 /// How long an entry nobody asks for is kept. What a flood of one-off sizes leaves behind

@@ -4,8 +4,8 @@ use clap::Parser;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-/// Have the C allocator give memory back: blocks of 64 KiB and more (image buffers, palette
-/// contexts, sprites) are mapped and unmapped on their own rather than kept in its heap,
+/// Have the C allocator give memory back: blocks of 1 MiB and more (image buffers, the
+/// boards of large contexts) are mapped and unmapped on their own rather than kept in its heap,
 /// the heap's free top is returned past 128 KiB, and two arenas serve all threads. Under a
 /// flood of new sizes this holds the resident size near what the caches report; with the
 /// defaults (or mimalloc, used before) freed buffers of ever-different sizes stayed
