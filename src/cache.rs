@@ -30,25 +30,7 @@ impl Weight for Vec<u8> {
     }
 }
 
-impl Weight for Vec<u16> {
-    fn weight(&self) -> usize {
-        self.capacity() * 2
-    }
-}
-
 impl Weight for str {
-    fn weight(&self) -> usize {
-        self.len()
-    }
-}
-
-impl Weight for String {
-    fn weight(&self) -> usize {
-        self.capacity()
-    }
-}
-
-impl Weight for bytes::Bytes {
     fn weight(&self) -> usize {
         self.len()
     }
