@@ -451,3 +451,43 @@ async fn the_front_page_is_served_with_its_script_and_style_from_this_origin_onl
         assert!(!a.body.is_empty());
     }
 }
+
+#[tokio::test]
+async fn metrics_report_every_cache_next_to_its_bound() {
+    let s = state();
+    assert_eq!(
+        get(&s, "/diagram?fen=start&size=333").await.status,
+        StatusCode::OK
+    );
+    let metrics = get(&s, "/metrics").await.text();
+    let value = |line: &str| -> u64 {
+        let found = metrics
+            .lines()
+            .find(|l| l.starts_with(line))
+            .unwrap_or_else(|| panic!("no {line} in /metrics"));
+        found
+            .rsplit(' ')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a number")
+    };
+    for cache in [
+        "images",
+        "sprites",
+        "stamps",
+        "contexts",
+        "cells",
+        "svg_parts",
+    ] {
+        let bytes = value(&format!("staunton_cache_bytes{{cache=\"{cache}\"}} "));
+        let bound = value(&format!("staunton_cache_bound_bytes{{cache=\"{cache}\"}} "));
+        assert!(bound > 0 && bytes <= bound, "{cache}: {bytes} of {bound}");
+    }
+    // The one render filled the image cache, the sprites and the board's context.
+    for cache in ["images", "sprites", "contexts"] {
+        assert!(
+            value(&format!("staunton_cache_bytes{{cache=\"{cache}\"}} ")) > 0,
+            "{cache}"
+        );
+    }
+}
