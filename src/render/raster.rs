@@ -95,17 +95,13 @@ fn rasterise(set: &PieceSet, piece: crate::chess::piece::Piece, px: u32) -> Opti
 /// `sprite` over the opaque colour `ground` (premultiplied RGBA bytes), into `out`: one
 /// square of pixels, as a full render paints a piece on a plain square.
 pub(crate) fn composite(sprite: &Pixmap, ground: [u8; 4], out: &mut Vec<u8>) {
+    let stride = sprite.width() as usize * 4;
     out.clear();
-    out.extend_from_slice(sprite.data());
+    out.resize(sprite.data().len(), 0);
     for px in out.chunks_exact_mut(4) {
-        let keep = 255 - u16::from(px[3]);
-        if keep != 0 {
-            for i in 0..4 {
-                let v = u16::from(px[i]) + (u16::from(ground[i]) * keep + 127) / 255;
-                px[i] = v.min(255) as u8;
-            }
-        }
+        px.copy_from_slice(&ground);
     }
+    blend_into(out, stride, sprite.data(), stride, sprite.height() as usize);
 }
 
 /// Paint one label onto `pixels` (premultiplied RGBA, `w` × `h`), positioned as `label`
