@@ -308,6 +308,51 @@ fn boxed(order: &[u16], colors: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
 /// their own, exactly: the squares, the margin, the pieces' bodies.
 const PINNED_SHARE: u64 = 200;
 
+/// The nearest of a list of colours (squared distance), searched outward from the entries
+/// of the closest red: most colours look at a few entries, not all.
+struct Nearest<'a> {
+    entries: &'a [[i32; 3]],
+    /// Entry numbers by red, and their reds.
+    by_red: Vec<(i32, usize)>,
+}
+
+impl<'a> Nearest<'a> {
+    fn new(entries: &'a [[i32; 3]]) -> Self {
+        let mut by_red: Vec<(i32, usize)> = entries.iter().map(|e| e[0]).zip(0..).collect();
+        by_red.sort_unstable();
+        Nearest { entries, by_red }
+    }
+
+    fn of(&self, c: [i32; 3]) -> usize {
+        let d = |e: &[i32; 3]| (0..3).map(|k| (e[k] - c[k]).pow(2)).sum::<i32>();
+        let start = self.by_red.partition_point(|&(r, _)| r < c[0]);
+        let (mut best, mut best_d) = (0, i32::MAX);
+        let (mut down, mut up) = (start, start);
+        loop {
+            let below = down.checked_sub(1).map(|i| self.by_red[i]);
+            let above = self.by_red.get(up).copied();
+            let gap = |r: i32| (r - c[0]).pow(2);
+            let below = below.filter(|&(r, _)| gap(r) < best_d);
+            let above = above.filter(|&(r, _)| gap(r) < best_d);
+            if below.is_none() && above.is_none() {
+                return best;
+            }
+            for (_, i) in below.into_iter().chain(above) {
+                let di = d(&self.entries[i]);
+                if di < best_d || (di == best_d && i < best) {
+                    (best, best_d) = (i, di);
+                }
+            }
+            if below.is_some() {
+                down -= 1;
+            }
+            if above.is_some() {
+                up += 1;
+            }
+        }
+    }
+}
+
 /// The last try, for images whose shades no palette keeps within tolerance (heavy
 /// markup: many translucent arrows and highlights over pieces): a quantiser. Frequent
 /// colours are pinned as exact entries; the others are split by weighted median cut into
@@ -346,18 +391,22 @@ fn quantised(order: &[u16], colors: &[u32], counts: &[u32]) -> (Vec<u8>, Vec<u8>
             .max_by_key(|&(_, r)| r)
             .unwrap_or((0, 0))
     };
+    // A box's priority: its pixels times its widest channel (0 when it cannot split).
+    let score = |ids: &[u16]| -> u64 {
+        let pixels: u64 = ids.iter().map(|&id| weight(id)).sum();
+        if ids.len() > 1 {
+            pixels * spread(ids).1 as u64
+        } else {
+            0
+        }
+    };
+    let mut scores: Vec<u64> = vec![score(&rest)];
     while pinned.len() + boxes.len() < 256 {
-        let best = boxes
+        let best = scores
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.len() > 1)
-            .map(|(i, b)| {
-                let ids = &rest[b.clone()];
-                let pixels: u64 = ids.iter().map(|&id| weight(id)).sum();
-                (i, pixels * spread(ids).1 as u64)
-            })
-            .max_by_key(|&(_, score)| score);
-        let Some((i, _)) = best.filter(|&(_, score)| score > 0) else {
+            .max_by_key(|&(i, &score)| (score, std::cmp::Reverse(i)));
+        let Some((i, _)) = best.filter(|&(_, &score)| score > 0) else {
             break;
         };
         let range = boxes[i].clone();
@@ -375,6 +424,8 @@ fn quantised(order: &[u16], colors: &[u32], counts: &[u32]) -> (Vec<u8>, Vec<u8>
         }
         boxes[i] = range.start..range.start + cut;
         boxes.push(range.start + cut..range.end);
+        scores[i] = score(&rest[boxes[i].clone()]);
+        scores.push(score(&rest[range.start + cut..range.end]));
     }
     let mean = |ids: &mut dyn Iterator<Item = u16>| {
         let (mut sum, mut n) = ([0u64; 3], 0u64);
@@ -402,31 +453,31 @@ fn quantised(order: &[u16], colors: &[u32], counts: &[u32]) -> (Vec<u8>, Vec<u8>
             index_of[usize::from(id)] = (pinned.len() + b) as u8;
         }
     }
-    // Lloyd iterations, while a pass costs at most about 4 M distance computations.
-    let passes = (4_000_000 / (rest.len() * entries.len()).max(1)).min(4);
-    let nearest = |c: [i32; 3], entries: &[[i32; 3]]| {
-        let d = |e: &[i32; 3]| (0..3).map(|k| (e[k] - c[k]).pow(2)).sum::<i32>();
-        (0..entries.len())
-            .min_by_key(|&i| d(&entries[i]))
-            .unwrap_or(0)
-    };
-    for _ in 0..passes {
+    // Lloyd passes: each colour to its nearest entry, each free entry to the weighted mean
+    // of its colours; then a last assignment.
+    const PASSES: usize = 4;
+    let mut sums = vec![([0u64; 3], 0u64); entries.len()];
+    for pass in 0..=PASSES {
+        let near = Nearest::new(&entries);
         for &id in &rest {
-            index_of[usize::from(id)] = nearest(rgb(id), &entries) as u8;
+            index_of[usize::from(id)] = near.of(rgb(id)) as u8;
         }
-        for (e, entry) in entries.iter_mut().enumerate().skip(pinned.len()) {
-            let mut members = rest
-                .iter()
-                .copied()
-                .filter(|&id| usize::from(index_of[usize::from(id)]) == e);
-            if let Some(first) = members.next() {
-                *entry = mean(&mut std::iter::once(first).chain(members));
+        if pass == PASSES {
+            break;
+        }
+        sums.fill(([0; 3], 0));
+        for &id in &rest {
+            let (c, w) = (rgb(id), weight(id));
+            let (sum, n) = &mut sums[usize::from(index_of[usize::from(id)])];
+            for k in 0..3 {
+                sum[k] += c[k] as u64 * w;
             }
+            *n += w;
         }
-    }
-    if passes > 0 {
-        for &id in &rest {
-            index_of[usize::from(id)] = nearest(rgb(id), &entries) as u8;
+        for (entry, (sum, n)) in entries.iter_mut().zip(&sums).skip(pinned.len()) {
+            if *n > 0 {
+                *entry = sum.map(|v| ((v + n / 2) / n) as i32);
+            }
         }
     }
     let palette = entries
