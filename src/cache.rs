@@ -135,6 +135,11 @@ where
         value
     }
 
+    /// Whether `key` is held now (neither made nor counted as asked for).
+    pub fn contains(&self, key: &K) -> bool {
+        self.inner.contains_key(key)
+    }
+
     /// How full it is now (after pending evictions).
     pub fn usage(&self) -> Usage {
         self.inner.run_pending_tasks();

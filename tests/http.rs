@@ -491,3 +491,50 @@ async fn metrics_report_every_cache_next_to_its_bound() {
         );
     }
 }
+
+#[tokio::test]
+async fn quick_renders_on_the_async_worker_give_the_same_bytes_as_the_pool() {
+    let s = state();
+    // The first request at 360 px builds the context (in the pool); the second, another
+    // position at the same size, is quick and renders in the handler.
+    let first = get(&s, "/diagram?fen=8/8/8/4k3/8/8/8/4K3_w&size=360").await;
+    assert_eq!(first.status, StatusCode::OK);
+    let fen = "r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w";
+    let query = format!("fen={fen}&size=360");
+    let request = staunton::request::Request::from_query(&query, None).expect("valid");
+    let quick = |options: &staunton::RenderOptions, max_pixels| {
+        s.renderer()
+            .render_if_quick(&request.position, options, request.format, max_pixels)
+            .is_some()
+    };
+    let other_size = staunton::RenderOptions {
+        size: 361,
+        ..request.options.clone()
+    };
+    assert!(
+        !quick(&other_size, 1 << 20),
+        "a size never seen is not quick"
+    );
+    assert!(
+        !quick(&request.options, 1000),
+        "nor one over the pixel bound"
+    );
+    assert!(
+        s.renderer()
+            .render_if_quick(
+                &request.position,
+                &request.options,
+                request.format,
+                staunton::http::QUICK_PIXELS
+            )
+            .is_some(),
+        "the size's context is held after the first request"
+    );
+    let second = get(&s, &format!("/diagram?{query}")).await;
+    assert_eq!(second.status, StatusCode::OK);
+    assert_eq!(s.renders(), 2, "both requests were rendered, and counted");
+    let expected = Renderer::default()
+        .png(&request.position, &request.options)
+        .expect("renders");
+    assert_eq!(second.body, expected, "the same PNG as a fresh renderer's");
+}

@@ -427,12 +427,25 @@ pub fn context(
     font: &LabelFont,
     labels: bool,
 ) -> Option<std::sync::Arc<Context>> {
+    tiles
+        .contexts
+        .get_with(context_key(scene, set, labels), || {
+            Context::build(scene, set, sprites, font, labels).map(std::sync::Arc::new)
+        })
+}
+
+/// Whether the context of `scene`'s board with pieces from `set` is held (so a render of
+/// it costs a composition and an encoding, not a context build).
+pub fn has_context(scene: &Scene, set: &PieceSet, tiles: &Tiles, labels: bool) -> bool {
+    tiles.contexts.contains(&context_key(scene, set, labels))
+}
+
+/// The key of a context: the base's description, the square size, the piece set.
+fn context_key(scene: &Scene, set: &PieceSet, labels: bool) -> Vec<u8> {
     let mut key = crate::render::scene::base_key(scene, labels);
     key.extend_from_slice(&scene.square.to_le_bytes());
     key.extend_from_slice(set.shared_name().as_bytes());
-    tiles.contexts.get_with(key, || {
-        Context::build(scene, set, sprites, font, labels).map(std::sync::Arc::new)
-    })
+    key
 }
 
 /// Buffers of indexed renders, kept per thread.

@@ -168,10 +168,43 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
         let set = self.set(options)?;
+        self.png_of(&self.scene(position, options), set)
+    }
+
+    /// `position` in `format` if that is quick: SVG always; PNG when the image has at most
+    /// `max_pixels` pixels and the board's context at this size is held (a composition and
+    /// an encoding, no sprites rasterised and no context built: 0.1–0.5 ms up to 1000 px).
+    /// `None` otherwise, for the caller to render it where a long render blocks nothing.
+    pub fn render_if_quick(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+        format: Format,
+        max_pixels: u64,
+    ) -> Option<Result<Vec<u8>, RenderError>> {
+        if format == Format::Svg {
+            return Some(self.render(position, options, format));
+        }
+        let set = match self.set(options) {
+            Ok(set) => set,
+            Err(e) => return Some(Err(e)),
+        };
         let scene = self.scene(position, options);
+        let labels = raster::labels_in_margin(&scene, self.font);
+        let small = u64::from(scene.width) * u64::from(scene.height) <= max_pixels;
+        (small && indexed::has_context(&scene, set, &self.tiles, labels))
+            .then(|| self.png_of(&scene, set))
+    }
+
+    /// [`Renderer::png`] of a laid-out scene.
+    fn png_of(
+        &self,
+        scene: &Scene,
+        set: &crate::render::pieces::PieceSet,
+    ) -> Result<Vec<u8>, RenderError> {
         WORKSPACE.with(|cell| {
             let mut guard = cell.borrow_mut();
-            let out = self.png_in(&scene, set, &mut guard);
+            let out = self.png_in(scene, set, &mut guard);
             if guard.capacity() > KEEP_BYTES {
                 *guard = Default::default();
             }
