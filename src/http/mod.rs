@@ -394,8 +394,9 @@ pub const QUICK_PIXELS: u64 = 1 << 20;
 /// A quick render (SVG, or a PNG at a size whose context is held, up to [`QUICK_PIXELS`])
 /// runs right here, on the async worker: handing it to the blocking pool and back costs
 /// two thread wake-ups, more than the render itself (warm throughput over HTTP doubled:
-/// see the README's Performance). Every other render goes to the blocking pool, so a slow one never holds up
-/// the executor. With a fault hook installed every render goes to the pool.
+/// see the README's Performance). Every other render goes to the blocking pool, so a slow
+/// one never holds up the executor. With a fault hook installed every render goes to the
+/// pool.
 async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppError> {
     let limit = state.config.workers.max(1) + state.config.queue;
     if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
