@@ -44,6 +44,7 @@
 pub mod cache;
 pub mod chess;
 pub mod cli;
+pub mod echo;
 pub mod hash;
 pub mod http;
 pub mod render;

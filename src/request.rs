@@ -7,20 +7,18 @@
 use crate::chess::fen;
 use crate::chess::piece::Piece;
 use crate::chess::position::{Position, Square};
+pub use crate::echo::Echo;
 use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions,
 };
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
-use std::fmt;
 use thiserror::Error;
 
 /// Longest accepted `fen` value, in bytes.
 pub const MAX_FEN_BYTES: usize = 256;
 /// Longest accepted piece-set name, in bytes.
 const MAX_NAME_BYTES: usize = 64;
-/// How much of a bad value an error message repeats.
-const ECHO_CHARS: usize = 40;
 /// Most arrows and circles in one diagram (`arrows` and `[%cal]` together).
 pub const MAX_ARROWS: usize = 64;
 /// Most marked squares in one list (`squares`, `highlight`, `[%csl]`).
@@ -84,29 +82,6 @@ impl RequestError {
             param,
             format!("{param} {} is not allowed: {allowed}", Echo(value)),
         )
-    }
-}
-
-/// A user value made safe to repeat: quoted, control and non-ASCII characters replaced,
-/// and shortened to [`ECHO_CHARS`] characters.
-pub struct Echo<'a>(pub &'a str);
-
-impl fmt::Display for Echo<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("\"")?;
-        for (i, c) in self.0.chars().enumerate() {
-            if i == ECHO_CHARS {
-                f.write_str("…")?;
-                break;
-            }
-            let c = if c.is_ascii_graphic() || c == ' ' {
-                c
-            } else {
-                '?'
-            };
-            write!(f, "{c}")?;
-        }
-        f.write_str("\"")
     }
 }
 

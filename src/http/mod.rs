@@ -279,7 +279,7 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
         StatusCode::NOT_FOUND,
         format!(
             "no route {}: try /, /diagram?fen=start, /describe?fen=start or /openapi.json",
-            crate::request::Echo(uri.path())
+            crate::echo::Echo(uri.path())
         ),
     )
 }

@@ -37,7 +37,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RenderError {
     /// The options name a piece set this renderer does not have.
-    #[error("pieces {} is not allowed: expected one of {}", crate::request::Echo(.0), .1.join(", "))]
+    #[error("pieces {} is not allowed: expected one of {}", crate::echo::Echo(.0), .1.join(", "))]
     UnknownPieceSet(String, Vec<String>),
     /// The image could not be allocated.
     #[error("cannot allocate a {0}×{1} image")]

@@ -1,0 +1,726 @@
+//! Games: a start position and moves played by the rules, from PGN (SAN as people write
+//! it) or from UCI moves; the position after any ply, the move that led there (squares and
+//! SAN), its annotation and comment.
+//!
+//! Legal move generation is cozy-chess's (MIT); reading SAN and writing it back is ours.
+//! Standard chess and Chess960 on 8×8 boards. Castling is kept as cozy-chess does, king
+//! takes own rook, which serves both.
+
+use crate::chess::fen;
+use crate::chess::pgn::{self, Pgn};
+use crate::chess::piece::{Color, Piece, Role};
+use crate::chess::position::{Position, Square};
+use cozy_chess as cc;
+use std::fmt;
+
+/// Why a game could not be read or played: one sentence, without the parameter's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<pgn::PgnError> for GameError {
+    fn from(e: pgn::PgnError) -> Self {
+        GameError(e.0)
+    }
+}
+
+/// One half-move as played.
+#[derive(Debug, Clone)]
+struct Ply {
+    mv: cc::Move,
+    /// As written (SAN without its suffix, or UCI).
+    written: String,
+    nag: Option<u8>,
+    comment: String,
+}
+
+/// A game: the positions after every ply of its main line.
+#[derive(Debug, Clone)]
+pub struct Game {
+    headers: Vec<(String, String)>,
+    intro: String,
+    /// `boards[i]` is the position after `i` plies.
+    boards: Vec<cc::Board>,
+    plies: Vec<Ply>,
+}
+
+/// The variants a `[Variant]` tag may name for a game we can play.
+fn playable_variant(name: &str) -> Option<bool> {
+    let n: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match n.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" => Some(false),
+        "chess960" | "fischerandom" | "fischerrandom" | "960" | "frc" => Some(true),
+        _ => None,
+    }
+}
+
+impl Game {
+    /// Read `text` as PGN and play its main line; at most `max_plies` plies.
+    pub fn from_pgn(text: &str, max_plies: usize) -> Result<Game, GameError> {
+        let pgn = pgn::read(text)?;
+        Game::play_pgn(pgn, max_plies)
+    }
+
+    fn play_pgn(pgn: Pgn, max_plies: usize) -> Result<Game, GameError> {
+        if let Some(variant) = pgn.header("Variant")
+            && playable_variant(variant).is_none()
+        {
+            return Err(GameError(format!(
+                "the variant {} is not supported: standard chess and Chess960 only",
+                crate::echo::Echo(variant)
+            )));
+        }
+        let start = match pgn.header("FEN") {
+            Some(text) => {
+                let position = fen::parse(text).map_err(|e| {
+                    GameError(format!(
+                        "the FEN tag {} is not a valid FEN: {e}",
+                        crate::echo::Echo(text)
+                    ))
+                })?;
+                board_of(&position).map_err(|why| GameError(format!("the FEN tag {why}")))?
+            }
+            None => cc::Board::default(),
+        };
+        if pgn.moves.len() > max_plies {
+            return Err(too_long(pgn.moves.len(), max_plies));
+        }
+        let mut game = Game {
+            headers: pgn.headers,
+            intro: pgn.intro,
+            boards: Vec::with_capacity(pgn.moves.len() + 1),
+            plies: Vec::with_capacity(pgn.moves.len()),
+        };
+        game.boards.push(start);
+        for m in pgn.moves {
+            let board = game.boards.last().expect("the start is there");
+            let mv = read_san(board, &m.san).map_err(|why| game.move_error(&m.san, &why))?;
+            game.push(Ply {
+                mv,
+                written: m.san,
+                nag: m.nag,
+                comment: m.comment,
+            });
+        }
+        Ok(game)
+    }
+
+    /// Play UCI `moves` (space- or comma-separated; castling as `e1g1` or king takes rook)
+    /// from `start`; at most `max_plies` plies.
+    pub fn from_uci(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
+        let board = board_of(start).map_err(|why| GameError(format!("the position {why}")))?;
+        let tokens: Vec<&str> = moves
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if tokens.len() > max_plies {
+            return Err(too_long(tokens.len(), max_plies));
+        }
+        let mut game = Game {
+            headers: Vec::new(),
+            intro: String::new(),
+            boards: vec![board],
+            plies: Vec::with_capacity(tokens.len()),
+        };
+        for token in tokens {
+            let board = game.boards.last().expect("the start is there");
+            let mv = read_uci(board, token).map_err(|why| game.move_error(token, &why))?;
+            game.push(Ply {
+                mv,
+                written: token.to_string(),
+                nag: None,
+                comment: String::new(),
+            });
+        }
+        Ok(game)
+    }
+
+    fn push(&mut self, ply: Ply) {
+        let mut board = self.boards.last().expect("the start is there").clone();
+        board.play_unchecked(ply.mv);
+        self.boards.push(board);
+        self.plies.push(ply);
+    }
+
+    /// The sentence for a move that cannot be played next.
+    fn move_error(&self, written: &str, why: &str) -> GameError {
+        let board = self.boards.last().expect("the start is there");
+        let number = board.fullmove_number();
+        let (label, side) = match board.side_to_move() {
+            cc::Color::White => (format!("{number}. {written}"), "White"),
+            cc::Color::Black => (format!("{number}... {written}"), "Black"),
+        };
+        let after = match self.plies.len() {
+            0 => "in the starting position".to_string(),
+            n => format!("after {}", self.label_written(n)),
+        };
+        GameError(format!("{label} {why} for {side} {after}"))
+    }
+
+    /// Plies in the main line.
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// True when the game has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// A tag pair's value (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The position after `ply` plies (0 = the start), `ply` at most [`Game::len`].
+    pub fn position(&self, ply: usize) -> Position {
+        position_of(&self.boards[ply.min(self.len())])
+    }
+
+    /// The squares of the move that led to `ply` (from, to; castling: the king's squares),
+    /// or `None` at the start.
+    pub fn last_move(&self, ply: usize) -> Option<(Square, Square)> {
+        let i = ply.checked_sub(1)?;
+        let (mv, board) = (self.plies.get(i)?.mv, &self.boards[i]);
+        let to = match castle_side(board, mv) {
+            Some(short) => {
+                let file = if short { 6 } else { 2 };
+                Square::new(file, mv.from.rank() as u8)
+            }
+            None => square(mv.to),
+        };
+        Some((square(mv.from), to))
+    }
+
+    /// The annotation (NAG 1–6) of the move that led to `ply`.
+    pub fn nag(&self, ply: usize) -> Option<u8> {
+        self.plies.get(ply.checked_sub(1)?)?.nag
+    }
+
+    /// The comment after the move that led to `ply` (at 0: the comment before the first
+    /// move).
+    pub fn comment(&self, ply: usize) -> &str {
+        match ply.checked_sub(1) {
+            None => &self.intro,
+            Some(i) => self.plies.get(i).map_or("", |p| p.comment.as_str()),
+        }
+    }
+
+    /// The move that led to `ply` in standard SAN, with `+` or `#`.
+    pub fn san(&self, ply: usize) -> Option<String> {
+        let i = ply.checked_sub(1)?;
+        let (mv, board) = (self.plies.get(i)?.mv, &self.boards[i]);
+        Some(write_san(board, mv, &self.boards[i + 1]))
+    }
+
+    /// The move that led to `ply` with its number: `23. Qxf2+` or `23...Qxf2+`.
+    pub fn label(&self, ply: usize) -> Option<String> {
+        let san = self.san(ply)?;
+        Some(self.numbered(ply, &san))
+    }
+
+    fn label_written(&self, ply: usize) -> String {
+        self.numbered(ply, &self.plies[ply - 1].written)
+    }
+
+    fn numbered(&self, ply: usize, san: &str) -> String {
+        let board = &self.boards[ply - 1];
+        let number = board.fullmove_number();
+        match board.side_to_move() {
+            cc::Color::White => format!("{number}. {san}"),
+            cc::Color::Black => format!("{number}...{san}"),
+        }
+    }
+
+    /// The ply after `number`'s move by `color` (`move=23b`), if the game has it.
+    pub fn ply_after(&self, number: u32, color: Color) -> Option<usize> {
+        (1..=self.len()).find(|&ply| {
+            let board = &self.boards[ply - 1];
+            u32::from(board.fullmove_number()) == number && color_of(board.side_to_move()) == color
+        })
+    }
+}
+
+fn too_long(plies: usize, max: usize) -> GameError {
+    GameError(format!(
+        "the game has {plies} plies: at most {max} are allowed"
+    ))
+}
+
+fn square(sq: cc::Square) -> Square {
+    Square::new(sq.file() as u8, sq.rank() as u8)
+}
+
+fn cc_square(sq: Square) -> cc::Square {
+    cc::Square::new(
+        cc::File::index(usize::from(sq.file)),
+        cc::Rank::index(usize::from(sq.rank)),
+    )
+}
+
+fn color_of(c: cc::Color) -> Color {
+    match c {
+        cc::Color::White => Color::White,
+        cc::Color::Black => Color::Black,
+    }
+}
+
+fn role_of(p: cc::Piece) -> Role {
+    match p {
+        cc::Piece::Pawn => Role::Pawn,
+        cc::Piece::Knight => Role::Knight,
+        cc::Piece::Bishop => Role::Bishop,
+        cc::Piece::Rook => Role::Rook,
+        cc::Piece::Queen => Role::Queen,
+        cc::Piece::King => Role::King,
+    }
+}
+
+fn cc_piece(letter: char) -> Option<cc::Piece> {
+    Some(match letter.to_ascii_uppercase() {
+        'N' => cc::Piece::Knight,
+        'B' => cc::Piece::Bishop,
+        'R' => cc::Piece::Rook,
+        'Q' => cc::Piece::Queen,
+        'K' => cc::Piece::King,
+        'P' => cc::Piece::Pawn,
+        _ => return None,
+    })
+}
+
+fn letter(p: cc::Piece) -> char {
+    match p {
+        cc::Piece::Pawn => 'P',
+        cc::Piece::Knight => 'N',
+        cc::Piece::Bishop => 'B',
+        cc::Piece::Rook => 'R',
+        cc::Piece::Queen => 'Q',
+        cc::Piece::King => 'K',
+    }
+}
+
+/// Whether `mv` castles on `board` (king takes own rook): `Some(true)` short.
+fn castle_side(board: &cc::Board, mv: cc::Move) -> Option<bool> {
+    let us = board.side_to_move();
+    (board.piece_on(mv.from) == Some(cc::Piece::King) && board.colors(us).has(mv.to))
+        .then(|| mv.to.file() > mv.from.file())
+}
+
+/// Every legal move of `board`.
+fn legal_moves(board: &cc::Board) -> Vec<cc::Move> {
+    let mut moves = Vec::with_capacity(48);
+    board.generate_moves(|piece_moves| {
+        moves.extend(piece_moves);
+        false
+    });
+    moves
+}
+
+/// The legal move `san` names on `board`, or why there is none.
+fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
+    const FORMAT: &str = "is not a move in SAN (such as Nf3, exd5, O-O, e8=Q)";
+    let text = san.trim_end_matches(['+', '#']);
+    let castle = match text {
+        "O-O" | "0-0" | "o-o" => Some(true),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
+        _ => None,
+    };
+    let moves = legal_moves(board);
+    if let Some(short) = castle {
+        let found = moves
+            .iter()
+            .find(|&&mv| castle_side(board, mv) == Some(short));
+        let side = if short { "king" } else { "queen" };
+        return found
+            .copied()
+            .ok_or_else(|| format!("is not legal (no castling on the {side}'s side now)"));
+    }
+    let chars: Vec<char> = text.chars().filter(|&c| c != 'x' && c != ':').collect();
+    let (piece, rest) = match chars.first() {
+        Some(&c) if "NBRQK".contains(c) => (cc_piece(c).expect("a piece letter"), &chars[1..]),
+        Some(_) => (cc::Piece::Pawn, &chars[..]),
+        None => return Err(FORMAT.to_string()),
+    };
+    // Promotion: `=Q`, `Q`, or `(Q)` at the end.
+    let mut rest = rest.to_vec();
+    if rest.last() == Some(&')') && rest.len() >= 3 && rest[rest.len() - 3] == '(' {
+        rest.remove(rest.len() - 1);
+        rest.remove(rest.len() - 2);
+    }
+    let promotion = match rest.last() {
+        Some(&c) if piece == cc::Piece::Pawn && "NBRQnbrq".contains(c) && rest.len() >= 3 => {
+            rest.pop();
+            if rest.last() == Some(&'=') {
+                rest.pop();
+            }
+            Some(cc_piece(c).expect("a piece letter"))
+        }
+        _ => None,
+    };
+    if rest.len() < 2 || rest.len() > 4 {
+        return Err(FORMAT.to_string());
+    }
+    let (hint, target) = rest.split_at(rest.len() - 2);
+    let file = |c: char| ('a'..='h').contains(&c).then(|| c as u8 - b'a');
+    let rank = |c: char| ('1'..='8').contains(&c).then(|| c as u8 - b'1');
+    let (Some(to_file), Some(to_rank)) = (file(target[0]), rank(target[1])) else {
+        return Err(FORMAT.to_string());
+    };
+    let to = cc_square(Square::new(to_file, to_rank));
+    let (mut from_file, mut from_rank) = (None, None);
+    for &c in hint {
+        match (file(c), rank(c)) {
+            (Some(f), _) if from_file.is_none() => from_file = Some(f),
+            (_, Some(r)) if from_rank.is_none() => from_rank = Some(r),
+            _ => return Err(FORMAT.to_string()),
+        }
+    }
+    let matches: Vec<cc::Move> = moves
+        .into_iter()
+        .filter(|&mv| {
+            mv.to == to
+                && board.piece_on(mv.from) == Some(piece)
+                && castle_side(board, mv).is_none()
+                && mv.promotion == promotion
+                && from_file.is_none_or(|f| mv.from.file() as u8 == f)
+                && from_rank.is_none_or(|r| mv.from.rank() as u8 == r)
+        })
+        .collect();
+    match matches.as_slice() {
+        [mv] => Ok(*mv),
+        [] if piece == cc::Piece::Pawn
+            && promotion.is_none()
+            && matches!(to_rank, 0 | 7) =>
+        {
+            Err("is not a legal move (a pawn reaching the last rank must promote: add =Q, =R, =B or =N)".to_string())
+        }
+        [] => Err("is not a legal move".to_string()),
+        several => {
+            let names: Vec<String> = several
+                .iter()
+                .map(|&mv| write_san(board, mv, &after(board, mv)))
+                .collect();
+            Err(format!("is ambiguous (it could be {})", names.join(" or ")))
+        }
+    }
+}
+
+/// `board` after `mv`.
+fn after(board: &cc::Board, mv: cc::Move) -> cc::Board {
+    let mut next = board.clone();
+    next.play_unchecked(mv);
+    next
+}
+
+/// The legal move UCI `text` names on `board` (castling as the king's two-square move or
+/// as king takes rook), or why there is none.
+fn read_uci(board: &cc::Board, text: &str) -> Result<cc::Move, String> {
+    let mv: cc::Move = text
+        .to_ascii_lowercase()
+        .parse()
+        .map_err(|_| "is not a move in UCI (such as e2e4, e7e8q)".to_string())?;
+    let moves = legal_moves(board);
+    if moves.contains(&mv) {
+        return Ok(mv);
+    }
+    // `e1g1`: the king's two-square move stands for castling.
+    if board.piece_on(mv.from) == Some(cc::Piece::King)
+        && mv.from.rank() == mv.to.rank()
+        && mv.promotion.is_none()
+    {
+        let short = mv.to.file() > mv.from.file();
+        let target = if short { cc::File::G } else { cc::File::C };
+        if mv.to.file() == target
+            && let Some(&castle) = moves
+                .iter()
+                .find(|&&m| castle_side(board, m) == Some(short))
+        {
+            return Ok(castle);
+        }
+    }
+    Err("is not a legal move".to_string())
+}
+
+/// Standard SAN of `mv` on `board` (`next` is the position after it), with `+` or `#`.
+fn write_san(board: &cc::Board, mv: cc::Move, next: &cc::Board) -> String {
+    let mut san = match castle_side(board, mv) {
+        Some(true) => "O-O".to_string(),
+        Some(false) => "O-O-O".to_string(),
+        None => {
+            let piece = board.piece_on(mv.from).expect("a piece moves");
+            let capture = board.occupied().has(mv.to)
+                || (piece == cc::Piece::Pawn && mv.from.file() != mv.to.file());
+            let mut san = String::with_capacity(8);
+            let file_char = |sq: cc::Square| (b'a' + sq.file() as u8) as char;
+            let rank_char = |sq: cc::Square| (b'1' + sq.rank() as u8) as char;
+            if piece == cc::Piece::Pawn {
+                if capture {
+                    san.push(file_char(mv.from));
+                }
+            } else {
+                san.push(letter(piece));
+                let rivals: Vec<cc::Square> = legal_moves(board)
+                    .into_iter()
+                    .filter(|&m| {
+                        m.to == mv.to
+                            && m.from != mv.from
+                            && board.piece_on(m.from) == Some(piece)
+                            && castle_side(board, m).is_none()
+                    })
+                    .map(|m| m.from)
+                    .collect();
+                if !rivals.is_empty() {
+                    let same_file = rivals.iter().any(|s| s.file() == mv.from.file());
+                    let same_rank = rivals.iter().any(|s| s.rank() == mv.from.rank());
+                    if !same_file {
+                        san.push(file_char(mv.from));
+                    } else if !same_rank {
+                        san.push(rank_char(mv.from));
+                    } else {
+                        san.push(file_char(mv.from));
+                        san.push(rank_char(mv.from));
+                    }
+                }
+            }
+            if capture {
+                san.push('x');
+            }
+            san.push(file_char(mv.to));
+            san.push(rank_char(mv.to));
+            if let Some(p) = mv.promotion {
+                san.push('=');
+                san.push(letter(p));
+            }
+            san
+        }
+    };
+    if !next.checkers().is_empty() {
+        san.push(if legal_moves(next).is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    san
+}
+
+/// A cozy-chess board of `position`, or why it cannot be played ("…" completes "the
+/// position …").
+fn board_of(position: &Position) -> Result<cc::Board, String> {
+    if position.files() != 8 || position.pocket.is_some() {
+        return Err("is not on an 8×8 board without pieces in hand: only standard chess and Chess960 can be played".to_string());
+    }
+    let (Some(white_king), Some(black_king)) =
+        (position.king(Color::White), position.king(Color::Black))
+    else {
+        return Err("needs one king of each colour to be played".to_string());
+    };
+    let mut castling = String::new();
+    for c in position.castling.chars().filter(|&c| c != '-') {
+        let (color, king) = if c.is_ascii_uppercase() {
+            (Color::White, white_king)
+        } else {
+            (Color::Black, black_king)
+        };
+        let back = if color == Color::White { 0 } else { 7 };
+        let rook = Piece {
+            color,
+            role: Role::Rook,
+        };
+        let rooks = (0..8u8).filter(|&f| position.get(Square::new(f, back)) == Some(rook));
+        let file = match c.to_ascii_lowercase() {
+            'k' => rooks.filter(|&f| f > king.file).max(),
+            'q' => rooks.filter(|&f| f < king.file).min(),
+            f @ 'a'..='h' => Some(f as u8 - b'a'),
+            _ => None,
+        };
+        let Some(file) = file.filter(|_| king.rank == back) else {
+            return Err(format!(
+                "has castling right {c} without a king and rook for it"
+            ));
+        };
+        let f = (b'a' + file) as char;
+        castling.push(if color == Color::White {
+            f.to_ascii_uppercase()
+        } else {
+            f
+        });
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    let shredder = format!(
+        "{} {} {} {} {} {}",
+        fen::placement(position),
+        position.turn.letter(),
+        castling,
+        position
+            .en_passant
+            .map_or("-".to_string(), |s| s.to_string()),
+        position.halfmove.min(100),
+        position.fullmove.clamp(1, u32::from(u16::MAX)),
+    );
+    cc::Board::from_fen(&shredder, true)
+        .map_err(|_| "is not a legal position to play from (kings in check, pawns on the first or last rank, or an impossible en-passant square)".to_string())
+}
+
+/// Our position of a cozy-chess board: X-FEN castling (`K`/`Q` for the outermost rook, the
+/// file otherwise), the en-passant square only when a capture there is legal.
+fn position_of(board: &cc::Board) -> Position {
+    let mut position = Position::empty(8);
+    for sq in cc::Square::ALL {
+        if let (Some(p), Some(c)) = (board.piece_on(sq), board.color_on(sq)) {
+            let piece = Piece {
+                color: color_of(c),
+                role: role_of(p),
+            };
+            position.set(square(sq), Some(piece));
+        }
+    }
+    position.turn = color_of(board.side_to_move());
+    let mut castling = String::new();
+    for color in [cc::Color::White, cc::Color::Black] {
+        let rights = board.castle_rights(color);
+        let back = cc::Rank::First.relative_to(color);
+        let rooks = board.colored_pieces(color, cc::Piece::Rook) & back.bitboard();
+        let king = board.king(color).file();
+        for (file, short) in [(rights.short, true), (rights.long, false)] {
+            let Some(file) = file else { continue };
+            let outermost = rooks.iter().all(|r| {
+                let f = r.file();
+                if short {
+                    f <= file || f < king
+                } else {
+                    f >= file || f > king
+                }
+            });
+            let c = match (outermost, short) {
+                (true, true) => 'k',
+                (true, false) => 'q',
+                (false, _) => (b'a' + file as u8) as char,
+            };
+            castling.push(if color == cc::Color::White {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+    }
+    position.castling = if castling.is_empty() {
+        "-".to_string()
+    } else {
+        castling
+    };
+    position.en_passant = board.en_passant().and_then(|file| {
+        let rank = cc::Rank::Sixth.relative_to(board.side_to_move());
+        let target = cc::Square::new(file, rank);
+        legal_moves(board)
+            .iter()
+            .any(|m| m.to == target && board.piece_on(m.from) == Some(cc::Piece::Pawn))
+            .then(|| square(target))
+    });
+    position.halfmove = u32::from(board.halfmove_clock());
+    position.fullmove = u32::from(board.fullmove_number());
+    position
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen_after(game: &Game, ply: usize) -> String {
+        game.position(ply).to_string()
+    }
+
+    #[test]
+    fn plays_the_opera_game_opening_with_checks_and_captures() {
+        let game = Game::from_pgn(
+            "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7",
+            1000,
+        )
+        .expect("plays");
+        assert_eq!(game.len(), 14);
+        assert_eq!(
+            fen_after(&game, 14),
+            "rn2kb1r/ppp1qppp/5n2/4p3/2B1P3/1Q6/PPP2PPP/RNB1K2R w KQkq - 4 8"
+        );
+        assert_eq!(game.label(8).as_deref(), Some("4...Bxf3"));
+        assert_eq!(game.label(13).as_deref(), Some("7. Qb3"));
+        assert_eq!(
+            game.last_move(1),
+            Some((Square::new(4, 1), Square::new(4, 3)))
+        );
+        assert_eq!(game.ply_after(4, Color::Black), Some(8));
+        assert_eq!(game.last_move(0), None);
+    }
+
+    #[test]
+    fn illegal_and_ambiguous_moves_name_the_move_and_what_came_before() {
+        let e = Game::from_pgn("1. e4 e5 2. Ke3", 1000).unwrap_err().0;
+        assert_eq!(e, "2. Ke3 is not a legal move for White after 1...e5");
+        let e = Game::from_pgn("1. Nf3 a6 2. Nc3 a5 3. Ne4 a4 4. Ng5", 1000)
+            .map(|_| ())
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("4. Ng5 is ambiguous"), "{e}");
+        assert!(e.contains("Nfg5") && e.contains("Neg5"), "{e}");
+        let e = Game::from_pgn("1. e9", 1000).unwrap_err().0;
+        assert!(e.contains("1. e9 is not a move in SAN"), "{e}");
+        assert!(e.ends_with("in the starting position"), "{e}");
+        let e = Game::from_pgn("1. e4 e5 2. Nf3", 2).unwrap_err().0;
+        assert_eq!(e, "the game has 3 plies: at most 2 are allowed");
+        let e = Game::from_pgn("[Variant \"Crazyhouse\"] 1. e4", 10)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("Crazyhouse\" is not supported"), "{e}");
+    }
+
+    #[test]
+    fn castling_en_passant_and_promotion_in_san_and_uci() {
+        let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 4. fxg7 Qd6 5. gxh8=N Bd7 6. Nf3 O-O-O 7. Bc4 a6 8. O-O";
+        let game = Game::from_pgn(pgn, 1000).expect("plays");
+        assert_eq!(game.san(5).as_deref(), Some("exf6"));
+        assert_eq!(game.san(9).as_deref(), Some("gxh8=N"));
+        assert_eq!(game.san(12).as_deref(), Some("O-O-O"));
+        assert_eq!(
+            game.last_move(12),
+            Some((Square::new(4, 7), Square::new(2, 7)))
+        );
+        assert_eq!(game.label(15).as_deref(), Some("8. O-O"));
+        let uci = "e2e4 d7d5 e4e5 f7f5 e5f6 b8c6 f6g7 d8d6 g7h8n c8d7 g1f3 e8c8 f1c4 a7a6 e1g1";
+        let by_uci = Game::from_uci(&Position::start(), uci, 1000).expect("plays");
+        assert_eq!(by_uci.position(15), game.position(15));
+        assert_eq!(
+            fen_after(&game, 4),
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "the en-passant square is written when the capture is legal"
+        );
+        assert_eq!(
+            fen_after(&game, 2),
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "and not when it is not"
+        );
+    }
+
+    #[test]
+    fn check_and_mate_suffixes() {
+        let game = Game::from_pgn("1. f3 e5 2. g4 Qh4#", 10).expect("plays");
+        assert_eq!(game.label(4).as_deref(), Some("2...Qh4#"));
+        let game = Game::from_pgn("1. e4 f5 2. Qh5+", 10).expect("plays");
+        assert_eq!(game.san(3).as_deref(), Some("Qh5+"));
+    }
+}

@@ -1,0 +1,359 @@
+//! PGN text in, a game's tag pairs and main line out: each move as written (SAN), its NAG
+//! and the comment after it. Variations are skipped; only the first game of the text is
+//! read. No chess rules here: playing the moves is `game.rs`.
+
+use std::fmt;
+
+/// One move of the main line, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move number written before it (`12.` or `12...`), if any.
+    pub number: Option<u32>,
+    /// The SAN text without suffix annotations (`Nf3`, `exd6`, `O-O`, `e8=Q+`).
+    pub san: String,
+    /// The move's annotation: a NAG (`$1`), or a suffix (`!`, `?!`, …) read as its NAG.
+    pub nag: Option<u8>,
+    /// The comments after it, joined by a space.
+    pub comment: String,
+}
+
+/// A game as written: tag pairs, the comment before the first move, the main line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pgn {
+    /// Tag pairs in order (`[White "Morphy, Paul"]` → `("White", "Morphy, Paul")`).
+    pub headers: Vec<(String, String)>,
+    /// Comments before the first move.
+    pub intro: String,
+    /// The main line.
+    pub moves: Vec<PgnMove>,
+    /// The result token, if the movetext ends with one.
+    pub result: Option<String>,
+}
+
+impl Pgn {
+    /// The value of the tag `name` (case-insensitive), if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a PGN text could not be read: one sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnError(pub String);
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// The NAG of a suffix annotation (`!` = 1, `?` = 2, `!!` = 3, `??` = 4, `!?` = 5, `?!` = 6).
+pub fn suffix_nag(suffix: &str) -> Option<u8> {
+    Some(match suffix {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+/// The suffix drawn for a move NAG (1–6), if it is one.
+pub fn nag_suffix(nag: u8) -> Option<&'static str> {
+    Some(match nag {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        _ => return None,
+    })
+}
+
+const RESULTS: [&str; 5] = ["1-0", "0-1", "1/2-1/2", "½-½", "*"];
+
+/// A short, safe rendering of a user token for an error message.
+fn shown(token: &str) -> String {
+    crate::echo::Echo(token).to_string()
+}
+
+/// Read the first game of `text`.
+pub fn read(text: &str) -> Result<Pgn, PgnError> {
+    let mut pgn = Pgn::default();
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut in_movetext = false;
+    let mut number: Option<u32> = None;
+    let offset = |rest: &str| text.len() - rest.len();
+    loop {
+        rest = rest.trim_start();
+        let Some(c) = rest.chars().next() else { break };
+        match c {
+            '[' if !in_movetext => {
+                let (name, value, after) = header(rest).ok_or_else(|| {
+                    let line = rest.lines().next().unwrap_or(rest);
+                    PgnError(format!(
+                        "the tag pair {} is not [Name \"value\"]",
+                        shown(line)
+                    ))
+                })?;
+                pgn.headers.push((name, value));
+                rest = after;
+            }
+            // A tag pair after the movetext starts the next game.
+            '[' => break,
+            '%' if line_start(text, offset(rest)) => {
+                rest = rest.split_once('\n').map_or("", |(_, after)| after);
+            }
+            ';' => {
+                let (comment, after) = rest[1..].split_once('\n').unwrap_or((&rest[1..], ""));
+                add_comment(&mut pgn, comment.trim());
+                rest = after;
+            }
+            '{' => {
+                let close = rest.find('}').ok_or_else(|| {
+                    PgnError(format!(
+                        "the comment opened at character {} is never closed with }}",
+                        offset(rest) + 1
+                    ))
+                })?;
+                add_comment(&mut pgn, rest[1..close].trim());
+                rest = &rest[close + 1..];
+                in_movetext = true;
+            }
+            '(' => {
+                rest = skip_variation(rest, offset(rest))?;
+                in_movetext = true;
+            }
+            ')' => {
+                return Err(PgnError(format!(
+                    "the ) at character {} closes no variation",
+                    offset(rest) + 1
+                )));
+            }
+            '$' => {
+                let digits = rest[1..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len() - 1);
+                let nag = rest[1..1 + digits].parse::<u8>().map_err(|_| {
+                    PgnError(format!(
+                        "{} is not a NAG ($0 to $255)",
+                        shown(&rest[..1 + digits])
+                    ))
+                })?;
+                if let Some(last) = pgn.moves.last_mut() {
+                    // A move NAG (1–6) is the move's annotation; others are kept out.
+                    if nag_suffix(nag).is_some() && last.nag.is_none() {
+                        last.nag = Some(nag);
+                    }
+                }
+                rest = &rest[1 + digits..];
+                in_movetext = true;
+            }
+            _ => {
+                in_movetext = true;
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "{}()[];$".contains(c))
+                    .unwrap_or(rest.len());
+                let token = &rest[..end];
+                rest = &rest[end..];
+                if RESULTS.contains(&token) {
+                    pgn.result = Some(token.to_string());
+                    break;
+                }
+                let mut token = token;
+                // A move number: `12.`, `12...`, `12…`, or glued to its move (`1.e4`).
+                let digits = token
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(token.len());
+                if digits > 0 && token[digits..].starts_with(['.', '…']) {
+                    number = token[..digits].parse().ok();
+                    token = token[digits..].trim_start_matches(['.', '…']);
+                    if token.is_empty() {
+                        continue;
+                    }
+                }
+                if digits == token.len() && !token.is_empty() {
+                    // A number without dots (`1 e4`): a move number all the same.
+                    number = token.parse().ok();
+                    continue;
+                }
+                if matches!(token, "e.p." | "ep" | "e.p") {
+                    continue;
+                }
+                let token = token
+                    .strip_suffix("e.p.")
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or(token);
+                let (san, nag) = split_suffix(token);
+                if san.is_empty() {
+                    // A suffix standing apart (`e4 !?`).
+                    if let (Some(last), Some(nag)) = (pgn.moves.last_mut(), nag) {
+                        last.nag.get_or_insert(nag);
+                        continue;
+                    }
+                    return Err(PgnError(format!("{} is not a move", shown(token))));
+                }
+                pgn.moves.push(PgnMove {
+                    number: number.take(),
+                    san: san.to_string(),
+                    nag,
+                    comment: String::new(),
+                });
+            }
+        }
+    }
+    Ok(pgn)
+}
+
+/// True when byte `at` of `text` begins a line.
+fn line_start(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n')
+}
+
+/// Append a comment to the last move's, or to the intro before any move.
+fn add_comment(pgn: &mut Pgn, comment: &str) {
+    if comment.is_empty() {
+        return;
+    }
+    let target = match pgn.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut pgn.intro,
+    };
+    if !target.is_empty() {
+        target.push(' ');
+    }
+    target.push_str(comment);
+}
+
+/// `[Name "value"]` at the start of `text`: the name, the unescaped value, the rest.
+fn header(text: &str) -> Option<(String, String, &str)> {
+    let inner = text.strip_prefix('[')?.trim_start();
+    let name_end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    if name_end == 0 {
+        return None;
+    }
+    let name = &inner[..name_end];
+    let after_name = inner[name_end..].trim_start().strip_prefix('"')?;
+    let mut value = String::new();
+    let mut chars = after_name.char_indices();
+    let close = loop {
+        match chars.next()? {
+            (_, '\\') => value.push(chars.next()?.1),
+            (i, '"') => break i,
+            (_, '\n') => return None,
+            (_, c) => value.push(c),
+        }
+    };
+    let rest = after_name[close + 1..].trim_start().strip_prefix(']')?;
+    Some((name.to_string(), value, rest))
+}
+
+/// Skip the variation opening `text` (nested ones and comments in it too).
+fn skip_variation(text: &str, at: usize) -> Result<&str, PgnError> {
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    for (i, c) in text.char_indices() {
+        match (in_comment, c) {
+            (true, '}') => in_comment = false,
+            (true, _) => {}
+            (false, '{') => in_comment = true,
+            (false, '(') => depth += 1,
+            (false, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(&text[i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err(PgnError(format!(
+        "the variation opened at character {} is never closed with )",
+        at + 1
+    )))
+}
+
+/// A move token without its suffix annotation, and the suffix's NAG.
+fn split_suffix(token: &str) -> (&str, Option<u8>) {
+    let san = token.trim_end_matches(['!', '?']);
+    (san, suffix_nag(&token[san.len()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sans(pgn: &Pgn) -> Vec<&str> {
+        pgn.moves.iter().map(|m| m.san.as_str()).collect()
+    }
+
+    #[test]
+    fn reads_tags_numbers_comments_nags_and_skips_variations() {
+        let text = "[Event \"Paris \\\"Opera\\\"\"]\n[White \"Morphy, Paul\"]\n\n\
+            {Intro} 1.e4 e5 2. Nf3 d6!? $14 3...Bg4?! {pin [%cal Gg4f3]} \
+            (3... Nc6 (3... f5)) 4.dxe5 ; rest of line\n4... Bxf3 5. O-O 0-0-0 e8=Q+ 1-0 [Event \"next\"]";
+        let pgn = read(text).expect("reads");
+        assert_eq!(pgn.header("event"), Some("Paris \"Opera\""));
+        assert_eq!(pgn.header("White"), Some("Morphy, Paul"));
+        assert_eq!(pgn.intro, "Intro");
+        assert_eq!(
+            sans(&pgn),
+            [
+                "e4", "e5", "Nf3", "d6", "Bg4", "dxe5", "Bxf3", "O-O", "0-0-0", "e8=Q+"
+            ]
+        );
+        assert_eq!(pgn.moves[0].number, Some(1));
+        assert_eq!(pgn.moves[1].number, None);
+        assert_eq!(pgn.moves[4].number, Some(3));
+        assert_eq!(pgn.moves[3].nag, Some(5), "!? before $14 wins");
+        assert_eq!(pgn.moves[4].nag, Some(6));
+        assert_eq!(pgn.moves[4].comment, "pin [%cal Gg4f3]");
+        assert_eq!(pgn.moves[5].comment, "rest of line");
+        assert_eq!(pgn.result.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn en_passant_marks_and_lone_suffixes() {
+        let pgn = read("1. e4 d5 2. e5 f5 3. exf6 e.p. Nf6 !! 4. d4 $2").expect("reads");
+        assert_eq!(sans(&pgn), ["e4", "d5", "e5", "f5", "exf6", "Nf6", "d4"]);
+        assert_eq!(pgn.moves[5].nag, Some(3));
+        assert_eq!(pgn.moves[6].nag, Some(2));
+        let glued = read("1.e4 d5 2.e5 f5 3.exf6e.p.").expect("reads");
+        assert_eq!(glued.moves[4].san, "exf6");
+    }
+
+    #[test]
+    fn syntax_errors_say_where() {
+        let open = read("1. e4 {never closed").unwrap_err().0;
+        assert!(open.contains("comment opened at character 7"), "{open}");
+        let var = read("1. e4 (1. d4 e5").unwrap_err().0;
+        assert!(var.contains("variation opened at character 7"), "{var}");
+        let close = read("1. e4 ) e5").unwrap_err().0;
+        assert!(close.contains("closes no variation"), "{close}");
+        let tag = read("[White Morphy]\n1. e4").unwrap_err().0;
+        assert!(tag.contains("[Name \"value\"]"), "{tag}");
+        let nag = read("1. e4 $999").unwrap_err().0;
+        assert!(nag.contains("not a NAG"), "{nag}");
+    }
+
+    #[test]
+    fn bare_movetext_and_escape_lines() {
+        let pgn = read("% exported by a tool\n1 e4 c5 *").expect("reads");
+        assert_eq!(sans(&pgn), ["e4", "c5"]);
+        assert_eq!(pgn.result.as_deref(), Some("*"));
+        assert!(
+            read("")
+                .expect("empty is a game without moves")
+                .moves
+                .is_empty()
+        );
+    }
+}
