@@ -83,6 +83,15 @@ struct ServeArgs {
     #[arg(long, env = "STAUNTON_MAX_SIZE", default_value_t = crate::render::options::MAX_SIZE,
           value_parser = clap::value_parser!(u32).range(16..=2048))]
     max_size: u32,
+    /// Longest `pgn` or `moves` in a URL, in bytes (a longer game can be POSTed).
+    #[arg(long, env = "STAUNTON_MAX_PGN_BYTES", default_value_t = crate::request::MAX_PGN_BYTES)]
+    max_pgn_bytes: usize,
+    /// Most plies (half-moves) in a game.
+    #[arg(long, env = "STAUNTON_MAX_PLIES", default_value_t = crate::request::MAX_PLIES)]
+    max_plies: usize,
+    /// Longest request body (a POSTed PGN), in bytes (longer: 413).
+    #[arg(long, env = "STAUNTON_MAX_BODY_BYTES", default_value_t = crate::http::MAX_BODY_BYTES)]
+    max_body_bytes: usize,
     /// Seconds a client may take to send its request headers (slowloris guard).
     #[arg(long, env = "STAUNTON_HEADER_TIMEOUT", default_value_t = 5)]
     header_timeout: u64,
@@ -229,6 +238,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             workers: args.workers.unwrap_or(defaults.workers).max(1),
             queue: args.queue,
             max_query_bytes: args.max_query_bytes,
+            max_body_bytes: args.max_body_bytes,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             header_timeout: Duration::from_secs(args.header_timeout.max(1)),
             limits: crate::request::Limits {
@@ -236,6 +246,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 arrows: args.max_arrows,
                 squares: args.max_squares,
                 max_size: args.max_size,
+                pgn_bytes: args.max_pgn_bytes,
+                plies: args.max_plies,
             },
         };
         // The bound address, so `--addr 127.0.0.1:0` reports the port it got.

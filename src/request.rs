@@ -5,11 +5,12 @@
 //! domain types and cannot fail on user input.
 
 use crate::chess::fen;
+use crate::chess::game::Game;
 use crate::chess::piece::Piece;
 use crate::chess::position::{Position, Square};
 pub use crate::echo::Echo;
 use crate::render::options::{
-    Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, LastMove, MAX_SIZE, MIN_SIZE,
+    Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions,
 };
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
@@ -23,6 +24,10 @@ const MAX_NAME_BYTES: usize = 64;
 pub const MAX_ARROWS: usize = 64;
 /// Most marked squares in one list (`squares`, `highlight`, `[%csl]`).
 pub const MAX_SQUARES: usize = 80;
+/// Longest accepted `pgn` (or `moves`) value, in bytes: a longer game needs POST.
+pub const MAX_PGN_BYTES: usize = 16 * 1024;
+/// Most plies in a game (`pgn`, `moves`, a POSTed PGN).
+pub const MAX_PLIES: usize = 1000;
 
 /// The per-parameter limits of a request. The defaults are the constants of this module;
 /// the service can set its own (flags of `staunton serve`).
@@ -36,6 +41,10 @@ pub struct Limits {
     pub squares: usize,
     /// Largest `size`, at most [`MAX_SIZE`].
     pub max_size: u32,
+    /// Longest `pgn` or `moves` in a query, in bytes.
+    pub pgn_bytes: usize,
+    /// Most plies in a game.
+    pub plies: usize,
 }
 
 impl Default for Limits {
@@ -45,6 +54,8 @@ impl Default for Limits {
             arrows: MAX_ARROWS,
             squares: MAX_SQUARES,
             max_size: MAX_SIZE,
+            pgn_bytes: MAX_PGN_BYTES,
+            plies: MAX_PLIES,
         }
     }
 }
@@ -233,6 +244,40 @@ pub const PARAMS: &[Param] = &[
         "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them.",
     ),
     param(
+        "pgn",
+        &["pgn"],
+        ParamKind::Text {
+            example: "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6",
+        },
+        "A game in PGN (tags optional; SAN moves, comments, NAGs; variations skipped): the diagram shows the position after `ply`, its last move tinted.",
+    ),
+    param(
+        "moves",
+        &["moves"],
+        ParamKind::Text {
+            example: "e2e4 e7e5 g1f3",
+        },
+        "UCI moves played from `fen` (default: the start), separated by spaces, commas or `_`.",
+    ),
+    param(
+        "ply",
+        &["ply"],
+        ParamKind::Text { example: "4" },
+        "With `pgn` or `moves`: the position after this many half-moves (0 = the start; default: the end).",
+    ),
+    param(
+        "move",
+        &["move"],
+        ParamKind::Text { example: "3b" },
+        "With `pgn` or `moves`: the position after this move, `23w` (White's 23rd) or `23b` (Black's).",
+    ),
+    param(
+        "glyph",
+        &["glyph", "nag"],
+        ParamKind::Text { example: "!?" },
+        "A move annotation (`!`, `?`, `!!`, `??`, `!?`, `?!`) drawn as a badge on the last move's square (from a game: its NAG).",
+    ),
+    param(
         "turn",
         &["turn"],
         ParamKind::Flag,
@@ -283,6 +328,16 @@ impl Request {
         path_format: Option<Format>,
         limits: &Limits,
     ) -> Result<Request, RequestError> {
+        Request::with_game(pairs, path_format, limits).map(|(request, _)| request)
+    }
+
+    /// [`Request::from_pairs_with`], and the game the request named (`pgn` or `moves`)
+    /// with the ply it chose, if it named one.
+    pub fn with_game<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+        path_format: Option<Format>,
+        limits: &Limits,
+    ) -> Result<(Request, Option<Chosen>), RequestError> {
         let mut values: Vec<Option<V>> = PARAMS.iter().map(|_| None).collect();
         for (key, value) in pairs {
             if let Some(i) = slot(key.as_ref()) {
@@ -293,7 +348,11 @@ impl Request {
             let i = PARAMS.iter().position(|p| p.name == name)?;
             values[i].as_ref().map(|v| v.as_ref())
         };
-        let position = parse_fen(get("fen"), limits.fen_bytes)?;
+        let chosen = choose_game(&get, limits)?;
+        let position = match &chosen {
+            Some(c) => c.game.position(c.ply),
+            None => parse_fen(get("fen"), limits.fen_bytes)?,
+        };
         let files = position.files();
         let mut theme = match get("theme") {
             Some(v) => parse_theme(v)?,
@@ -316,6 +375,11 @@ impl Request {
         };
         if let Some(v) = get("annotations") {
             let (cal, csl) = parse_annotations(v, files, limits)?;
+            arrows.extend(cal);
+            highlights.extend(csl);
+        }
+        if let Some(c) = &chosen {
+            let (cal, csl) = c.annotations(files, limits)?;
             arrows.extend(cal);
             highlights.extend(csl);
         }
@@ -357,14 +421,19 @@ impl Request {
                 .transpose()?
                 .unwrap_or_else(|| DEFAULT_PIECE_SET.to_string()),
             theme,
-            last_move: get("lastMove")
-                .map(|v| parse_last_move(v, files))
-                .transpose()?
-                .flatten(),
-            check: get("check")
-                .map(|v| parse_check(v, files))
-                .transpose()?
-                .unwrap_or_default(),
+            last_move: match get("lastMove") {
+                Some(v) => parse_last_move(v, files)?,
+                None => chosen.as_ref().and_then(Chosen::last_move),
+            },
+            check: match get("check") {
+                Some(v) => parse_check(v, files)?,
+                None if chosen.is_some() => Check::Auto,
+                None => Check::Off,
+            },
+            glyph: match get("glyph") {
+                Some(v) => Some(parse_glyph(v)?),
+                None => chosen.as_ref().and_then(Chosen::glyph),
+            },
             arrows,
             crosses: get("squares")
                 .map(|v| parse_crosses(v, files, limits.squares))
@@ -393,11 +462,40 @@ impl Request {
                 ));
             }
         };
-        Ok(Request {
+        if options.glyph.is_some() && options.last_move.is_none() {
+            return Err(RequestError::new(
+                "glyph",
+                "glyph needs a last move to stand on: give lastMove, or a game (pgn or moves) at a ply after the start",
+            ));
+        }
+        let request = Request {
             position,
             options,
             format,
-        })
+        };
+        Ok((request, chosen))
+    }
+
+    /// The position of a query and, when it names a game, the move that led there
+    /// (`23...Qxf2+`): what `/describe` needs. Image parameters are ignored.
+    pub fn described(
+        query: &str,
+        limits: &Limits,
+    ) -> Result<(Position, Option<String>), RequestError> {
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        let get = |name: &str| -> Option<&str> {
+            pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == name))
+                .map(|(_, v)| v.as_str())
+        };
+        match choose_game(&get, limits)? {
+            Some(c) => Ok((c.game.position(c.ply), c.game.label(c.ply))),
+            None => Ok((parse_fen(get("fen"), limits.fen_bytes)?, None)),
+        }
     }
 
     /// Only the position of a query (its `fen`, under any spelling; other parameters are
@@ -443,6 +541,9 @@ impl Request {
             );
         }
         let _ = write!(key, "|c{:?}|t{}", o.check, u8::from(o.turn_marker));
+        if let Some(g) = o.glyph {
+            let _ = write!(key, "|g{}", g.symbol());
+        }
         for a in &o.arrows {
             let _ = write!(key, "|a{}{}{}", a.color.letter(), a.from, a.to);
         }
@@ -454,6 +555,180 @@ impl Request {
         }
         key
     }
+}
+
+/// A game a request named, and the ply it asked for.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    /// The game.
+    pub game: Game,
+    /// The ply shown (0 = the start).
+    pub ply: usize,
+}
+
+impl Chosen {
+    /// The squares of the move that led to the chosen ply.
+    fn last_move(&self) -> Option<LastMove> {
+        self.game.last_move(self.ply).map(|(from, to)| LastMove {
+            from: Some(from),
+            to,
+            piece: None,
+        })
+    }
+
+    /// The annotation of the move that led to the chosen ply.
+    fn glyph(&self) -> Option<Glyph> {
+        self.game.nag(self.ply).and_then(Glyph::from_nag)
+    }
+
+    /// The `[%cal]` arrows and `[%csl]` squares of the comment after the chosen ply's move.
+    pub fn annotations(&self, files: u8, limits: &Limits) -> Result<Annotations, RequestError> {
+        annotations_at(&self.game, self.ply, files, limits)
+    }
+}
+
+/// The `[%cal]` and `[%csl]` marks of the comment after the move that led to `ply`.
+pub fn annotations_at(
+    game: &Game,
+    ply: usize,
+    files: u8,
+    limits: &Limits,
+) -> Result<Annotations, RequestError> {
+    parse_annotations(game.comment(ply), files, limits).map_err(|e| {
+        let place = game
+            .label(ply)
+            .map_or("before the first move".to_string(), |l| {
+                format!("after {l}")
+            });
+        RequestError::new(
+            "pgn",
+            format!("pgn: the comment {place} has bad marks: {e}"),
+        )
+    })
+}
+
+/// The game of `pgn` or `moves` (from `fen`, default the start), and the ply `ply` or
+/// `move` asks for (default: the end). `None` when neither names a game.
+fn choose_game<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    limits: &Limits,
+) -> Result<Option<Chosen>, RequestError> {
+    let too_long = |param: &'static str, value: &str| {
+        RequestError::new(
+            param,
+            format!(
+                "{param} is {} bytes long: at most {} bytes are allowed in a URL (POST a longer game to /game.gif or /game.png)",
+                value.len(),
+                limits.pgn_bytes
+            ),
+        )
+    };
+    let game = match (get("pgn"), get("moves")) {
+        (Some(_), Some(_)) => {
+            return Err(RequestError::new(
+                "moves",
+                "pgn and moves cannot both be given: put the moves in the PGN",
+            ));
+        }
+        (Some(pgn), None) => {
+            if pgn.len() > limits.pgn_bytes {
+                return Err(too_long("pgn", pgn));
+            }
+            if get("fen").is_some() {
+                return Err(RequestError::new(
+                    "fen",
+                    "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
+                ));
+            }
+            Game::from_pgn(pgn, limits.plies)
+                .map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))?
+        }
+        (None, Some(moves)) => {
+            if moves.len() > limits.pgn_bytes {
+                return Err(too_long("moves", moves));
+            }
+            let start = match get("fen") {
+                Some(_) => parse_fen(get("fen"), limits.fen_bytes)?,
+                None => Position::start(),
+            };
+            Game::from_uci(&start, moves, limits.plies)
+                .map_err(|e| RequestError::new("moves", format!("moves: {e}")))?
+        }
+        (None, None) => {
+            for param in ["ply", "move"] {
+                if get(param).is_some() {
+                    return Err(RequestError::new(
+                        param,
+                        format!(
+                            "{param} picks a position of a game: give the game as pgn or moves"
+                        ),
+                    ));
+                }
+            }
+            return Ok(None);
+        }
+    };
+    let ply = match (get("ply"), get("move")) {
+        (Some(_), Some(_)) => {
+            return Err(RequestError::new(
+                "move",
+                "ply and move cannot both be given: they both pick the position",
+            ));
+        }
+        (Some(v), None) => {
+            let ply: usize = v.trim().parse().map_err(|_| {
+                RequestError::bad_value(
+                    "ply",
+                    v,
+                    "expected a number of half-moves, 0 for the start",
+                )
+            })?;
+            if ply > game.len() {
+                return Err(RequestError::new(
+                    "ply",
+                    format!(
+                        "ply {ply} is past the end of the game, which has {} plies",
+                        game.len()
+                    ),
+                ));
+            }
+            ply
+        }
+        (None, Some(v)) => parse_move_choice(v, &game)?,
+        (None, None) => game.len(),
+    };
+    Ok(Some(Chosen { game, ply }))
+}
+
+/// `23b`, `23w`, `23...`, `23.`: the ply after that move of `game`.
+fn parse_move_choice(value: &str, game: &Game) -> Result<usize, RequestError> {
+    const ALLOWED: &str = "expected a move number and side, such as 23w (White's 23rd) or 23b";
+    let v = value.trim();
+    let digits = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let number: u32 = v[..digits]
+        .parse()
+        .map_err(|_| RequestError::bad_value("move", value, ALLOWED))?;
+    let color = match v[digits..].to_ascii_lowercase().as_str() {
+        "w" | "." | "" => crate::chess::piece::Color::White,
+        "b" | "..." | "…" => crate::chess::piece::Color::Black,
+        _ => return Err(RequestError::bad_value("move", value, ALLOWED)),
+    };
+    game.ply_after(number, color).ok_or_else(|| {
+        RequestError::new(
+            "move",
+            format!(
+                "move {} is not in the game, which has {} plies",
+                Echo(value),
+                game.len()
+            ),
+        )
+    })
+}
+
+fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
+    Glyph::from_symbol(value.trim()).ok_or_else(|| {
+        RequestError::bad_value("glyph", value, "expected one of !, ?, !!, ??, !?, ?!")
+    })
 }
 
 fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestError> {
@@ -740,7 +1015,8 @@ fn parse_crosses(value: &str, files: u8, max: usize) -> Result<Vec<Square>, Requ
         .collect()
 }
 
-type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
+/// Arrows and coloured squares of PGN comment commands.
+pub type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 
 /// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
@@ -792,6 +1068,11 @@ mod tests {
         Request::from_query(query, None).unwrap_err().to_string()
     }
 
+    /// `value` percent-encoded for a query.
+    fn encode(value: &str) -> String {
+        form_urlencoded::byte_serialize(value.as_bytes()).collect()
+    }
+
     #[test]
     fn every_documented_value_and_example_is_accepted() {
         for p in PARAMS {
@@ -806,7 +1087,14 @@ mod tests {
             };
             for value in values {
                 for spelling in p.spellings {
-                    let mut pairs = vec![("fen", "start")];
+                    // A game's parameters need a game; pgn has no fen.
+                    let mut pairs = match p.name {
+                        "pgn" => vec![],
+                        "ply" | "move" | "glyph" => {
+                            vec![("fen", "start"), ("moves", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6")]
+                        }
+                        _ => vec![("fen", "start")],
+                    };
                     pairs.push((spelling, value));
                     let format = (p.name != "format").then_some(Format::Png);
                     assert!(
@@ -815,9 +1103,16 @@ mod tests {
                     );
                 }
             }
-            if !matches!(p.kind, ParamKind::Text { .. }) {
-                let err = Request::from_pairs([("fen", "start"), (p.name, "~nonsense~")], None)
-                    .expect_err(p.name);
+            let game = ("moves", "e2e4");
+            let base = match p.name {
+                "pgn" | "moves" => vec![],
+                _ => vec![("fen", "start"), game],
+            };
+            let mut pairs = base.clone();
+            pairs.push((p.name, "~nonsense~"));
+            let strict = ["pgn", "moves", "ply", "move", "glyph"].contains(&p.name);
+            if !matches!(p.kind, ParamKind::Text { .. }) || strict {
+                let err = Request::from_pairs(pairs, None).expect_err(p.name);
                 assert_eq!(err.param, p.name, "{err}");
             }
         }
@@ -1018,5 +1313,79 @@ mod tests {
             assert!(m(bad).is_err(), "{bad}");
         }
         assert!(parse_last_move("i2i4", 10).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_game_gives_the_position_after_a_ply_with_its_move_marked() {
+        let pgn = "[White \"A\"] 1. e4 e5 2. Nf3 {[%cal Gf3e5][%csl Re5]} Nc6 3. Bb5 a6!? *";
+        let query = |extra: &str| format!("pgn={}{extra}", encode(pgn));
+        let end = Request::from_query(&query(""), None).expect("valid");
+        assert_eq!(
+            end.position.to_string(),
+            "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+        );
+        let o = &end.options;
+        let m = o.last_move.expect("the last move is tinted");
+        assert_eq!(
+            (m.from.map(|s| s.to_string()), m.to.to_string()),
+            (Some("a7".into()), "a6".into())
+        );
+        assert_eq!(o.check, Check::Auto);
+        assert_eq!(
+            o.glyph,
+            Some(Glyph::Interesting),
+            "the NAG becomes the badge"
+        );
+        let third = Request::from_query(&query("&ply=3"), None).expect("valid");
+        assert_eq!(third.options.arrows.len(), 1, "the comment's arrow");
+        assert_eq!(third.options.highlights.len(), 1, "and its square");
+        assert_eq!(third.options.glyph, None);
+        let by_move = Request::from_query(&query("&move=2w"), None).expect("valid");
+        assert_eq!(by_move.position, third.position);
+        let start = Request::from_query(&query("&ply=0"), None).expect("valid");
+        assert_eq!(start.position, Position::start());
+        assert_eq!(start.options.last_move, None);
+        let plain = Request::from_query(&query("&ply=3&lastMove=a2a3&check=0&glyph=??"), None)
+            .expect("valid");
+        assert_eq!(
+            plain
+                .options
+                .last_move
+                .and_then(|m| m.from)
+                .map(|s| s.to_string()),
+            Some("a2".into())
+        );
+        assert_eq!(plain.options.check, Check::Off);
+        assert_eq!(plain.options.glyph, Some(Glyph::Blunder));
+        assert_ne!(plain.cache_key(), third.cache_key());
+        let uci = Request::from_query("moves=e2e4,e7e5&fen=start", None).expect("valid");
+        assert_eq!(
+            uci.position,
+            Request::from_query(&query("&ply=2"), None)
+                .unwrap()
+                .position
+        );
+    }
+
+    #[test]
+    fn bad_games_and_plies_get_one_sentence_each() {
+        let e = err(&format!("pgn={}", encode("1. e4 e5 2. Ke3")));
+        assert_eq!(e, "pgn: 2. Ke3 is not a legal move for White after 1...e5");
+        let e = err(&format!("pgn={}&ply=9", encode("1. e4 e5")));
+        assert_eq!(e, "ply 9 is past the end of the game, which has 2 plies");
+        let e = err(&format!("pgn={}&move=7b", encode("1. e4 e5")));
+        assert!(e.contains("move \"7b\" is not in the game"), "{e}");
+        assert!(err("fen=start&ply=3").contains("give the game as pgn or moves"));
+        assert!(err("fen=start&pgn=e4").contains("fen and pgn cannot both be given"));
+        assert!(err("moves=e2e5").contains("moves: 1. e2e5 is not a legal move for White"));
+        assert!(err("fen=start&glyph=!").contains("glyph needs a last move"));
+        assert!(err("fen=start&lastMove=e2e4&glyph=wow").contains("glyph \"wow\" is not allowed"));
+        let long = "e4 ".repeat(6000);
+        assert!(err(&format!("pgn={long}")).contains("at most 16384 bytes are allowed in a URL"));
+        let e = err(&format!("pgn={}", encode("1. e4 {[%cal Gz9e4]}")));
+        assert!(
+            e.starts_with("pgn: the comment after 1. e4 has bad marks"),
+            "{e}"
+        );
     }
 }

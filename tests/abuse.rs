@@ -340,6 +340,8 @@ async fn limits_are_the_service_s_own() {
             arrows: 2,
             squares: 1,
             max_size: 800,
+            pgn_bytes: 30,
+            plies: 3,
         },
         ..Config::default()
     });
@@ -351,6 +353,14 @@ async fn limits_are_the_service_s_own() {
         ),
         ("/diagram?fen=start&arrows=Ge2e4,Gd2d4,Gc2c4", "at most 2"),
         ("/diagram?fen=start&squares=e4,d4", "at most 1"),
+        (
+            "/diagram?moves=e2e4_e7e5_g1f3_b8c6",
+            "at most 3 are allowed",
+        ),
+        (
+            "/diagram?pgn=1.e4%20e5%202.Nf3%20Nc6%203.Bb5%20a6%204.Ba4%20Nf6",
+            "at most 30 bytes are allowed in a URL",
+        ),
     ];
     for (uri, words) in cases {
         let (status, _, body) = get(&strict, uri).await;

@@ -243,7 +243,7 @@ async fn bad_parameters_are_400s() {
         &get(&s, "/diagram.png?fen=start&format=svg").await,
         &["format", "svg"],
     );
-    let long = get(&s, &format!("/diagram?fen=start&x={}", "a".repeat(5000))).await;
+    let long = get(&s, &format!("/diagram?fen=start&x={}", "a".repeat(50_000))).await;
     assert_eq!(long.status, StatusCode::URI_TOO_LONG);
     assert_eq!(s.renders(), 0, "no bad request reached the renderer");
 }

@@ -116,12 +116,13 @@ impl Game {
         Ok(game)
     }
 
-    /// Play UCI `moves` (space- or comma-separated; castling as `e1g1` or king takes rook)
+    /// Play UCI `moves` (separated by spaces, commas or `_`; castling as `e1g1` or king
+    /// takes rook)
     /// from `start`; at most `max_plies` plies.
     pub fn from_uci(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
         let board = board_of(start).map_err(|why| GameError(format!("the position {why}")))?;
         let tokens: Vec<&str> = moves
-            .split(|c: char| c == ',' || c.is_whitespace())
+            .split(|c: char| c == ',' || c == '_' || c.is_whitespace())
             .filter(|t| !t.is_empty())
             .collect();
         if tokens.len() > max_plies {

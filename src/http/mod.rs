@@ -33,8 +33,10 @@ use tokio::sync::Semaphore;
 
 /// Default byte budget of the image cache: 128 MiB.
 pub const DEFAULT_CACHE_BYTES: u64 = 128 * 1024 * 1024;
-/// Longest accepted query string, in bytes.
-pub const MAX_QUERY_BYTES: usize = 4096;
+/// Longest accepted query string, in bytes: room for a `pgn` of 16 KB, percent-encoded.
+pub const MAX_QUERY_BYTES: usize = 48 * 1024;
+/// Longest accepted request body (a POSTed PGN), in bytes.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The service's limits; each is a flag of `staunton serve` (see the README).
 #[derive(Debug, Clone)]
@@ -47,6 +49,8 @@ pub struct Config {
     pub queue: usize,
     /// Longest accepted query string, in bytes.
     pub max_query_bytes: usize,
+    /// Longest accepted request body (a POSTed PGN), in bytes.
+    pub max_body_bytes: usize,
     /// Time allowed for a whole request.
     pub request_timeout: Duration,
     /// Time allowed for a client to send its request headers.
@@ -63,6 +67,7 @@ impl Default for Config {
             workers,
             queue: 64,
             max_query_bytes: MAX_QUERY_BYTES,
+            max_body_bytes: MAX_BODY_BYTES,
             request_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(5),
             limits: crate::request::Limits::default(),
@@ -217,9 +222,13 @@ async fn describe(
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
-    let position = Request::position_from_query(&query, &state.config.limits)
-        .map_err(AppError::bad_request)?;
-    let mut text = crate::chess::describe::describe(&position);
+    let (position, last) =
+        Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
+    let mut text = match last {
+        Some(label) => format!("After {label}. "),
+        None => String::new(),
+    };
+    text.push_str(&crate::chess::describe::describe(&position));
     text.push('\n');
     Ok((
         [

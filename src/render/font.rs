@@ -102,7 +102,7 @@ impl ttf_parser::OutlineBuilder for Outline {
     }
 }
 
-const CHARSET: &str = "abcdefghijklmnopqrstuvwxyz0123456789+-";
+const CHARSET: &str = "abcdefghijklmnopqrstuvwxyz0123456789+-!?";
 
 impl LabelFont {
     /// The built-in font (DejaVu Sans Bold), parsed on first use.

@@ -149,6 +149,58 @@ pub struct RenderOptions {
     pub highlights: Vec<(Square, Rgba)>,
     /// Draw a marker beside the board on the side to move.
     pub turn_marker: bool,
+    /// A move annotation drawn as a badge on the last move's square.
+    pub glyph: Option<Glyph>,
+}
+
+/// A move annotation, drawn as a badge at the corner of the square the move went to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Glyph {
+    /// `!`, a good move (NAG 1).
+    Good,
+    /// `?`, a mistake (NAG 2).
+    Mistake,
+    /// `!!`, a brilliant move (NAG 3).
+    Brilliant,
+    /// `??`, a blunder (NAG 4).
+    Blunder,
+    /// `!?`, an interesting move (NAG 5).
+    Interesting,
+    /// `?!`, a dubious move (NAG 6).
+    Dubious,
+}
+
+impl Glyph {
+    const ALL: [Glyph; 6] = [
+        Glyph::Good,
+        Glyph::Mistake,
+        Glyph::Brilliant,
+        Glyph::Blunder,
+        Glyph::Interesting,
+        Glyph::Dubious,
+    ];
+
+    /// The symbol as written after a move.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Glyph::Good => "!",
+            Glyph::Mistake => "?",
+            Glyph::Brilliant => "!!",
+            Glyph::Blunder => "??",
+            Glyph::Interesting => "!?",
+            Glyph::Dubious => "?!",
+        }
+    }
+
+    /// The glyph written `symbol`.
+    pub fn from_symbol(symbol: &str) -> Option<Glyph> {
+        Glyph::ALL.into_iter().find(|g| g.symbol() == symbol)
+    }
+
+    /// The glyph of a move NAG (1–6).
+    pub fn from_nag(nag: u8) -> Option<Glyph> {
+        Glyph::ALL.get(usize::from(nag).checked_sub(1)?).copied()
+    }
 }
 
 impl Default for RenderOptions {
@@ -165,6 +217,7 @@ impl Default for RenderOptions {
             crosses: Vec::new(),
             highlights: Vec::new(),
             turn_marker: false,
+            glyph: None,
         }
     }
 }

@@ -7,7 +7,7 @@
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
 use crate::render::font::LabelFont;
-use crate::render::options::{Arrow, Check, Coordinates, RenderOptions};
+use crate::render::options::{Arrow, Check, Coordinates, Glyph, RenderOptions};
 use crate::render::theme::{Rgba, Theme};
 
 /// An axis-aligned rectangle on whole pixels.
@@ -324,6 +324,9 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     if options.turn_marker {
         marks.extend(turn_marker(position.turn, &grid, &l, theme));
     }
+    if let (Some(glyph), Some(m)) = (options.glyph, options.last_move) {
+        badge(glyph, grid.rect(m.to), font, &mut overlays, &mut labels);
+    }
 
     Scene {
         width: l.width,
@@ -539,6 +542,78 @@ fn overlays(options: &RenderOptions, grid: &Grid, theme: &Theme) -> Vec<Shape> {
         out.push(arrow_shape(arrow, grid));
     }
     out
+}
+
+/// The colour of a move annotation's badge.
+fn glyph_color(glyph: Glyph) -> Rgba {
+    let (r, g, b) = match glyph {
+        Glyph::Brilliant => (0x1b, 0x8a, 0x86),
+        Glyph::Good => (0x3b, 0x93, 0x2f),
+        Glyph::Interesting => (0xc2, 0x45, 0x93),
+        Glyph::Dubious => (0xd9, 0x9a, 0x12),
+        Glyph::Mistake => (0xdf, 0x6f, 0x16),
+        Glyph::Blunder => (0xcf, 0x2e, 0x22),
+    };
+    Rgba { r, g, b, a: 255 }
+}
+
+/// A move annotation as a badge in the top-right corner of the square `to`: a disc in the
+/// glyph's colour, ringed in white, with the glyph in white.
+fn badge(
+    glyph: Glyph,
+    to: Rect,
+    font: &LabelFont,
+    overlays: &mut Vec<Shape>,
+    labels: &mut Vec<Label>,
+) {
+    let sq = to.w as f32;
+    let radius = (sq * 0.2).max(3.0);
+    let center = (
+        to.x as f32 + sq - radius * 1.05,
+        to.y as f32 + radius * 1.05,
+    );
+    let white = Rgba {
+        r: 255,
+        g: 255,
+        b: 255,
+        a: 255,
+    };
+    overlays.push(Shape::Disc {
+        center,
+        radius,
+        color: glyph_color(glyph),
+    });
+    overlays.push(Shape::Ring {
+        center,
+        radius,
+        width: (sq * 0.03).max(1.0),
+        color: white,
+    });
+    // Glyphs about as tall as the disc's radius, centred on it by their ink.
+    let scale = radius * 1.1 / font.cap_height().max(1.0);
+    let gap = radius * 0.08;
+    let glyphs: Vec<_> = glyph
+        .symbol()
+        .chars()
+        .filter_map(|c| Some((c, font.glyph(c)?)))
+        .collect();
+    let width: f32 = glyphs
+        .iter()
+        .map(|(_, g)| (g.ink_x.1 - g.ink_x.0) * scale)
+        .sum::<f32>()
+        + gap * glyphs.len().saturating_sub(1) as f32;
+    let mut x = center.0 - width / 2.0;
+    let y = center.1 + font.cap_height() * scale / 2.0;
+    for (ch, g) in glyphs {
+        labels.push(Label {
+            ch,
+            x: x - g.ink_x.0 * scale,
+            y,
+            scale,
+            color: white,
+        });
+        x += (g.ink_x.1 - g.ink_x.0) * scale + gap;
+    }
 }
 
 fn centre(grid: &Grid, s: Square) -> Point {
