@@ -180,7 +180,7 @@ pub fn read(text: &str) -> Result<Pgn, PgnError> {
                         continue;
                     }
                 }
-                if digits == token.len() && !token.is_empty() {
+                if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
                     // A number without dots (`1 e4`): a move number all the same.
                     number = token.parse().ok();
                     continue;
@@ -322,8 +322,12 @@ mod tests {
 
     #[test]
     fn en_passant_marks_and_lone_suffixes() {
-        let pgn = read("1. e4 d5 2. e5 f5 3. exf6 e.p. Nf6 !! 4. d4 $2").expect("reads");
-        assert_eq!(sans(&pgn), ["e4", "d5", "e5", "f5", "exf6", "Nf6", "d4"]);
+        let pgn = read("1. e4 d5 2. e5 f5 3. exf6 e.p. Nf6 !! 4. d4 $2 5.f4").expect("reads");
+        assert_eq!(pgn.moves[7].san, "f4", "a glued move as long as its number");
+        assert_eq!(
+            sans(&pgn),
+            ["e4", "d5", "e5", "f5", "exf6", "Nf6", "d4", "f4"]
+        );
         assert_eq!(pgn.moves[5].nag, Some(3));
         assert_eq!(pgn.moves[6].nag, Some(2));
         let glued = read("1.e4 d5 2.e5 f5 3.exf6e.p.").expect("reads");
