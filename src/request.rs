@@ -557,6 +557,285 @@ impl Request {
     }
 }
 
+/// The parameters of a whole-game image (`/game.gif`, `/game.png`) beside the image
+/// parameters, each with its spellings, what it takes and one sentence.
+pub const GAME_PARAMS: &[Param] = &[
+    param(
+        "delay",
+        &["delay"],
+        ParamKind::Text { example: "80" },
+        "Hundredths of a second each frame shows (default 80).",
+    ),
+    param(
+        "lastDelay",
+        &["lastdelay", "last_delay"],
+        ParamKind::Text { example: "300" },
+        "Hundredths of a second the last frame shows (default 300).",
+    ),
+    param(
+        "loop",
+        &["loop"],
+        ParamKind::Flag,
+        "Play the animation in a loop (default) or once.",
+    ),
+    param(
+        "from",
+        &["from"],
+        ParamKind::Text { example: "10" },
+        "The first ply shown (default 0, the start).",
+    ),
+    param(
+        "to",
+        &["to"],
+        ParamKind::Text { example: "30" },
+        "The last ply shown (default: the end of the game).",
+    ),
+    param(
+        "players",
+        &["players", "bars"],
+        ParamKind::Flag,
+        "Player bars above and below the board: names, titles and ratings from the tags, clocks from `[%clk]` (default: on when the PGN names a player).",
+    ),
+];
+
+/// Longest frame delay, in hundredths of a second (a minute).
+pub const MAX_DELAY: u16 = 6000;
+
+/// A validated whole-game image request: its frames and how to play them.
+#[derive(Debug, Clone)]
+pub struct GameRequest {
+    /// The frames, one per ply shown.
+    pub frames: Vec<crate::render::animate::Frame>,
+    /// Play in a loop.
+    pub looped: bool,
+    key: String,
+}
+
+impl GameRequest {
+    /// Validate a whole-game request: the game in `pgn` (or `body`, a POSTed PGN, which wins)
+    /// or `moves`, the image parameters of every frame, and [`GAME_PARAMS`]. `kind` names
+    /// the output (`gif`, `apng`) in the cache key.
+    pub fn from_pairs_with(
+        pairs: Vec<(String, String)>,
+        body: Option<&str>,
+        kind: &str,
+        limits: &Limits,
+    ) -> Result<GameRequest, RequestError> {
+        let game_value = |name: &str| -> Option<&str> {
+            let i = GAME_PARAMS.iter().position(|p| p.name == name)?;
+            pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| {
+                    GAME_PARAMS[i]
+                        .spellings
+                        .iter()
+                        .any(|s| s.eq_ignore_ascii_case(k))
+                })
+                .map(|(_, v)| v.as_str())
+        };
+        let number = |name: &'static str, default: u64, max: u64| -> Result<u64, RequestError> {
+            match game_value(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= max)
+                    .ok_or_else(|| {
+                        RequestError::bad_value(
+                            name,
+                            v,
+                            &format!("expected a whole number from 0 to {max}"),
+                        )
+                    }),
+            }
+        };
+        let delay = number("delay", 80, u64::from(MAX_DELAY))? as u16;
+        let last_delay = number("lastDelay", 300, u64::from(MAX_DELAY))? as u16;
+        let looped = match game_value("loop") {
+            Some(v) => parse_flag("loop", v)?,
+            None => true,
+        };
+        let players = game_value("players")
+            .map(|v| parse_flag("players", v))
+            .transpose()?;
+        // The image parameters, with the game at its start: ply and move pick nothing here.
+        let mut limits = *limits;
+        let mut image: Vec<(String, String)> = pairs
+            .iter()
+            .filter(|(k, _)| !["ply", "move"].iter().any(|p| p.eq_ignore_ascii_case(k)))
+            .cloned()
+            .collect();
+        if let Some(body) = body {
+            limits.pgn_bytes = limits.pgn_bytes.max(body.len());
+            image.retain(|(k, _)| !k.eq_ignore_ascii_case("pgn"));
+            image.push(("pgn".to_string(), body.to_string()));
+        }
+        image.push(("ply".to_string(), "0".to_string()));
+        let (request, chosen) = Request::with_game(image, Some(Format::Png), &limits)?;
+        let Some(Chosen { game, .. }) = chosen else {
+            return Err(RequestError::new(
+                "pgn",
+                "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
+            ));
+        };
+        let plies = game.len() as u64;
+        let from = number("from", 0, plies)? as usize;
+        let to = number("to", plies, plies)? as usize;
+        if from > to {
+            return Err(RequestError::new(
+                "from",
+                format!("from {from} is after to {to}: the excerpt would be empty"),
+            ));
+        }
+        let bars = players
+            .unwrap_or_else(|| ["White", "Black"].iter().any(|s| named(&game, s)))
+            .then(|| player_lines(&game));
+        let files = request.position.files();
+        let bottom = request.options.orientation.bottom(game.position(0).turn);
+        let clocks = clocks(&game, to);
+        let mut frames = Vec::with_capacity(to - from + 1);
+        for ply in from..=to {
+            let mut options = request.options.clone();
+            options.last_move = game.last_move(ply).map(|(from, to)| LastMove {
+                from: Some(from),
+                to,
+                piece: None,
+            });
+            (options.arrows, options.highlights) = annotations_at(&game, ply, files, &limits)?;
+            options.glyph = game.nag(ply).and_then(Glyph::from_nag);
+            // The board keeps the side it started with at the bottom.
+            options.orientation = match bottom {
+                crate::chess::piece::Color::White => Orientation::White,
+                crate::chess::piece::Color::Black => Orientation::Black,
+            };
+            let bars = bars.as_ref().map(|[white, black]| {
+                let clocks = &clocks[ply];
+                let white = crate::render::animate::Bar {
+                    player: white.clone(),
+                    clock: clocks[0].clone(),
+                };
+                let black = crate::render::animate::Bar {
+                    player: black.clone(),
+                    clock: clocks[1].clone(),
+                };
+                match bottom {
+                    crate::chess::piece::Color::White => [black, white],
+                    crate::chess::piece::Color::Black => [white, black],
+                }
+            });
+            frames.push(crate::render::animate::Frame {
+                position: game.position(ply),
+                options,
+                delay: if ply == to { last_delay } else { delay },
+                bars,
+            });
+        }
+        let source = body
+            .or_else(|| {
+                pairs
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("pgn"))
+                    .map(|(_, v)| v.as_str())
+            })
+            .or_else(|| {
+                pairs
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("moves"))
+                    .map(|(_, v)| v.as_str())
+            })
+            .unwrap_or("");
+        let key = format!(
+            "game|{kind}|{}|{from}|{to}|{delay}|{last_delay}|{}|{}|{source}",
+            request.cache_key(),
+            u8::from(looped),
+            u8::from(bars.is_some()),
+        );
+        Ok(GameRequest {
+            frames,
+            looped,
+            key,
+        })
+    }
+
+    /// The cache key: the output kind, every parameter, and the game's text.
+    pub fn cache_key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// Whether the tag `side` names a player (not empty, not `?`).
+fn named(game: &Game, side: &str) -> bool {
+    game.header(side)
+        .is_some_and(|n| !n.trim().is_empty() && n.trim() != "?")
+}
+
+/// The bars' lines for White and Black: title, name, rating (`GM Carlsen, Magnus (2850)`).
+fn player_lines(game: &Game) -> [String; 2] {
+    ["White", "Black"].map(|side| {
+        let name = match game.header(side).map(str::trim) {
+            Some(n) if !n.is_empty() && n != "?" => n.to_string(),
+            _ => side.to_string(),
+        };
+        let title = game
+            .header(&format!("{side}Title"))
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && *t != "-" && *t != "?");
+        let elo = game
+            .header(&format!("{side}Elo"))
+            .map(str::trim)
+            .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
+        let mut line = String::new();
+        if let Some(t) = title {
+            line.push_str(t);
+            line.push(' ');
+        }
+        line.push_str(&name);
+        if let Some(e) = elo {
+            line.push_str(&format!(" ({e})"));
+        }
+        line
+    })
+}
+
+/// The clocks of White and Black after every ply up to `to`: each side's last `[%clk]`.
+fn clocks(game: &Game, to: usize) -> Vec<[Option<String>; 2]> {
+    let mut now = [None, None];
+    let mut out = Vec::with_capacity(to + 1);
+    out.push(now.clone());
+    for ply in 1..=to {
+        if let (Some(clock), Some(mover)) = (clock_of(game.comment(ply)), game.mover(ply)) {
+            now[usize::from(mover == crate::chess::piece::Color::Black)] = Some(clock);
+        }
+        out.push(now.clone());
+    }
+    out
+}
+
+/// `[%clk 1:02:03.4]` in a comment, as shown: `1:02:03`, or `2:03` under an hour.
+fn clock_of(comment: &str) -> Option<String> {
+    let at = comment.find("[%clk")?;
+    let rest = comment[at + 5..].trim_start();
+    let value = &rest[..rest.find(']')?];
+    let value = value.trim().split('.').next()?;
+    let parts: Vec<u32> = value
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let (h, m, s) = match parts.as_slice() {
+        [h, m, s] => (*h, *m, *s),
+        [m, s] => (0, *m, *s),
+        _ => return None,
+    };
+    Some(match h {
+        0 => format!("{m}:{s:02}"),
+        _ => format!("{h}:{m:02}:{s:02}"),
+    })
+}
+
 /// A game a request named, and the ply it asked for.
 #[derive(Debug, Clone)]
 pub struct Chosen {

@@ -207,6 +207,12 @@ impl Game {
         Some((square(mv.from), to))
     }
 
+    /// The side that played the move that led to `ply`.
+    pub fn mover(&self, ply: usize) -> Option<Color> {
+        let board = self.boards.get(ply.checked_sub(1)?)?;
+        Some(color_of(board.side_to_move()))
+    }
+
     /// The annotation (NAG 1–6) of the move that led to `ply`.
     pub fn nag(&self, ply: usize) -> Option<u8> {
         self.plies.get(ply.checked_sub(1)?)?.nag

@@ -6,7 +6,7 @@
 //! drift from what the service does.
 
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
-use crate::request::{Limits, PARAMS, Param, ParamKind};
+use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
 
 /// A file of the front page, embedded in the binary.
@@ -41,6 +41,8 @@ pub enum Handler {
     Page(Asset),
     /// A diagram; the path may fix the format.
     Diagram(Option<Format>),
+    /// A whole game as an animated image (GET with `pgn` or `moves`, or POST the PGN).
+    Game(Animation),
     /// The plain-English description of a position.
     Describe,
     /// This API description.
@@ -51,10 +53,37 @@ pub enum Handler {
     Metrics,
 }
 
+/// The kind of whole-game image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Animation {
+    /// An animated GIF.
+    Gif,
+    /// An animated PNG (APNG), full colour.
+    Apng,
+}
+
+impl Animation {
+    /// Its content type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Animation::Gif => "image/gif",
+            Animation::Apng => "image/png",
+        }
+    }
+
+    /// Its name in cache keys and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Animation::Gif => "gif",
+            Animation::Apng => "apng",
+        }
+    }
+}
+
 /// One route: its path, what answers it, and one line for the API description.
 #[derive(Debug, Clone, Copy)]
 pub struct Route {
-    /// The path (all routes answer GET and HEAD).
+    /// The path (all routes answer GET and HEAD; game routes POST too).
     pub path: &'static str,
     /// What answers it.
     pub handler: Handler,
@@ -103,6 +132,16 @@ pub const ROUTES: &[Route] = &[
         path: "/board.svg",
         handler: Handler::Diagram(Some(Format::Svg)),
         summary: "A diagram as SVG (the path web-boardimage uses).",
+    },
+    Route {
+        path: "/game.gif",
+        handler: Handler::Game(Animation::Gif),
+        summary: "A whole game (`pgn`, or `moves`; or POST the PGN as the body) as an animated GIF: one frame for the start and one per ply.",
+    },
+    Route {
+        path: "/game.png",
+        handler: Handler::Game(Animation::Apng),
+        summary: "A whole game as an animated PNG (APNG), full colour.",
     },
     Route {
         path: "/describe",
@@ -193,7 +232,6 @@ fn error(description: &str) -> Value {
 
 /// The operation (GET) of one route.
 fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
-    let fen = PARAMS.iter().find(|p| p.name == "fen");
     let mut op = Map::new();
     op.insert("summary".into(), json!(route.summary));
     let (parameters, responses) = match route.handler {
@@ -201,7 +239,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             let parameters: Vec<Value> = PARAMS
                 .iter()
                 .filter(|p| !(p.name == "format" && path_format.is_some()))
-                .map(|p| parameter(p, limits, piece_sets, p.kind == ParamKind::Fen))
+                .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let mut content = Map::new();
             for format in [Format::Png, Format::Svg] {
@@ -221,9 +259,28 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             });
             (parameters, responses)
         }
+        Handler::Game(kind) => {
+            let parameters: Vec<Value> = PARAMS
+                .iter()
+                .chain(GAME_PARAMS)
+                .filter(|p| !["format", "ply", "move"].contains(&p.name))
+                .map(|p| parameter(p, limits, piece_sets, false))
+                .collect();
+            let responses = json!({
+                "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
+                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+                "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
+                "413": error("The POSTed PGN is too long."),
+                "414": error("The query string is too long."),
+                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+            });
+            (parameters, responses)
+        }
         Handler::Describe => (
-            fen.map(|p| parameter(p, limits, piece_sets, true))
-                .into_iter()
+            PARAMS
+                .iter()
+                .filter(|p| ["fen", "pgn", "moves", "ply", "move"].contains(&p.name))
+                .map(|p| parameter(p, limits, piece_sets, false))
                 .collect(),
             json!({
                 "200": text("The position in plain English, one line.", "text/plain"),
@@ -254,10 +311,26 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
 pub fn openapi(limits: &Limits, piece_sets: &[String]) -> Value {
     let mut paths = Map::new();
     for route in ROUTES {
-        paths.insert(
-            route.path.into(),
-            json!({ "get": operation(route, limits, piece_sets) }),
-        );
+        let get = operation(route, limits, piece_sets);
+        let item = match route.handler {
+            Handler::Game(_) => {
+                let mut post = get.clone();
+                post["summary"] = json!(format!(
+                    "{} The PGN as the request body (at most the service's body limit).",
+                    route.summary
+                ));
+                post["requestBody"] = json!({
+                    "required": true,
+                    "content": {
+                        "application/x-chess-pgn": { "schema": { "type": "string" } },
+                        "text/plain": { "schema": { "type": "string" } },
+                    },
+                });
+                json!({ "get": get, "post": post })
+            }
+            _ => json!({ "get": get }),
+        };
+        paths.insert(route.path.into(), item);
     }
     json!({
         "openapi": "3.0.3",

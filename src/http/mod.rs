@@ -9,15 +9,17 @@ pub mod api;
 mod error;
 mod metrics;
 
-use api::{Asset, Handler};
+use api::{Animation, Asset, Handler};
 
 pub use error::AppError;
 pub use metrics::Metrics;
 
 use crate::render::Renderer;
+use crate::render::animate;
 use crate::render::options::Format;
-use crate::request::Request;
+use crate::request::{GameRequest, Request};
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{RawQuery, Request as HttpRequest, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -191,6 +193,8 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     match handler {
         Handler::Page(asset) => get(move || page(asset)),
         Handler::Diagram(format) => get(move |s, q, h| diagram(s, q, h, format)),
+        Handler::Game(kind) => get(move |s, q, h| game(s, q, h, None, kind))
+            .post(move |s, q, h, body: Body| game(s, q, h, Some(body), kind)),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
@@ -384,6 +388,98 @@ async fn diagram(
     Ok(response)
 }
 
+/// A whole game as an animation: the game from the query (`pgn`, `moves`) or the POSTed
+/// body, rendered on the blocking pool, cached like a diagram.
+async fn game(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Option<Body>,
+    kind: Animation,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let text = match body {
+        None => None,
+        Some(body) => {
+            let max = state.config.max_body_bytes;
+            let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
+                AppError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "the request body is too long: a PGN of at most {max} bytes is allowed"
+                    ),
+                )
+            })?;
+            let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+                AppError::new(
+                    StatusCode::BAD_REQUEST,
+                    "the request body is not UTF-8 text: POST the game's PGN as text",
+                )
+            })?;
+            if text.trim().is_empty() {
+                return Err(AppError::new(
+                    StatusCode::BAD_REQUEST,
+                    "the request body is empty: POST the game's PGN",
+                ));
+            }
+            Some(text)
+        }
+    };
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let limits = &state.config.limits;
+    let request = GameRequest::from_pairs_with(pairs, text.as_deref(), kind.name(), limits)
+        .map_err(AppError::bad_request)?;
+    if let Some(frame) = request.frames.first()
+        && let Err(e) = state.renderer.set(&frame.options)
+    {
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
+    }
+    let key = request.cache_key().to_string();
+    let tag = etag(&key);
+    let mut common = HeaderMap::new();
+    common.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        common.insert(header::ETAG, value);
+    }
+    if not_modified(&headers, &tag) {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
+    let job = move |renderer: &Renderer| match kind {
+        Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
+        Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
+    };
+    let entry = state
+        .cache
+        .entry(key)
+        .or_try_insert_with(run_job(state.clone(), job))
+        .await
+        .map_err(|e| (*e).clone())?;
+    let status = if entry.is_fresh() {
+        state.metrics.misses.fetch_add(1, Ordering::Relaxed);
+        CacheStatus::Miss
+    } else {
+        state.metrics.hits.fetch_add(1, Ordering::Relaxed);
+        CacheStatus::Hit
+    };
+    common.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(kind.content_type()),
+    );
+    common.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    let mut response = (StatusCode::OK, common, entry.into_value()).into_response();
+    response.extensions_mut().insert(status);
+    Ok(response)
+}
+
 /// Counts a render from admission until it finishes (or is abandoned).
 struct Queued<'a>(&'a AtomicUsize);
 
@@ -407,24 +503,7 @@ pub const QUICK_PIXELS: u64 = 1 << 20;
 /// one never holds up the executor. With a fault hook installed every render goes to the
 /// pool.
 async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppError> {
-    let limit = state.config.workers.max(1) + state.config.queue;
-    if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
-        state.queued.fetch_sub(1, Ordering::Relaxed);
-        state.metrics.rejected.fetch_add(1, Ordering::Relaxed);
-        return Err(AppError::unavailable(
-            "the service is busy rendering other diagrams: retry in a second",
-        ));
-    }
-    let _queued = Queued(&state.queued);
-    let permit = match state.pool.clone().try_acquire_owned() {
-        Ok(permit) => permit,
-        Err(_) => state
-            .pool
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| AppError::unavailable("the render pool is shutting down"))?,
-    };
+    let (_queued, permit) = admit(&state).await?;
     if state.fault.is_none() {
         let start = Instant::now();
         let (position, options) = (&request.position, &request.options);
@@ -448,17 +527,64 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
             }
         }
     }
+    let hook = state.fault.clone();
+    let job = move |renderer: &Renderer| {
+        if let Some(hook) = &hook {
+            hook(&request);
+        }
+        renderer.render(&request.position, &request.options, request.format)
+    };
+    blocking(&state, permit, job).await
+}
+
+/// Run `job` on the blocking pool under the same admission as diagrams (at most
+/// `workers` at a time, 503 beyond `workers + queue`).
+async fn run_job(
+    state: Arc<AppState>,
+    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
+) -> Result<Bytes, AppError> {
+    let (_queued, permit) = admit(&state).await?;
+    blocking(&state, permit, job).await
+}
+
+/// Admit one render: counted until the guard drops, with one of the `workers` permits;
+/// 503 at once when `workers + queue` are already admitted.
+async fn admit(
+    state: &AppState,
+) -> Result<(Queued<'_>, tokio::sync::OwnedSemaphorePermit), AppError> {
+    let limit = state.config.workers.max(1) + state.config.queue;
+    if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
+        state.queued.fetch_sub(1, Ordering::Relaxed);
+        state.metrics.rejected.fetch_add(1, Ordering::Relaxed);
+        return Err(AppError::unavailable(
+            "the service is busy rendering other diagrams: retry in a second",
+        ));
+    }
+    let queued = Queued(&state.queued);
+    let permit = match state.pool.clone().try_acquire_owned() {
+        Ok(permit) => permit,
+        Err(_) => state
+            .pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| AppError::unavailable("the render pool is shutting down"))?,
+    };
+    Ok((queued, permit))
+}
+
+/// Run `job` on the blocking pool, holding `permit` until it ends.
+async fn blocking(
+    state: &Arc<AppState>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
+) -> Result<Bytes, AppError> {
     let worker = state.clone();
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let start = Instant::now();
         worker.renders.fetch_add(1, Ordering::Relaxed);
-        if let Some(hook) = &worker.fault {
-            hook(&request);
-        }
-        let out = worker
-            .renderer
-            .render(&request.position, &request.options, request.format);
+        let out = job(&worker.renderer);
         worker.metrics.render(start.elapsed().as_secs_f64());
         out
     })

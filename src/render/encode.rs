@@ -96,6 +96,27 @@ pub fn png_with(data: &[u8], w: u32, h: u32, scratch: &mut Scratch) -> Vec<u8> {
     out
 }
 
+/// Premultiplied, opaque RGBA `data` of `w` pixels a row as palette indices into `out`: as
+/// [`png_with`] would palettise it, or, past [`MAX_DISTINCT`] colours, on a fixed palette of
+/// 256 colours (3 bits of red and green, 2 of blue).
+pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::Indexed) {
+    out.indices.clear();
+    out.palette.clear();
+    if let Some(palette) = palettise(data, w as usize, scratch) {
+        out.indices.extend_from_slice(&scratch.indices);
+        out.palette = palette;
+        return;
+    }
+    out.indices.extend(
+        data.chunks_exact(4)
+            .map(|px| (px[0] & 0xe0) | ((px[1] & 0xe0) >> 3) | (px[2] >> 6)),
+    );
+    out.palette.extend((0..=255u8).flat_map(|i| {
+        let spread = |bits: u8, levels: u8| (u16::from(bits) * 255 / u16::from(levels)) as u8;
+        [spread(i >> 5, 7), spread((i >> 2) & 7, 7), spread(i & 3, 3)]
+    }));
+}
+
 /// Encode `indices` (`w` × `h` palette indices) with `palette` (RGB triplets) as an 8-bit
 /// palette PNG, using `scratch`'s buffers.
 pub fn indexed_png(
@@ -113,7 +134,7 @@ const COLOR_INDEXED: u8 = 3;
 const COLOR_RGBA: u8 = 6;
 
 /// One PNG chunk: length, type, data, CRC.
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+pub(crate) fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&(data.len() as u32).to_be_bytes());
     out.extend_from_slice(kind);
     out.extend_from_slice(data);
@@ -137,6 +158,31 @@ fn write(
     scratch: &mut Scratch,
 ) -> Vec<u8> {
     let stride = (w as usize * bytes_per_pixel).max(1);
+    zlib_rows(pixels, stride, scratch);
+    let deflated = &scratch.deflated;
+
+    let mut ihdr = [0u8; 13];
+    ihdr[..4].copy_from_slice(&w.to_be_bytes());
+    ihdr[4..8].copy_from_slice(&h.to_be_bytes());
+    ihdr[8] = 8; // bits per sample
+    ihdr[9] = color;
+    let size = 8 + (12 + 13) + palette.map_or(0, |p| 12 + p.len()) + (12 + deflated.len()) + 12;
+    let mut out = Vec::with_capacity(size);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    chunk(&mut out, b"IHDR", &ihdr);
+    if let Some(palette) = palette {
+        chunk(&mut out, b"PLTE", palette);
+    }
+    chunk(&mut out, b"IDAT", deflated);
+    chunk(&mut out, b"IEND", &[]);
+    debug_assert_eq!(out.len(), size);
+    out
+}
+
+/// Filter `pixels` (rows of `stride` bytes) with PNG's Up filter and compress them as a
+/// zlib stream into `scratch.deflated`, which it returns: an image's IDAT (or an
+/// animation frame's fdAT) data.
+pub(crate) fn zlib_rows<'a>(pixels: &[u8], stride: usize, scratch: &'a mut Scratch) -> &'a [u8] {
     let filtered = &mut scratch.filtered;
     filtered.clear();
     filtered.resize(pixels.len() + pixels.len() / stride, 0);
@@ -159,23 +205,7 @@ fn write(
     let deflated = &mut scratch.deflated;
     deflated.clear();
     scratch.deflater.zlib(filtered, deflated);
-
-    let mut ihdr = [0u8; 13];
-    ihdr[..4].copy_from_slice(&w.to_be_bytes());
-    ihdr[4..8].copy_from_slice(&h.to_be_bytes());
-    ihdr[8] = 8; // bits per sample
-    ihdr[9] = color;
-    let size = 8 + (12 + 13) + palette.map_or(0, |p| 12 + p.len()) + (12 + deflated.len()) + 12;
-    let mut out = Vec::with_capacity(size);
-    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-    chunk(&mut out, b"IHDR", &ihdr);
-    if let Some(palette) = palette {
-        chunk(&mut out, b"PLTE", palette);
-    }
-    chunk(&mut out, b"IDAT", deflated);
-    chunk(&mut out, b"IEND", &[]);
-    debug_assert_eq!(out.len(), size);
-    out
+    deflated
 }
 
 /// A pixel of an opaque image as one number (its bytes as they lie, alpha included).

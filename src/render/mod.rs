@@ -10,16 +10,19 @@
 //! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
 //! whole images (that is the service's job, `http/`).
 
+pub mod animate;
 pub mod deflate;
 pub mod encode;
 pub mod font;
 pub mod indexed;
+pub mod lzw;
 pub mod options;
 pub mod pathdata;
 pub mod pieces;
 pub mod raster;
 pub mod scene;
 pub mod svg;
+pub mod text;
 pub mod theme;
 
 use crate::cache::{ByteCache, Usage};
@@ -42,6 +45,9 @@ pub enum RenderError {
     /// The image could not be allocated.
     #[error("cannot allocate a {0}×{1} image")]
     Allocate(u32, u32),
+    /// An encoder failed (an animation without frames, or frames of different sizes).
+    #[error("{0}")]
+    Encode(String),
 }
 
 /// Per-thread buffers kept between renders at most this large (those of a diagram of about
@@ -66,6 +72,20 @@ impl Workspace {
     fn capacity(&self) -> usize {
         self.pixels.capacity() + self.indexed.capacity() + self.encode.capacity()
     }
+}
+
+/// An image as palette indices (one byte per pixel, rows top to bottom) and its palette
+/// (RGB triplets, at most 256).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Indexed {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// One palette index per pixel.
+    pub indices: Vec<u8>,
+    /// RGB triplets.
+    pub palette: Vec<u8>,
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
@@ -222,6 +242,23 @@ impl Renderer {
         ws: &mut Workspace,
     ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
+        if self.compose_in(scene, set, ws)? {
+            let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
+            return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
+        }
+        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode))
+    }
+
+    /// Compose `scene` as palette indices in `ws.indexed` (`true`) when the board's context
+    /// covers it, painting RGBA only where it does not; else paint it all in RGBA in
+    /// `ws.pixels` (`false`).
+    fn compose_in(
+        &self,
+        scene: &Scene,
+        set: &crate::render::pieces::PieceSet,
+        ws: &mut Workspace,
+    ) -> Result<bool, RenderError> {
+        let (w, h) = (scene.width, scene.height);
         let labels = raster::labels_in_margin(scene, self.font);
         let caches = (&self.sprites, &self.tiles);
         let context = indexed::context(scene, set, caches, self.font, labels);
@@ -236,14 +273,45 @@ impl Renderer {
                 }
             }
             if indexed::convert(&context, &ws.pixels, &mut ws.indexed) {
-                let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
-                return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
+                return Ok(true);
             }
         }
         if !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
             return Err(RenderError::Allocate(w, h));
         }
-        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode))
+        Ok(false)
+    }
+
+    /// Render `position` as palette indices and their palette, as its PNG holds them (for
+    /// animations, whose frames are indexed). An image whose colours do not fit a palette
+    /// (a piece set with gradients, painted very large) is mapped onto a fixed palette of
+    /// 256 colours.
+    pub fn indexed(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+        out: &mut Indexed,
+    ) -> Result<(), RenderError> {
+        let set = self.set(options)?;
+        let scene = self.scene(position, options);
+        out.width = scene.width;
+        out.height = scene.height;
+        WORKSPACE.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let ws = &mut *guard;
+            if self.compose_in(&scene, set, ws)? {
+                out.indices.clear();
+                out.indices.extend_from_slice(&ws.indexed.indices);
+                out.palette.clear();
+                out.palette.extend_from_slice(&ws.indexed.palette);
+            } else {
+                encode::indexed_of(&ws.pixels, scene.width, &mut ws.encode, out);
+            }
+            if guard.capacity() > KEEP_BYTES {
+                *guard = Default::default();
+            }
+            Ok(())
+        })
     }
 
     /// Render `position` in `format`.
