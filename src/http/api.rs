@@ -395,6 +395,22 @@ mod tests {
         };
         assert_eq!(by_name("size")["schema"]["maximum"], 900);
         assert_eq!(by_name("fen")["schema"]["maxLength"], 100);
-        assert_eq!(by_name("fen")["required"], true);
+        assert_eq!(
+            by_name("fen")["required"],
+            false,
+            "a game (pgn, moves) stands in for it"
+        );
+        let game = &doc["paths"]["/game.gif"];
+        assert!(game["post"]["requestBody"].is_object(), "{game}");
+        let names: Vec<&str> = game["get"]["parameters"]
+            .as_array()
+            .expect("parameters")
+            .iter()
+            .filter_map(|p| p["name"].as_str())
+            .collect();
+        for name in ["pgn", "moves", "delay", "lastDelay", "loop", "from", "to", "players"] {
+            assert!(names.contains(&name), "{name} in {names:?}");
+        }
+        assert!(!names.contains(&"ply"), "a whole game has no one ply");
     }
 }
