@@ -406,12 +406,14 @@ async fn openapi_describes_every_route_the_router_answers() {
     assert_eq!(doc["openapi"], "3.0.3");
     let paths = doc["paths"].as_object().expect("paths");
     for path in paths.keys() {
-        let example =
-            if path == "/describe" || path.starts_with("/diagram") || path.starts_with("/board") {
-                format!("{path}?fen=start")
-            } else {
-                path.clone()
-            };
+        let example = if path.starts_with("/game") {
+            format!("{path}?moves=e2e4_e7e5&size=120")
+        } else if path == "/describe" || path.starts_with("/diagram") || path.starts_with("/board")
+        {
+            format!("{path}?fen=start")
+        } else {
+            path.clone()
+        };
         let answer = get(&s, &example).await;
         assert_eq!(
             answer.status,

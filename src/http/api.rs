@@ -408,7 +408,16 @@ mod tests {
             .iter()
             .filter_map(|p| p["name"].as_str())
             .collect();
-        for name in ["pgn", "moves", "delay", "lastDelay", "loop", "from", "to", "players"] {
+        for name in [
+            "pgn",
+            "moves",
+            "delay",
+            "lastDelay",
+            "loop",
+            "from",
+            "to",
+            "players",
+        ] {
             assert!(names.contains(&name), "{name} in {names:?}");
         }
         assert!(!names.contains(&"ply"), "a whole game has no one ply");
