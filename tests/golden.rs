@@ -115,6 +115,15 @@ const CASES: &[(&str, &str)] = &[
         "turn-black-flipped",
         "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&turn=1&orientation=black&size=300",
     ),
+    // A still from a game: the last move tinted, the check found, the NAG as a badge.
+    (
+        "pgn-badge",
+        "pgn=1.e4+e5+2.Nf3+Nc6+3.Bc4+Nd4%3F+4.Nxe5+Qg5+5.Nxf7%3F%3F+Qxg2+6.Rf1+Qxe4%2B&ply=10&size=320",
+    ),
+    (
+        "pgn-badge-black",
+        "pgn=1.e4+e5+2.Nf3+Nc6+3.Bc4+Nd4%3F+4.Nxe5+Qg5+5.Nxf7%3F%3F+Qxg2+6.Rf1+Qxe4%2B&ply=12&size=320&orientation=black&glyph=!!",
+    ),
     // Themes.
     ("theme-blue", "fen=start&theme=blue&size=240"),
     ("theme-green", "fen=start&theme=green&size=240"),
