@@ -103,9 +103,11 @@ struct ServeArgs {
 #[derive(Debug, Args)]
 struct RenderArgs {
     /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
-    #[arg(required_unless_present = "input", conflicts_with = "input")]
+    #[arg(required_unless_present_any = ["input", "pgn"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
-    /// Output file; `.png` or `.svg` decides the format.
+    /// Output file; `.png` or `.svg` decides the format (with `--pgn`: `.gif` for an
+    /// animated GIF of the game, `.png` for an animated PNG unless `--ply` or `--move`
+    /// picks one position).
     #[arg(
         short,
         long,
@@ -113,6 +115,36 @@ struct RenderArgs {
         conflicts_with = "input"
     )]
     output: Option<PathBuf>,
+    /// A PGN file: the game (its main line) instead of a FEN.
+    #[arg(long, conflicts_with = "input")]
+    pgn: Option<PathBuf>,
+    /// With --pgn: the position after this many half-moves (0 = the start).
+    #[arg(long, requires = "pgn")]
+    ply: Option<String>,
+    /// With --pgn: the position after this move, e.g. 23w or 23b.
+    #[arg(long = "move", requires = "pgn")]
+    move_: Option<String>,
+    /// A move annotation drawn on the last move's square: !, ?, !!, ??, !? or ?!.
+    #[arg(long)]
+    glyph: Option<String>,
+    /// Animations: hundredths of a second per frame (default 80).
+    #[arg(long, requires = "pgn")]
+    delay: Option<String>,
+    /// Animations: hundredths of a second for the last frame (default 300).
+    #[arg(long, requires = "pgn")]
+    last_delay: Option<String>,
+    /// Animations: play once instead of in a loop.
+    #[arg(long, requires = "pgn")]
+    once: bool,
+    /// Animations: the first ply shown (default 0).
+    #[arg(long, requires = "pgn")]
+    from: Option<String>,
+    /// Animations: the last ply shown (default: the end).
+    #[arg(long, requires = "pgn")]
+    to: Option<String>,
+    /// Animations: player bars, 1 or 0 (default: when the PGN names a player).
+    #[arg(long, requires = "pgn")]
+    players: Option<String>,
     /// A file of FENs, one per line (`.fen`, or `.epd` whose first four fields are read).
     #[arg(long, requires = "out_dir")]
     input: Option<PathBuf>,
@@ -291,9 +323,18 @@ async fn shutdown_signal() {
 
 impl RenderArgs {
     /// The options as query pairs, so they are validated exactly like HTTP parameters.
-    fn pairs(&self, fen: &str) -> Vec<(&'static str, String)> {
-        let mut pairs = vec![("fen", fen.to_string())];
+    fn pairs(&self, fen: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut pairs: Vec<(&'static str, String)> =
+            fen.map(|f| ("fen", f.to_string())).into_iter().collect();
         let optional = [
+            ("ply", &self.ply),
+            ("move", &self.move_),
+            ("glyph", &self.glyph),
+            ("delay", &self.delay),
+            ("lastDelay", &self.last_delay),
+            ("from", &self.from),
+            ("to", &self.to),
+            ("players", &self.players),
             ("size", &self.size),
             ("orientation", &self.orientation),
             ("coordinates", &self.coordinates),
@@ -315,6 +356,9 @@ impl RenderArgs {
         }
         if self.turn {
             pairs.push(("turn", "1".to_string()));
+        }
+        if self.once {
+            pairs.push(("loop", "0".to_string()));
         }
         pairs
     }
@@ -344,12 +388,74 @@ fn render(args: RenderArgs) -> anyhow::Result<()> {
     if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {
         return render_file(&renderer, &args, input, out_dir);
     }
+    if let (Some(pgn), Some(output)) = (&args.pgn, &args.output) {
+        return render_game(&renderer, &args, pgn, output);
+    }
     let (Some(fen), Some(output)) = (&args.fen, &args.output) else {
-        bail!("give a FEN and -o FILE, or --input FILE --out-dir DIR");
+        bail!("give a FEN and -o FILE, or --pgn FILE -o FILE, or --input FILE --out-dir DIR");
     };
     let format = format_of(output)?;
-    let request = Request::from_pairs(args.pairs(fen), Some(format))?;
+    let request = Request::from_pairs(args.pairs(Some(fen)), Some(format))?;
     let bytes = renderer.render(&request.position, &request.options, request.format)?;
+    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(())
+}
+
+/// `--pgn FILE -o OUT`: the whole game as an animation (`.gif`, or `.png` without
+/// `--ply`/`--move`), or one position of it.
+fn render_game(
+    renderer: &Renderer,
+    args: &RenderArgs,
+    pgn: &Path,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
+    let extension = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let one_position = args.ply.is_some() || args.move_.is_some();
+    let limits = crate::request::Limits {
+        pgn_bytes: text.len(),
+        ..Default::default()
+    };
+    let animation = match extension.as_deref() {
+        Some("gif") if one_position => {
+            bail!(
+                "{} is a GIF: an animation of the whole game (drop --ply and --move, or write .png or .svg)",
+                output.display()
+            )
+        }
+        Some("gif") => Some(true),
+        Some("png") if !one_position => Some(false),
+        _ => None,
+    };
+    let bytes = match animation {
+        Some(gif) => {
+            let pairs = args
+                .pairs(None)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            let kind = if gif { "gif" } else { "apng" };
+            let game =
+                crate::request::GameRequest::from_pairs_with(pairs, Some(&text), kind, &limits)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
+            match gif {
+                true => crate::render::animate::gif(renderer, &game.frames, game.looped)?,
+                false => crate::render::animate::apng(renderer, &game.frames, game.looped)?,
+            }
+        }
+        None => {
+            let format = format_of(output)?;
+            let mut pairs = args.pairs(None);
+            pairs.push(("pgn", text.clone()));
+            let request = Request::from_pairs_with(pairs, Some(format), &limits)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
+            renderer.render(&request.position, &request.options, request.format)?
+        }
+    };
     std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
     Ok(())
 }
@@ -403,7 +509,7 @@ fn render_file(
     );
     let mut failed = 0usize;
     for (number, fen) in &lines {
-        let outcome = Request::from_pairs(args.pairs(fen), Some(format))
+        let outcome = Request::from_pairs(args.pairs(Some(fen)), Some(format))
             .map_err(anyhow::Error::from)
             .and_then(|r| Ok(renderer.render(&r.position, &r.options, r.format)?))
             .and_then(|bytes| {

@@ -217,3 +217,73 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
         "the listening line names the bound address: {logs}"
     );
 }
+
+#[test]
+fn render_a_game_as_gif_apng_or_one_position() {
+    let dir = scratch("game");
+    let pgn =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games/opera.pgn");
+    let run = |extra: &[&str], out: &std::path::Path| {
+        staunton()
+            .args(["render", "--pgn"])
+            .arg(&pgn)
+            .args(extra)
+            .arg("-o")
+            .arg(out)
+            .output()
+            .expect("runs")
+    };
+    let gif = dir.join("opera.gif");
+    let out = run(&["--size", "160", "--delay", "40"], &gif);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&gif).expect("written");
+    assert!(bytes.starts_with(b"GIF89a"));
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(&bytes[..])
+        .expect("a GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 34, "the start and 33 plies");
+
+    let apng = dir.join("opera.png");
+    let out = run(&["--size", "160", "--from", "30"], &apng);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reader = png::Decoder::new(std::io::Cursor::new(std::fs::read(&apng).expect("written")))
+        .read_info()
+        .expect("a PNG");
+    assert_eq!(
+        reader.info().animation_control().map(|a| a.num_frames),
+        Some(4)
+    );
+
+    let svg = dir.join("opera-17.svg");
+    let out = run(&["--move", "17w"], &svg);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).expect("written");
+    assert!(text.starts_with("<svg"), "{text:.60}");
+
+    let out = run(&["--ply", "99"], &dir.join("x.png"));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ply 99 is past the end of the game, which has 33 plies"),
+        "{err}"
+    );
+    let out = run(&["--ply", "3"], &dir.join("x.gif"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("an animation of the whole game"));
+}
