@@ -672,13 +672,22 @@ impl GameRequest {
             image.retain(|(k, _)| !k.eq_ignore_ascii_case("pgn"));
             image.push(("pgn".to_string(), body.to_string()));
         }
+        let missing = || {
+            RequestError::new(
+                "pgn",
+                "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
+            )
+        };
+        if !image
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("pgn") || k.eq_ignore_ascii_case("moves"))
+        {
+            return Err(missing());
+        }
         image.push(("ply".to_string(), "0".to_string()));
         let (request, chosen) = Request::with_game(image, Some(Format::Png), &limits)?;
         let Some(Chosen { game, .. }) = chosen else {
-            return Err(RequestError::new(
-                "pgn",
-                "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
-            ));
+            return Err(missing());
         };
         let plies = game.len() as u64;
         let from = number("from", 0, plies)? as usize;

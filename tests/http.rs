@@ -540,3 +540,102 @@ async fn quick_renders_on_the_async_worker_give_the_same_bytes_as_the_pool() {
         .expect("renders");
     assert_eq!(second.body, expected, "the same PNG as a fresh renderer's");
 }
+
+async fn post(state: &Arc<AppState>, uri: &str, body: Vec<u8>) -> Answer {
+    let request = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/x-chess-pgn")
+        .body(Body::from(body))
+        .expect("request");
+    let response = app(state.clone())
+        .oneshot(request)
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+#[tokio::test]
+async fn games_as_gif_and_apng_by_get_and_post() {
+    let s = state();
+    let pgn = "[White \"Morphy\"]\n[Black \"Duke\"]\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 *";
+    let gif = get(&s, &format!("/game.gif?pgn={}&size=160", encode(pgn))).await;
+    assert_eq!(gif.status, StatusCode::OK, "{}", gif.text());
+    assert_eq!(gif.header(header::CONTENT_TYPE), "image/gif");
+    assert!(gif.body.starts_with(b"GIF89a"));
+    let posted = post(&s, "/game.gif?size=160", pgn.as_bytes().to_vec()).await;
+    assert_eq!(posted.status, StatusCode::OK, "{}", posted.text());
+    assert_eq!(
+        posted.body, gif.body,
+        "GET and POST of one game give one GIF"
+    );
+    assert_eq!(posted.header(header::ETAG), gif.header(header::ETAG));
+    assert_eq!(s.renders(), 1, "the POST was a cache hit");
+    let apng = post(&s, "/game.png?size=160&loop=0", pgn.as_bytes().to_vec()).await;
+    assert_eq!(apng.status, StatusCode::OK, "{}", apng.text());
+    assert_eq!(apng.header(header::CONTENT_TYPE), "image/png");
+    let reader = png::Decoder::new(std::io::Cursor::new(apng.body.clone()))
+        .read_info()
+        .expect("a PNG");
+    let control = reader.info().animation_control().expect("an APNG");
+    assert_eq!((control.num_frames, control.num_plays), (7, 1));
+    let uci = get(&s, "/game.gif?moves=e2e4_e7e5&size=160&from=1").await;
+    assert_eq!(uci.status, StatusCode::OK, "{}", uci.text());
+}
+
+#[tokio::test]
+async fn bad_games_are_400s_naming_the_move_and_big_bodies_413s() {
+    let s = state();
+    let illegal = post(
+        &s,
+        "/game.gif",
+        b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Ke3".to_vec(),
+    )
+    .await;
+    assert_eq!(illegal.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        illegal.text().trim_end(),
+        "pgn: 5. Ke3 is not a legal move for White after 4...dxc6"
+    );
+    let past = get(&s, "/game.gif?moves=e2e4&to=5").await;
+    assert_bad(&past, &["to", "5", "0 to 1"]);
+    let empty = post(&s, "/game.png", Vec::new()).await;
+    assert_bad(&empty, &["body is empty"]);
+    let binary = post(&s, "/game.gif", vec![0xff, 0xfe, 0x00]).await;
+    assert_bad(&binary, &["not UTF-8"]);
+    let missing = get(&s, "/game.gif?size=200").await;
+    assert_bad(&missing, &["pgn is missing"]);
+    let big = post(&s, "/game.gif", vec![b' '; 70 * 1024]).await;
+    assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(big.text().contains("at most 65536 bytes"), "{}", big.text());
+    let not_here = post(&s, "/diagram?fen=start", b"x".to_vec()).await;
+    assert_eq!(not_here.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(s.renders(), 0, "no bad request reached the renderer");
+}
+
+#[tokio::test]
+async fn describe_names_the_last_move_of_a_game() {
+    let s = state();
+    let a = get(
+        &s,
+        &format!("/describe?pgn={}&ply=4", encode("1. e4 e5 2. Qh5 Nc6")),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(
+        a.text().starts_with("After 2...Nc6. White:"),
+        "{}",
+        a.text()
+    );
+}
