@@ -80,13 +80,15 @@ impl Composer<'_> {
     /// The shared entry of `colour`: the entry of that colour, or of one within
     /// [`encode::PALETTE_TOLERANCE`] (a render's palette may draw a pixel's colour by the
     /// centre of a box of colours, which moves a little from frame to frame: matching them
-    /// keeps unchanged squares unchanged), else a new entry if there is room.
+    /// keeps unchanged squares unchanged), or, once the palette is three quarters full,
+    /// within twice that; else a new entry if there is room.
     fn entry(&mut self, colour: [u8; 3]) -> Option<u8> {
         if let Some(&e) = self.entries.get(&colour) {
             return Some(e);
         }
-        let close =
-            |e: &[u8]| (0..3).all(|c| e[c].abs_diff(colour[c]) <= encode::PALETTE_TOLERANCE);
+        let full = self.shared.len() / 3 >= SHARED * 3 / 4;
+        let tolerance = encode::PALETTE_TOLERANCE * if full { 2 } else { 1 };
+        let close = |e: &[u8]| (0..3).all(|c| e[c].abs_diff(colour[c]) <= tolerance);
         if let Some(e) = self.shared.chunks_exact(3).position(close) {
             self.entries.insert(colour, e as u8);
             return Some(e as u8);
@@ -99,9 +101,9 @@ impl Composer<'_> {
         })
     }
 
-    /// Map the board's indices onto the shared palette; `false` when its colours do not
-    /// fit there.
-    fn share_board(&mut self) -> bool {
+    /// The table mapping the board's indices onto the shared palette (`None` when they
+    /// are the shared ones already); `Err` when its colours do not fit there.
+    fn share_board(&mut self) -> Result<Option<[u8; 256]>, ()> {
         if self.board.palette != self.table_for {
             // An index keeps the shared entry it had in the last frame while its colour
             // stays within twice the palette tolerance of it: a render draws a colour by
@@ -125,7 +127,7 @@ impl Composer<'_> {
             self.board.palette = palette;
             let Some(table) = table else {
                 self.table_for.clear();
-                return false;
+                return Err(());
             };
             self.table = table;
             self.table_for.clone_from(&self.board.palette);
@@ -135,14 +137,11 @@ impl Composer<'_> {
             .iter()
             .enumerate()
             .all(|(i, &e)| usize::from(e) == i);
-        if !identity {
+        Ok((!identity).then(|| {
             let mut table = [0u8; 256];
             table[..self.table.len()].copy_from_slice(&self.table);
-            for i in &mut self.board.indices {
-                *i = table[usize::from(*i)];
-            }
-        }
-        true
+            table
+        }))
     }
 
     fn canvas(&mut self, frame: &Frame, out: &mut Canvas) -> Result<(), RenderError> {
@@ -150,12 +149,18 @@ impl Composer<'_> {
             .indexed(&frame.position, &frame.options, &mut self.board)?;
         let (w, h) = (self.board.width as usize, self.board.height as usize);
         let shared = self.share_board();
-        let mut local = (!shared).then(|| self.board.palette.clone());
+        let mut local = shared.is_err().then(|| self.board.palette.clone());
+        let table = shared.ok().flatten();
+        // The board's indices, onto the shared palette as they are copied.
+        let board = |out: &mut Vec<u8>, indices: &[u8]| match &table {
+            Some(t) => out.extend(indices.iter().map(|&i| t[usize::from(i)])),
+            None => out.extend_from_slice(indices),
+        };
         out.indices.clear();
         out.width = w;
         let Some(bars) = &frame.bars else {
             out.height = h;
-            out.indices.extend_from_slice(&self.board.indices);
+            board(&mut out.indices, &self.board.indices);
             out.local = local;
             return Ok(());
         };
@@ -179,7 +184,7 @@ impl Composer<'_> {
         };
         for (side, bar) in bars.iter().enumerate() {
             if side == 1 {
-                out.indices.extend_from_slice(&self.board.indices);
+                board(&mut out.indices, &self.board.indices);
             }
             let levels = self
                 .bars
@@ -278,6 +283,31 @@ fn same(a: &Canvas, b: &Canvas, shared: &[u8], i: usize) -> bool {
     }
 }
 
+/// Where `a` and `b` (of one length) first differ, compared eight bytes at a time.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("eight bytes"));
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail = ca.remainder().len();
+    match ca.zip(cb).position(|(p, q)| word(p) != word(q)) {
+        Some(chunk) => (chunk * 8..chunk * 8 + 8).find(|&i| a[i] != b[i]),
+        None => (a.len() - tail..a.len()).find(|&i| a[i] != b[i]),
+    }
+}
+
+/// Where `a` and `b` (of one length) last differ, compared eight bytes at a time.
+fn last_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("eight bytes"));
+    let (ca, cb) = (a.rchunks_exact(8), b.rchunks_exact(8));
+    let head = ca.remainder().len();
+    match ca.zip(cb).position(|(p, q)| word(p) != word(q)) {
+        Some(chunk) => {
+            let end = a.len() - chunk * 8;
+            (end - 8..end).rev().find(|&i| a[i] != b[i])
+        }
+        None => (0..head).rev().find(|&i| a[i] != b[i]),
+    }
+}
+
 /// The smallest rectangle (x0, y0, x1, y1, exclusive ends) where `a` and `b` differ in
 /// colour; `None` when they are the same picture.
 fn changed(a: &Canvas, b: &Canvas, shared: &[u8]) -> Option<(usize, usize, usize, usize)> {
@@ -291,9 +321,7 @@ fn changed(a: &Canvas, b: &Canvas, shared: &[u8]) -> Option<(usize, usize, usize
             if ra == rb {
                 continue;
             }
-            let first = ra.iter().zip(rb).position(|(p, q)| p != q);
-            let last = ra.iter().zip(rb).rposition(|(p, q)| p != q);
-            first.zip(last)
+            first_difference(ra, rb).zip(last_difference(ra, rb))
         } else {
             let differs = |x: &usize| !same(a, b, shared, y * w + x);
             (0..w)
@@ -478,4 +506,27 @@ pub fn apng(renderer: &Renderer, frames: &[Frame], looped: bool) -> Result<Vec<u
     }
     encode::chunk(&mut out, b"IEND", &[]);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_are_found_at_every_offset() {
+        for len in [0usize, 1, 7, 8, 9, 15, 16, 17, 100] {
+            let a = vec![3u8; len];
+            assert_eq!(first_difference(&a, &a), None);
+            assert_eq!(last_difference(&a, &a), None);
+            for i in 0..len {
+                for j in i..len {
+                    let mut b = a.clone();
+                    b[i] = 9;
+                    b[j] = 9;
+                    assert_eq!(first_difference(&a, &b), Some(i), "{len} {i} {j}");
+                    assert_eq!(last_difference(&a, &b), Some(j), "{len} {i} {j}");
+                }
+            }
+        }
+    }
 }

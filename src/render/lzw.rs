@@ -20,6 +20,9 @@ pub struct Lzw {
     next: Vec<u16>,
     /// The slots of `next` written since the last clear.
     written: Vec<u32>,
+    /// Per byte `b`, the codes of `b` repeated 2, 3, 4… times, as far as the dictionary
+    /// has them: a run is matched by counting, not by a lookup per byte.
+    runs: Vec<Vec<u16>>,
 }
 
 impl std::fmt::Debug for Lzw {
@@ -33,6 +36,7 @@ impl Default for Lzw {
         Lzw {
             next: vec![0; MAX_CODES * 256],
             written: Vec::with_capacity(MAX_CODES),
+            runs: vec![Vec::new(); 256],
         }
     }
 }
@@ -69,6 +73,9 @@ impl Lzw {
             self.next[slot as usize] = 0;
         }
         self.written.clear();
+        for run in &mut self.runs {
+            run.clear();
+        }
     }
 
     /// Append the image data of `indices` to `out`: the minimum code size byte, then the
@@ -83,18 +90,40 @@ impl Lzw {
         let mut width = u32::from(MIN_CODE_SIZE) + 1;
         bits.put(CLEAR, width);
         self.clear();
-        let Some((&first, rest)) = indices.split_first() else {
+        let Some(&first) = indices.first() else {
             bits.put(END, width);
             bits.finish();
             return;
         };
         let mut next_code = END + 1;
         let mut prefix = u16::from(first);
-        for &byte in rest {
+        // While `prefix` is `run_byte` repeated `run` times (else `run` is 0).
+        let (mut run_byte, mut run) = (first, 1usize);
+        let mut i = 1;
+        while i < indices.len() {
+            let byte = indices[i];
+            if run > 0 && byte == run_byte {
+                // Follow the run as far as the dictionary and the input go, by counting.
+                let codes = &self.runs[usize::from(byte)];
+                let longest = codes.len() + 1;
+                if run < longest {
+                    let more = indices[i..]
+                        .iter()
+                        .take(longest - run)
+                        .take_while(|&&b| b == byte)
+                        .count();
+                    run += more;
+                    i += more;
+                    prefix = codes[run - 2];
+                    continue;
+                }
+            }
             let slot = usize::from(byte) * MAX_CODES + usize::from(prefix);
             let child = self.next[slot];
             if child != 0 {
                 prefix = child;
+                run = if run > 0 && byte == run_byte { run + 1 } else { 0 };
+                i += 1;
                 continue;
             }
             bits.put(prefix, width);
@@ -104,6 +133,10 @@ impl Lzw {
                 }
                 self.next[slot] = next_code;
                 self.written.push(slot as u32);
+                if run > 0 && byte == run_byte {
+                    // The new string is `byte` repeated run + 1 times.
+                    self.runs[usize::from(byte)].push(next_code);
+                }
                 next_code += 1;
             } else {
                 bits.put(CLEAR, width);
@@ -112,6 +145,8 @@ impl Lzw {
                 next_code = END + 1;
             }
             prefix = u16::from(byte);
+            (run_byte, run) = (byte, 1);
+            i += 1;
         }
         bits.put(prefix, width);
         bits.put(END, width);
