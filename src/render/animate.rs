@@ -151,10 +151,26 @@ impl Composer<'_> {
         let shared = self.share_board();
         let mut local = shared.is_err().then(|| self.board.palette.clone());
         let table = shared.ok().flatten();
-        // The board's indices, onto the shared palette as they are copied.
-        let board = |out: &mut Vec<u8>, indices: &[u8]| match &table {
-            Some(t) => out.extend(indices.iter().map(|&i| t[usize::from(i)])),
-            None => out.extend_from_slice(indices),
+        // The board's indices, onto the shared palette as they are copied. The entries of
+        // the board's context come first and keep their places, so only pixels of the
+        // entries a frame adds (its tints, glows, arrows) are looked up: a block of 64
+        // pixels whose largest index is below those is copied as it is.
+        let kept = table.map_or(256, |t| {
+            (0..256).find(|&i| usize::from(t[i]) != i).unwrap_or(256)
+        });
+        let board = |out: &mut Vec<u8>, indices: &[u8]| {
+            let start = out.len();
+            out.extend_from_slice(indices);
+            if let Some(t) = &table {
+                for block in out[start..].chunks_mut(64) {
+                    let top = block.iter().fold(0u8, |m, &b| m.max(b));
+                    if usize::from(top) >= kept {
+                        for b in block {
+                            *b = t[usize::from(*b)];
+                        }
+                    }
+                }
+            }
         };
         out.indices.clear();
         out.width = w;

@@ -300,10 +300,9 @@ impl Renderer {
             let mut guard = cell.borrow_mut();
             let ws = &mut *guard;
             if self.compose_in(&scene, set, ws)? {
-                out.indices.clear();
-                out.indices.extend_from_slice(&ws.indexed.indices);
-                out.palette.clear();
-                out.palette.extend_from_slice(&ws.indexed.palette);
+                // Handed over, not copied: the next composition refills the buffers.
+                std::mem::swap(&mut out.indices, &mut ws.indexed.indices);
+                std::mem::swap(&mut out.palette, &mut ws.indexed.palette);
             } else {
                 encode::indexed_of(&ws.pixels, scene.width, &mut ws.encode, out);
             }
