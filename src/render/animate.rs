@@ -41,20 +41,39 @@ const BAR_TEXT: [u8; 3] = [0xee, 0xec, 0xe9];
 /// Levels of text coverage in a bar (its anti-aliasing ramp).
 const LEVELS: usize = 16;
 
-/// One frame as palette indices: the board, and the bars when there are any. The indices
-/// are into the animation's shared palette, unless the frame has a `local` one.
+/// One frame as palette indices, in three parts: the top bar, the board, the bottom bar
+/// (the bars empty when there are none). The indices are into the animation's shared
+/// palette, unless the frame has a `local` one.
 #[derive(Debug, Default, Clone)]
 struct Canvas {
     width: usize,
     height: usize,
-    indices: Vec<u8>,
+    /// Rows of the top bar (the bottom bar has as many).
+    bar: usize,
+    parts: [Vec<u8>; 3],
     local: Option<Vec<u8>>,
 }
 
-/// The colour of pixel `i` of `canvas`, whose shared palette is `shared`.
-fn colour(canvas: &Canvas, shared: &[u8], i: usize) -> [u8; 3] {
+impl Canvas {
+    /// Row `y` of the frame.
+    fn row(&self, y: usize) -> &[u8] {
+        let w = self.width;
+        let board = self.height - 2 * self.bar;
+        let (part, y) = if y < self.bar {
+            (0, y)
+        } else if y < self.bar + board {
+            (1, y - self.bar)
+        } else {
+            (2, y - self.bar - board)
+        };
+        &self.parts[part][y * w..(y + 1) * w]
+    }
+}
+
+/// The colour of pixel (`x`, `y`) of `canvas`, whose shared palette is `shared`.
+fn colour(canvas: &Canvas, shared: &[u8], x: usize, y: usize) -> [u8; 3] {
     let palette = canvas.local.as_deref().unwrap_or(shared);
-    let p = 3 * usize::from(canvas.indices[i]);
+    let p = 3 * usize::from(canvas.row(y)[x]);
     [palette[p], palette[p + 1], palette[p + 2]]
 }
 
@@ -151,37 +170,35 @@ impl Composer<'_> {
         let shared = self.share_board();
         let mut local = shared.is_err().then(|| self.board.palette.clone());
         let table = shared.ok().flatten();
-        // The board's indices, onto the shared palette as they are copied. The entries of
-        // the board's context come first and keep their places, so only pixels of the
-        // entries a frame adds (its tints, glows, arrows) are looked up: a block of 64
-        // pixels whose largest index is below those is copied as it is.
-        let kept = table.map_or(256, |t| {
-            (0..256).find(|&i| usize::from(t[i]) != i).unwrap_or(256)
-        });
-        let board = |out: &mut Vec<u8>, indices: &[u8]| {
-            let start = out.len();
-            out.extend_from_slice(indices);
-            if let Some(t) = &table {
-                for block in out[start..].chunks_mut(64) {
-                    let top = block.iter().fold(0u8, |m, &b| m.max(b));
-                    if usize::from(top) >= kept {
-                        for b in block {
-                            *b = t[usize::from(*b)];
-                        }
+        // The board's indices onto the shared palette. The entries of the board's context
+        // come first and keep their places, so only pixels of the entries a frame adds (its
+        // tints, glows, arrows) are looked up: a block of 64 pixels whose largest index is
+        // below those stays as it is.
+        if let Some(t) = &table {
+            let kept = (0..256).find(|&i| usize::from(t[i]) != i).unwrap_or(256);
+            for block in self.board.indices.chunks_mut(64) {
+                let top = block.iter().fold(0u8, |m, &b| m.max(b));
+                if usize::from(top) >= kept {
+                    for b in block {
+                        *b = t[usize::from(*b)];
                     }
                 }
             }
-        };
-        out.indices.clear();
+        }
+        // Handed over, not copied: the next render refills the buffer it gets back.
+        std::mem::swap(&mut out.parts[1], &mut self.board.indices);
         out.width = w;
+        out.parts[0].clear();
+        out.parts[2].clear();
         let Some(bars) = &frame.bars else {
             out.height = h;
-            board(&mut out.indices, &self.board.indices);
+            out.bar = 0;
             out.local = local;
             return Ok(());
         };
         let bar_h = bar_height(w);
         out.height = h + 2 * bar_h;
+        out.bar = bar_h;
         let ramp: [u8; LEVELS] = match &mut local {
             Some(palette) => ramp(palette),
             None => {
@@ -199,15 +216,11 @@ impl Composer<'_> {
             }
         };
         for (side, bar) in bars.iter().enumerate() {
-            if side == 1 {
-                board(&mut out.indices, &self.board.indices);
-            }
             let levels = self
                 .bars
                 .entry((side, bar.clone()))
                 .or_insert_with(|| paint_bar(bar, w, bar_h));
-            out.indices
-                .extend(levels.iter().map(|&l| ramp[usize::from(l)]));
+            out.parts[2 * side].extend(levels.iter().map(|&l| ramp[usize::from(l)]));
         }
         out.local = local;
         Ok(())
@@ -286,14 +299,14 @@ fn paint_bar(bar: &Bar, w: usize, h: usize) -> Vec<u8> {
     levels
 }
 
-/// Whether pixel `i` looks the same in `a` and `b`: the same shared entry, or (when either
-/// has a palette of its own) colours within twice the palette tolerance, as the shared
-/// entries are matched.
-fn same(a: &Canvas, b: &Canvas, shared: &[u8], i: usize) -> bool {
+/// Whether pixel (`x`, `y`) looks the same in `a` and `b`: the same shared entry, or (when
+/// either has a palette of its own) colours within twice the palette tolerance, as the
+/// shared entries are matched.
+fn same(a: &Canvas, b: &Canvas, shared: &[u8], x: usize, y: usize) -> bool {
     match (&a.local, &b.local) {
-        (None, None) => a.indices[i] == b.indices[i],
+        (None, None) => a.row(y)[x] == b.row(y)[x],
         _ => {
-            let (p, q) = (colour(a, shared, i), colour(b, shared, i));
+            let (p, q) = (colour(a, shared, x, y), colour(b, shared, x, y));
             (0..3).all(|c| p[c].abs_diff(q[c]) <= 2 * encode::PALETTE_TOLERANCE)
         }
     }
@@ -331,15 +344,14 @@ fn changed(a: &Canvas, b: &Canvas, shared: &[u8]) -> Option<(usize, usize, usize
     let by_index = a.local.is_none() && b.local.is_none();
     let (mut x0, mut y0, mut x1, mut y1) = (w, usize::MAX, 0, 0);
     for y in 0..a.height {
-        let row = y * w..(y + 1) * w;
-        let (ra, rb) = (&a.indices[row.clone()], &b.indices[row]);
+        let (ra, rb) = (a.row(y), b.row(y));
         let span = if by_index {
             if ra == rb {
                 continue;
             }
             first_difference(ra, rb).zip(last_difference(ra, rb))
         } else {
-            let differs = |x: &usize| !same(a, b, shared, y * w + x);
+            let differs = |x: &usize| !same(a, b, shared, *x, y);
             (0..w)
                 .find(differs)
                 .map(|first| (first, (first..w).rev().find(differs).unwrap_or(first)))
@@ -407,18 +419,18 @@ pub fn gif(renderer: &Renderer, frames: &[Frame], looped: bool) -> Result<Vec<u8
         };
         buffer.clear();
         for y in y0..y1 {
-            let span = y * canvas.width + x0..y * canvas.width + x1;
-            let now = &canvas.indices[span.clone()];
+            let now = &canvas.row(y)[x0..x1];
             match (previous, transparent) {
                 (Some(p), Some(t)) if p.local.is_none() && canvas.local.is_none() => buffer.extend(
-                    p.indices[span]
+                    p.row(y)[x0..x1]
                         .iter()
                         .zip(now)
                         .map(|(&was, &is)| if was == is { t } else { is }),
                 ),
                 (Some(p), Some(t)) => buffer.extend(
-                    span.zip(now)
-                        .map(|(at, &is)| if same(p, canvas, shared, at) { t } else { is }),
+                    (x0..x1)
+                        .zip(now)
+                        .map(|(x, &is)| if same(p, canvas, shared, x, y) { t } else { is }),
                 ),
                 _ => buffer.extend_from_slice(now),
             }
@@ -485,11 +497,10 @@ pub fn apng(renderer: &Renderer, frames: &[Frame], looped: bool) -> Result<Vec<u
         rgba.clear();
         for y in y0..y1 {
             for x in x0..x1 {
-                let at = y * canvas.width + x;
-                match previous.is_some_and(|p| same(p, canvas, shared, at)) {
+                match previous.is_some_and(|p| same(p, canvas, shared, x, y)) {
                     true => rgba.extend_from_slice(&[0, 0, 0, 0]),
                     false => {
-                        rgba.extend_from_slice(&colour(canvas, shared, at));
+                        rgba.extend_from_slice(&colour(canvas, shared, x, y));
                         rgba.push(255);
                     }
                 }

@@ -122,7 +122,11 @@ impl Lzw {
             let child = self.next[slot];
             if child != 0 {
                 prefix = child;
-                run = if run > 0 && byte == run_byte { run + 1 } else { 0 };
+                run = if run > 0 && byte == run_byte {
+                    run + 1
+                } else {
+                    0
+                };
                 i += 1;
                 continue;
             }
