@@ -477,11 +477,9 @@ impl Request {
     }
 
     /// The position of a query and, when it names a game, the move that led there
-    /// (`23...Qxf2+`): what `/describe` needs. Image parameters are ignored.
-    pub fn described(
-        query: &str,
-        limits: &Limits,
-    ) -> Result<(Position, Option<String>), RequestError> {
+    /// (`23...Qxf2+`) and the game's length in plies: what `/describe` needs. Image
+    /// parameters are ignored.
+    pub fn described(query: &str, limits: &Limits) -> Result<Described, RequestError> {
         let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
@@ -493,8 +491,16 @@ impl Request {
                 .map(|(_, v)| v.as_str())
         };
         match choose_game(&get, limits)? {
-            Some(c) => Ok((c.game.position(c.ply), c.game.label(c.ply))),
-            None => Ok((parse_fen(get("fen"), limits.fen_bytes)?, None)),
+            Some(c) => Ok(Described {
+                position: c.game.position(c.ply),
+                last_move: c.game.label(c.ply),
+                plies: Some(c.game.len()),
+            }),
+            None => Ok(Described {
+                position: parse_fen(get("fen"), limits.fen_bytes)?,
+                last_move: None,
+                plies: None,
+            }),
         }
     }
 
@@ -843,6 +849,18 @@ fn clock_of(comment: &str) -> Option<String> {
         0 => format!("{m}:{s:02}"),
         _ => format!("{h}:{m:02}:{s:02}"),
     })
+}
+
+/// What `/describe` says of a query: the position, and for a game the move that led there
+/// and the game's length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Described {
+    /// The position.
+    pub position: Position,
+    /// The move that led to it, numbered (`23...Qxf2+`), for a game after its start.
+    pub last_move: Option<String>,
+    /// The game's length in plies, for a game.
+    pub plies: Option<usize>,
 }
 
 /// A game a request named, and the ply it asked for.

@@ -69,9 +69,26 @@
   // --- the form's state --------------------------------------------------------------
 
   // Every parameter the form sets, defaults left out, in the API's order.
+  // A game in the PGN box stands in for the FEN.
+  function gameText() {
+    return $("pgn").value.trim();
+  }
+
+  // Whether the whole game is asked for, as an animation.
+  function wholeGame() {
+    return gameText() !== "" && $("whole").checked;
+  }
+
   function params(overrides) {
     const p = new Map();
-    p.set("fen", $("fen").value.trim());
+    const pgn = gameText();
+    if (pgn) {
+      p.set("pgn", pgn);
+      const ply = $("ply");
+      if (!wholeGame() && ply.value !== ply.max) p.set("ply", ply.value);
+    } else {
+      p.set("fen", $("fen").value.trim());
+    }
     const size = $("size").value.trim();
     if (size !== "" && size !== String(defaults.size)) p.set("size", size);
     for (const name of CHOICES) {
@@ -95,22 +112,42 @@
     return names.filter((k) => p.has(k)).map((k) => [k, p.get(k)]);
   }
 
-  // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out.
+  // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out; the
+  // whole game is /game.gif.
   function diagramUrl(pairs) {
+    if (wholeGame()) {
+      const rest = pairs.filter(([k]) => k !== "format" && k !== "ply");
+      return location.origin + "/game.gif?" + queryString(rest);
+    }
     const svg = pairs.some(([k, v]) => k === "format" && v === "svg");
     const rest = pairs.filter(([k]) => k !== "format");
     return location.origin + (svg ? "/diagram.svg" : "/diagram.png") + "?" + queryString(rest);
   }
 
-  // The page's own URL: the same names as the API; `fen=start` alone is just `/`.
+  // The page's own URL: the same names as the API (and `whole=1` for the animation);
+  // `fen=start` alone is just `/`.
   function saveState(pairs) {
     const kept = pairs.filter(([k, v]) => !(k === "fen" && v === "start"));
+    if (wholeGame()) kept.push(["whole", "1"]);
     const url = location.pathname + (kept.length ? "?" + queryString(kept) : "");
     if (url !== location.pathname + location.search) history.replaceState(null, "", url);
   }
 
+  // The game controls show when the PGN box holds a game.
+  function syncGame() {
+    const game = gameText() !== "";
+    $("ply-field").hidden = !game;
+    $("whole-field").hidden = !game;
+    $("whole-help").hidden = !game;
+    $("ply").disabled = wholeGame();
+    $("fen").disabled = game;
+  }
+
   function restoreState() {
     const state = new URLSearchParams(location.search);
+    // A ply from the URL before the game's length is known: room for it first.
+    if (state.has("ply")) $("ply").max = String(Math.max(Number(state.get("ply")) || 0, 0));
+    $("whole").checked = state.get("whole") === "1";
     for (const [key, value] of state) {
       const el = $(key);
       if (!el || !el.name || el.name !== key) continue;
@@ -125,6 +162,7 @@
     const custom = state.has("light") || state.has("dark");
     $("custom-colours").checked = custom;
     syncColours();
+    syncGame();
   }
 
   function syncColours() {
@@ -184,7 +222,9 @@
     const pairs = params();
     saveState(pairs);
     const url = diagramUrl(pairs);
-    const fen = pairs.find(([k]) => k === "fen")[1];
+    // What /describe is asked: the FEN, or the game and its ply (the end, for the whole game).
+    const about = pairs.filter(([k]) => k === "fen" || k === "pgn" || (k === "ply" && !wholeGame()));
+    const known = about.some(([k, v]) => (k === "fen" || k === "pgn") && v);
     $("frame").setAttribute("aria-busy", "true");
     setStatus("Rendering…");
 
@@ -195,7 +235,7 @@
     try {
       [response, describe] = await Promise.all([
         fetch(url),
-        fen ? fetch("/describe?" + queryString([["fen", fen]])).catch(() => null) : null,
+        known ? fetch("/describe?" + queryString(about)).catch(() => null) : null,
       ]);
     } catch (e) {
       if (mine !== generation) return;
@@ -217,9 +257,15 @@
     }
     await response.arrayBuffer();  // read it whole, so the image is served from cache
     let alt = "Chess diagram";
-    if (describe && describe.ok) alt = (await describe.text()).trim() || alt;
+    let plies = null;
+    if (describe && describe.ok) {
+      alt = (await describe.text()).trim() || alt;
+      plies = describe.headers.get("x-game-plies");
+    }
     if (mine !== generation) return;
     clearErrors();
+    if (plies !== null) showPly(Number(plies), alt);
+    if (wholeGame()) alt = "Animation of the game. At the end: " + alt;
 
     const img = $("preview");
     const shown = () => {
@@ -229,7 +275,7 @@
       $("frame").style.minHeight = "";
       $("frame").setAttribute("aria-busy", "false");
       writeOutputs(pairs, url, alt, img.naturalWidth, img.naturalHeight);
-      const kind = url.includes("/diagram.svg?") ? "SVG" : "PNG";
+      const kind = url.includes("/diagram.svg?") ? "SVG" : url.includes("/game.gif?") ? "Animated GIF" : "PNG";
       setStatus(`${kind}, ${img.naturalWidth} × ${img.naturalHeight} pixels.`, url);
     };
     img.onload = shown;
@@ -242,6 +288,17 @@
     img.alt = alt;
     if (img.src === url && img.complete && img.naturalWidth > 0) shown();
     else img.src = url;
+  }
+
+  // The slider's range is the game's length; at the end unless a ply was chosen.
+  function showPly(plies, alt) {
+    const ply = $("ply");
+    const atEnd = ply.value === ply.max;
+    ply.max = String(plies);
+    if (atEnd || Number(ply.value) > plies) ply.value = String(plies);
+    const after = /^After ([^ ]+ ?[^ .]*[^.]?)\./.exec(alt);
+    $("ply-now").textContent = wholeGame() ? `${plies} moves (plies), then the final position.`
+      : after ? `After ${after[1]} (ply ${ply.value} of ${plies})` : `The start (ply 0 of ${plies})`;
   }
 
   function labelOf(name) {
@@ -274,7 +331,7 @@
     const sizePair = pairs.find(([k]) => k === "size");
     const size = Number(sizePair ? sizePair[1] : defaults.size);
     const double = Math.min(size * 2, sizeMax);
-    if (double > size) {
+    if (double > size && !wholeGame()) {
       const url2 = diagramUrl(params({ size: double }));
       const density = String(Math.round((double / size) * 100) / 100) + "x";
       $("out-srcset").value =
@@ -354,6 +411,8 @@
     $("size").value = defaults.size;
     for (const name of TEXT) $(name).value = "";
     $("turn").checked = false;
+    $("whole").checked = false;
+    syncGame();
     $("custom-colours").checked = false;
     syncColours();
     update();
@@ -400,9 +459,22 @@
     form.addEventListener("change", schedule);
     form.addEventListener("submit", (e) => { e.preventDefault(); update(); });
     $("custom-colours").addEventListener("change", syncColours);
+    $("pgn").addEventListener("input", syncGame);
+    $("whole").addEventListener("change", syncGame);
+    for (const b of document.querySelectorAll("button.example-game")) {
+      b.addEventListener("click", () => {
+        $("pgn").value = b.dataset.pgn;
+        $("ply").max = "0";
+        $("ply").value = "0";
+        syncGame();
+        update();
+      });
+    }
     $("reset").addEventListener("click", resetOptions);
     for (const b of document.querySelectorAll("button.example")) {
       b.addEventListener("click", () => {
+        $("pgn").value = "";
+        syncGame();
         $("fen").value = b.dataset.fen;
         $("lastMove").value = b.dataset.lastMove || "";
         $("check").value = b.dataset.check || "";

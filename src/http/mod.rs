@@ -226,15 +226,15 @@ async fn describe(
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
-    let (position, last) =
+    let described =
         Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
-    let mut text = match last {
+    let mut text = match &described.last_move {
         Some(label) => format!("After {label}. "),
         None => String::new(),
     };
-    text.push_str(&crate::chess::describe::describe(&position));
+    text.push_str(&crate::chess::describe::describe(&described.position));
     text.push('\n');
-    Ok((
+    let mut response = (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
             (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
@@ -242,7 +242,14 @@ async fn describe(
         ],
         text,
     )
-        .into_response())
+        .into_response();
+    if let Some(plies) = described.plies {
+        // The game's length, for the composer's slider.
+        response
+            .headers_mut()
+            .insert("x-game-plies", HeaderValue::from(plies));
+    }
+    Ok(response)
 }
 
 async fn openapi(State(state): State<Arc<AppState>>) -> impl IntoResponse {

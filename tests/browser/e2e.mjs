@@ -257,6 +257,49 @@ try {
   check(await page.textContent("#arrows-error") === "", "fixing the value clears its error");
   expect400 = false;
 
+  // --- a game: PGN box, ply slider, the whole game as a GIF ----------------------------
+  await page.click("button.example-game");
+  await previewLoaded(page, ["pgn="]);
+  check(await page.isVisible("#ply"), "a game shows the ply slider");
+  check(await page.getAttribute("#ply", "max") === "33", "the slider spans the game's 33 plies");
+  check(await page.inputValue("#ply") === "33", "and starts at its end");
+  check((await page.textContent("#ply-now")).includes("17. Rd8#"), `the end is named: ${await page.textContent("#ply-now")}`);
+  check(await page.$eval("#preview", (img) => img.alt.startsWith("After 17. Rd8#.")), "the alt text names the last move");
+  check(await page.$eval("#fen", (el) => el.disabled), "the FEN box is off while a game is given");
+  await page.locator("#ply").fill("20");
+  await previewLoaded(page, ["pgn=", "ply=20"]);
+  check((await page.textContent("#ply-now")).includes("10...cxb5"), `ply 20 is after 10...cxb5: ${await page.textContent("#ply-now")}`);
+  const still = await page.inputValue("#out-url");
+  check(still.startsWith(base + "/diagram.png?") && still.includes("pgn=") && still.includes("ply=20"), "the still's URL carries the game and the ply");
+  check((await bytes(still)).subarray(0, 8).equals(PNG), "and answers a PNG");
+  check(page.url().includes("ply=20"), "the page URL keeps the ply");
+  await page.check("#whole");
+  await previewLoaded(page, ["/game.gif?"]);
+  const anim = await page.inputValue("#out-url");
+  check(anim.startsWith(base + "/game.gif?") && anim.includes("pgn=") && !anim.includes("ply="), `the whole game is a GIF URL: ${anim.slice(base.length, base.length + 40)}…`);
+  const gif = await bytes(anim);
+  check(gif.subarray(0, 6).toString() === "GIF89a", `and answers an animated GIF (${gif.length} bytes)`);
+  check(await page.$eval("#ply", (el) => el.disabled), "the slider is off for the whole game");
+  check(page.url().includes("whole=1"), "the page URL remembers the animation");
+  await page.reload();
+  await previewLoaded(page, ["/game.gif?"]);
+  check(await page.isChecked("#whole") && (await page.inputValue("#pgn")).includes("Rd8#"), "reloading restores the game and the animation");
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await page.screenshot({ path: join(shots, "composer-game.png"), fullPage: true });
+  expect400 = true;
+  await page.uncheck("#whole");
+  await page.locator("#pgn").fill("1. e4 e5 2. Ke3");
+  await page.waitForFunction(() => document.querySelector("#pgn-error").textContent.length > 0, null, { timeout: 10000 });
+  const pgnError = (await page.textContent("#pgn-error")).trim();
+  check(pgnError === "pgn: 2. Ke3 is not a legal move for White after 1...e5", `an illegal move shows its sentence by the PGN box: ${pgnError}`);
+  check(await noBrokenImage(page), "and no broken image");
+  expect400 = false;
+  await page.locator("#pgn").fill("");
+  await page.dispatchEvent("#pgn", "input");
+  await page.locator("#fen").fill("start");
+  await previewLoaded(page, ["fen=start"]);
+  check(!(await page.isVisible("#ply")), "emptying the PGN box hides the slider and brings the FEN back");
+
   // --- phone and dark screenshots ------------------------------------------------------
   await page.locator("#fen").fill(SICILIAN);
   await page.locator("#lastMove").fill("g1f3");
