@@ -7,8 +7,9 @@
 //! ```text
 //!  request.rs          chess/                render/
 //!  query or flags ──►  fen::parse ─► Position ─► scene::build ─► Scene ─┬─► svg::write ──────────► SVG
-//!  (options)           attacks, describe        (theme, font,          │
-//!                                                pieces)                └─► indexed::context
+//!  (options)           pgn::read, game::Game    (theme, font,          │
+//!                      (a ply's Position)        pieces)                └─► indexed::context
+//!                      attacks, describe
 //!                                                                           (palette, base and piece
 //!                                                                            tiles as indices, built
 //!                                                                            once per board)
@@ -17,6 +18,8 @@
 //!                                                                            raster::paint_within for
 //!                                                                            what tiles do not cover)
 //!                                                                          ─► encode (deflate) ──► PNG
+//!                                                                          ─► animate (a game's frames,
+//!                                                                           lzw, text) ─► GIF, APNG
 //!  cache.rs: ByteCache, the byte-bounded cache every kept thing lives in (sprites,
 //!            stamps, contexts, cells, SVG parts; http/ keeps the images in its own)
 //!  http/, cli.rs: the service and the command line over `render::Renderer`
