@@ -6,7 +6,7 @@ use std::fmt;
 const ECHO_CHARS: usize = 40;
 
 /// A user value made safe to repeat: quoted, control and non-ASCII characters replaced,
-/// and shortened to [`ECHO_CHARS`] characters.
+/// and shortened to 40 characters.
 pub struct Echo<'a>(pub &'a str);
 
 impl fmt::Display for Echo<'_> {

@@ -97,7 +97,7 @@ pub fn png_with(data: &[u8], w: u32, h: u32, scratch: &mut Scratch) -> Vec<u8> {
 }
 
 /// Premultiplied, opaque RGBA `data` of `w` pixels a row as palette indices into `out`: as
-/// [`png_with`] would palettise it, or, past [`MAX_DISTINCT`] colours, on a fixed palette of
+/// [`png_with`] would palettise it, or, past 32,768 colours, on a fixed palette of
 /// 256 colours (3 bits of red and green, 2 of blue).
 pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::Indexed) {
     out.indices.clear();

@@ -21,7 +21,7 @@ pub fn write(scene: &Scene, set: &PieceSet, font: &LabelFont) -> String {
     write_titled(scene, set, font, None)
 }
 
-/// [`write`] with a `<title>`: the text screen readers announce for the image.
+/// [`write`](fn@write) with a `<title>`: the text screen readers announce for the image.
 pub fn write_titled(
     scene: &Scene,
     set: &PieceSet,
