@@ -604,6 +604,10 @@ pub const GAME_PARAMS: &[Param] = &[
     ),
 ];
 
+/// Most pixels an animation renders in all (frames × size²): a thousand plies at 720 px,
+/// about 140 at 2048 px; a whole game is a second or two of one worker at most.
+pub const MAX_ANIMATION_PIXELS: u64 = 600_000_000;
+
 /// Longest frame delay, in hundredths of a second (a minute).
 pub const MAX_DELAY: u16 = 6000;
 
@@ -707,6 +711,18 @@ impl GameRequest {
         let bars = players
             .unwrap_or_else(|| ["White", "Black"].iter().any(|s| named(&game, s)))
             .then(|| player_lines(&game));
+        let size = u64::from(request.options.size);
+        let pixels = (to - from + 1) as u64 * size * size;
+        if pixels > MAX_ANIMATION_PIXELS {
+            return Err(RequestError::new(
+                "size",
+                format!(
+                    "the animation would be {} frames of {size}×{size} pixels: at most {} megapixels are rendered in all; choose a smaller size or an excerpt (from, to)",
+                    to - from + 1,
+                    MAX_ANIMATION_PIXELS / 1_000_000
+                ),
+            ));
+        }
         let files = request.position.files();
         let bottom = request.options.orientation.bottom(game.position(0).turn);
         let clocks = clocks(&game, to);

@@ -64,3 +64,33 @@ fn written_san_round_trips_through_the_reader() {
         );
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+
+    /// No text makes the reader or the player panic: a game or one sentence.
+    #[test]
+    fn any_text_is_a_game_or_a_sentence(text in "\\PC{0,200}") {
+        if let Err(e) = Game::from_pgn(&text, 1000) {
+            proptest::prop_assert!(!e.to_string().is_empty());
+        }
+    }
+
+    /// PGN-shaped soup (tags, numbers, moves, comments, variations, NAGs, results) likewise.
+    #[test]
+    fn pgn_soup_is_a_game_or_a_sentence(tokens in proptest::collection::vec(
+        proptest::sample::select(vec![
+            "[White \"x\"]", "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]", "[Variant \"Chess960\"]",
+            "1.", "1...", "12.", "e4", "e5", "Nf3", "Nc6", "O-O", "0-0-0", "exd6", "e.p.", "e8=Q",
+            "Qxf7#", "{", "}", "(", ")", "$1", "$300", "!?", ";", "\n", "1-0", "*", "[", "]", "\"",
+            "Kxe2", "a1=N", "Bb5+", "…",
+        ]),
+        0..40,
+    )) {
+        let text = tokens.join(" ");
+        if let Err(e) = Game::from_pgn(&text, 1000) {
+            proptest::prop_assert!(!e.to_string().is_empty());
+        }
+        let _ = Game::from_uci(&staunton::Position::start(), &text, 1000);
+    }
+}

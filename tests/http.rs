@@ -639,3 +639,18 @@ async fn describe_names_the_last_move_of_a_game() {
         a.text()
     );
 }
+
+#[tokio::test]
+async fn an_animation_s_work_is_bounded() {
+    let s = state();
+    // 200 plies of knights walking back and forth, at 2048 px: 201 frames of 4 Mpx.
+    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(50);
+    let big = get(&s, &format!("/game.gif?moves={}&size=2048", encode(&moves))).await;
+    assert_bad(&big, &["201 frames", "600 megapixels", "from, to"]);
+    let excerpt = get(
+        &s,
+        &format!("/game.gif?moves={}&size=2048&from=190", encode(&moves)),
+    )
+    .await;
+    assert_eq!(excerpt.status, StatusCode::OK, "{}", excerpt.text());
+}
