@@ -24,6 +24,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         bytes = match request.format {
             Format::Svg => renderer.svg(&request.position, &request.options)?.len(),
             Format::Png => renderer.png(&request.position, &request.options)?.len(),
+            other => renderer
+                .render(&request.position, &request.options, other)?
+                .len(),
         };
     }
     println!("{query}: {times} renders, {bytes} bytes each");

@@ -105,7 +105,7 @@ struct RenderArgs {
     /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
     #[arg(required_unless_present_any = ["input", "pgn"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
-    /// Output file; `.png` or `.svg` decides the format (with `--pgn`: `.gif` for an
+    /// Output file; `.png`, `.svg`, `.pdf`, `.webp` or `.gif` decides the format (with `--pgn`: `.gif` for an
     /// animated GIF of the game, `.png` for an animated PNG unless `--ply` or `--move`
     /// picks one position).
     #[arg(
@@ -151,7 +151,7 @@ struct RenderArgs {
     /// Directory for the images rendered from `--input` (created if missing).
     #[arg(long)]
     out_dir: Option<PathBuf>,
-    /// Format of the images rendered from `--input`: png or svg.
+    /// Format of the images rendered from `--input`: png, svg, pdf, webp or gif.
     #[arg(long, default_value = "png")]
     format: String,
     /// Width of the image in pixels, 16–2048.
@@ -371,10 +371,11 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
         .map(str::to_ascii_lowercase)
         .as_deref()
     {
-        Some("png") => Ok(Format::Png),
-        Some("svg") => Ok(Format::Svg),
+        Some(extension) if Format::from_extension(extension).is_some() => {
+            Ok(Format::from_extension(extension).expect("checked"))
+        }
         _ => bail!(
-            "cannot tell the format of {}: name it .png or .svg",
+            "cannot tell the format of {}: name it .png, .svg, .pdf, .webp or .gif",
             path.display()
         ),
     }
@@ -485,10 +486,11 @@ fn render_file(
     input: &Path,
     out_dir: &Path,
 ) -> anyhow::Result<()> {
-    let format = match args.format.to_ascii_lowercase().as_str() {
-        "png" => Format::Png,
-        "svg" => Format::Svg,
-        other => bail!("--format {other:?} is not allowed: expected png or svg"),
+    let Some(format) = Format::from_extension(&args.format) else {
+        bail!(
+            "--format {:?} is not allowed: expected png, svg, pdf, webp or gif",
+            args.format
+        );
     };
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;

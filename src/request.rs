@@ -176,8 +176,8 @@ pub const PARAMS: &[Param] = &[
     param(
         "format",
         &["format"],
-        ParamKind::Choice(&["png", "svg"]),
-        "The image format (the path `/diagram.svg` also chooses it).",
+        ParamKind::Choice(&["png", "svg", "pdf", "webp", "gif"]),
+        "The image format (the path `/diagram.svg`, `.pdf`, `.webp`, `.gif` also chooses it): PDF is vector, for print; WebP lossless; GIF from the PNG's palette.",
     ),
     param(
         "pieces",
@@ -276,6 +276,12 @@ pub const PARAMS: &[Param] = &[
         &["glyph", "nag"],
         ParamKind::Text { example: "!?" },
         "A move annotation (`!`, `?`, `!!`, `??`, `!?`, `?!`) drawn as a badge on the last move's square (from a game: its NAG).",
+    ),
+    param(
+        "dpi",
+        &["dpi"],
+        ParamKind::Text { example: "300" },
+        "PDF only: pixels per inch, 18 to 2400 (default 72: one pixel is one point).",
     ),
     param(
         "turn",
@@ -444,6 +450,10 @@ impl Request {
                 .map(|v| parse_flag("turn", v))
                 .transpose()?
                 .unwrap_or(false),
+            dpi: get("dpi")
+                .map(parse_dpi)
+                .transpose()?
+                .unwrap_or(crate::render::options::DEFAULT_DPI),
         };
         let format = match (get("format").map(parse_format), path_format) {
             (None, path) => path.unwrap_or_default(),
@@ -549,6 +559,9 @@ impl Request {
         let _ = write!(key, "|c{:?}|t{}", o.check, u8::from(o.turn_marker));
         if let Some(g) = o.glyph {
             let _ = write!(key, "|g{}", g.symbol());
+        }
+        if self.format == Format::Pdf {
+            let _ = write!(key, "|d{}", o.dpi);
         }
         for a in &o.arrows {
             let _ = write!(key, "|a{}{}{}", a.color.letter(), a.from, a.to);
@@ -1047,6 +1060,21 @@ fn parse_move_choice(value: &str, game: &Game) -> Result<usize, RequestError> {
     })
 }
 
+fn parse_dpi(value: &str) -> Result<u16, RequestError> {
+    value
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|d| (18..=2400).contains(d))
+        .ok_or_else(|| {
+            RequestError::bad_value(
+                "dpi",
+                value,
+                "expected a whole number of pixels per inch from 18 to 2400",
+            )
+        })
+}
+
 fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
     Glyph::from_symbol(value.trim()).ok_or_else(|| {
         RequestError::bad_value("glyph", value, "expected one of !, ?, !!, ??, !?, ?!")
@@ -1117,15 +1145,9 @@ fn parse_coordinates(value: &str) -> Result<Coordinates, RequestError> {
 }
 
 fn parse_format(value: &str) -> Result<Format, RequestError> {
-    match value.to_ascii_lowercase().as_str() {
-        "png" => Ok(Format::Png),
-        "svg" => Ok(Format::Svg),
-        _ => Err(RequestError::bad_value(
-            "format",
-            value,
-            "expected png or svg",
-        )),
-    }
+    Format::from_extension(value.trim()).ok_or_else(|| {
+        RequestError::bad_value("format", value, "expected png, svg, pdf, webp or gif")
+    })
 }
 
 fn parse_piece_set(value: &str) -> Result<String, RequestError> {
@@ -1529,8 +1551,8 @@ mod tests {
             "coordinates \"left\" is not allowed: expected outside, inside or none (1/true/yes = outside, 0/false/no = none)"
         );
         assert_eq!(
-            err("fen=start&format=gif"),
-            "format \"gif\" is not allowed: expected png or svg"
+            err("fen=start&format=jpeg"),
+            "format \"jpeg\" is not allowed: expected png, svg, pdf, webp or gif"
         );
         assert!(err("size=400").starts_with("fen is missing"));
         let long = "8/".repeat(200);

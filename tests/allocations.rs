@@ -76,6 +76,7 @@ fn a_warm_render_allocates_little_beyond_its_output() {
                 "{query}: {allocated} bytes allocated, {output} bytes out"
             ),
             Format::Svg => assert!(allocated < 8 * output, "{query}: {allocated} bytes"),
+            other => panic!("{query}: no allocation budget for {other:?}"),
         }
     }
 }

@@ -149,16 +149,14 @@ fn a_diagram_does_not_depend_on_what_was_rendered_before() {
         "fen=start&arrows=Yd4,Ge2e4&squares=e5,d5&highlight=Ge4",
     ];
     let shared = Renderer::default();
-    for format in ["png", "svg"] {
+    for format in ["png", "svg", "gif", "webp"] {
         for query in queries {
             let query = format!("{query}&format={format}");
             let r = Request::from_query(&query, None).expect("valid query");
-            let render = |renderer: &Renderer| match r.format {
-                staunton::Format::Svg => renderer
-                    .svg(&r.position, &r.options)
+            let render = |renderer: &Renderer| {
+                renderer
+                    .render(&r.position, &r.options, r.format)
                     .expect("renders")
-                    .into_bytes(),
-                staunton::Format::Png => renderer.png(&r.position, &r.options).expect("renders"),
             };
             let after_others = render(&shared);
             let fresh = render(&Renderer::default());

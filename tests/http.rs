@@ -408,7 +408,10 @@ async fn openapi_describes_every_route_the_router_answers() {
     for path in paths.keys() {
         let example = if path.starts_with("/game") {
             format!("{path}?moves=e2e4_e7e5&size=120")
-        } else if path == "/describe" || path.starts_with("/diagram") || path.starts_with("/board")
+        } else if path == "/describe"
+            || path == "/image.gif"
+            || path.starts_with("/diagram")
+            || path.starts_with("/board")
         {
             format!("{path}?fen=start")
         } else {
@@ -653,4 +656,63 @@ async fn an_animation_s_work_is_bounded() {
     )
     .await;
     assert_eq!(excerpt.status, StatusCode::OK, "{}", excerpt.text());
+}
+
+#[tokio::test]
+async fn pdf_webp_and_gif_routes_and_lila_gif_s_image_route() {
+    let s = state();
+    for (path, content_type, magic) in [
+        ("/diagram.pdf?fen=start", "application/pdf", &b"%PDF-"[..]),
+        (
+            "/diagram?fen=start&format=pdf&dpi=300",
+            "application/pdf",
+            &b"%PDF-"[..],
+        ),
+        ("/diagram.webp?fen=start", "image/webp", &b"RIFF"[..]),
+        ("/diagram.gif?fen=start", "image/gif", &b"GIF89a"[..]),
+        (
+            "/image.gif?fen=start&lastMove=e2e4&coordinates=0",
+            "image/gif",
+            &b"GIF89a"[..],
+        ),
+    ] {
+        let a = get(&s, path).await;
+        assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+        assert_eq!(a.header(header::CONTENT_TYPE), content_type, "{path}");
+        assert!(a.body.starts_with(magic), "{path}");
+    }
+    let plain = get(&s, "/image.gif?fen=start&size=240").await;
+    let named = get(
+        &s,
+        "/image.gif?fen=start&size=240&white=Anand&black=Carlsen&comment=x",
+    )
+    .await;
+    let size = |body: &[u8]| {
+        (
+            u16::from_le_bytes([body[6], body[7]]),
+            u16::from_le_bytes([body[8], body[9]]),
+        )
+    };
+    assert_eq!(size(&plain.body), (240, 240));
+    let (w, h) = size(&named.body);
+    assert!(
+        w == 240 && h > 240,
+        "names add bars above and below: {w}×{h}"
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&format=jpeg").await,
+        &["format", "jpeg", "webp"],
+    );
+    assert_bad(
+        &get(&s, "/diagram.pdf?fen=start&dpi=5").await,
+        &["dpi", "5", "18 to 2400"],
+    );
+    assert_bad(
+        &get(
+            &s,
+            &format!("/image.gif?fen=start&white={}", "x".repeat(101)),
+        )
+        .await,
+        &["white", "too long"],
+    );
 }

@@ -43,6 +43,8 @@ pub enum Handler {
     Diagram(Option<Format>),
     /// A whole game as an animated image (GET with `pgn` or `moves`, or POST the PGN).
     Game(Animation),
+    /// A still GIF with lila-gif's parameters (`white`, `black` player bars).
+    Image,
     /// The plain-English description of a position.
     Describe,
     /// This API description.
@@ -124,6 +126,21 @@ pub const ROUTES: &[Route] = &[
         summary: "A diagram of a position as SVG.",
     },
     Route {
+        path: "/diagram.pdf",
+        handler: Handler::Diagram(Some(Format::Pdf)),
+        summary: "A diagram as a one-page vector PDF, for print (`dpi` sets its size in points).",
+    },
+    Route {
+        path: "/diagram.webp",
+        handler: Handler::Diagram(Some(Format::Webp)),
+        summary: "A diagram as lossless WebP.",
+    },
+    Route {
+        path: "/diagram.gif",
+        handler: Handler::Diagram(Some(Format::Gif)),
+        summary: "A diagram as a still GIF, from the PNG's palette.",
+    },
+    Route {
         path: "/board.png",
         handler: Handler::Diagram(Some(Format::Png)),
         summary: "A diagram as PNG (the path web-boardimage uses).",
@@ -132,6 +149,11 @@ pub const ROUTES: &[Route] = &[
         path: "/board.svg",
         handler: Handler::Diagram(Some(Format::Svg)),
         summary: "A diagram as SVG (the path web-boardimage uses).",
+    },
+    Route {
+        path: "/image.gif",
+        handler: Handler::Image,
+        summary: "A still GIF, a drop-in for lila-gif's route: the diagram's parameters, and `white`/`black` player names drawn in bars above and below.",
     },
     Route {
         path: "/game.gif",
@@ -242,7 +264,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let mut content = Map::new();
-            for format in [Format::Png, Format::Svg] {
+            for format in Format::ALL {
                 if path_format.is_none_or(|f| f == format) {
                     content.insert(
                         format.content_type().into(),
@@ -273,6 +295,31 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
                 "413": error("The POSTed PGN is too long."),
                 "414": error("The query string is too long."),
                 "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+            });
+            (parameters, responses)
+        }
+        Handler::Image => {
+            let mut parameters: Vec<Value> = PARAMS
+                .iter()
+                .filter(|p| !["format", "dpi"].contains(&p.name))
+                .map(|p| parameter(p, limits, piece_sets, false))
+                .collect();
+            for (name, doc) in [
+                (
+                    "white",
+                    "White's name, in a bar below the board (above, with Black at the bottom).",
+                ),
+                ("black", "Black's name, in the other bar."),
+                ("comment", "Accepted for lila-gif's URLs; not drawn."),
+            ] {
+                parameters.push(json!({
+                    "name": name, "in": "query", "required": false, "description": doc,
+                    "schema": { "type": "string", "maxLength": 100 },
+                }));
+            }
+            let responses = json!({
+                "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
+                "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
             });
             (parameters, responses)
         }

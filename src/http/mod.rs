@@ -195,6 +195,7 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::Diagram(format) => get(move |s, q, h| diagram(s, q, h, format)),
         Handler::Game(kind) => get(move |s, q, h| game(s, q, h, None, kind))
             .post(move |s, q, h, body: Body| game(s, q, h, Some(body), kind)),
+        Handler::Image => get(image),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
@@ -542,6 +543,91 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
         renderer.render(&request.position, &request.options, request.format)
     };
     blocking(&state, permit, job).await
+}
+
+/// `/image.gif`, lila-gif's still route: a diagram as GIF, with player bars when `white` or
+/// `black` names a player.
+async fn image(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let request = Request::from_query_with(&query, Some(Format::Gif), &state.config.limits)
+        .map_err(AppError::bad_request)?;
+    if let Err(e) = state.renderer.set(&request.options) {
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
+    }
+    let name = |side: &str| -> Result<Option<String>, AppError> {
+        let value = form_urlencoded::parse(query.as_bytes())
+            .filter(|(k, _)| k.eq_ignore_ascii_case(side))
+            .last()
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|v| !v.is_empty());
+        match value {
+            Some(v) if v.chars().count() > 100 => Err(AppError::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{side} {} is too long: at most 100 characters are allowed",
+                    crate::echo::Echo(&v)
+                ),
+            )),
+            other => Ok(other),
+        }
+    };
+    let (white, black) = (name("white")?, name("black")?);
+    let bars = (white.is_some() || black.is_some()).then(|| {
+        let bar = |n: Option<String>, side: &str| animate::Bar {
+            player: n.unwrap_or_else(|| side.to_string()),
+            clock: None,
+        };
+        let (white, black) = (bar(white, "White"), bar(black, "Black"));
+        match request.options.orientation.bottom(request.position.turn) {
+            crate::chess::piece::Color::White => [black, white],
+            crate::chess::piece::Color::Black => [white, black],
+        }
+    });
+    let mut key = request.cache_key();
+    if let Some([top, bottom]) = &bars {
+        key.push_str(&format!("|bars|{}|{}", top.player, bottom.player));
+    }
+    let tag = etag(&key);
+    let mut common = HeaderMap::new();
+    common.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        common.insert(header::ETAG, value);
+    }
+    if not_modified(&headers, &tag) {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
+    let job = move |renderer: &Renderer| match bars {
+        None => renderer.render(&request.position, &request.options, Format::Gif),
+        Some(bars) => {
+            let frame = animate::Frame {
+                position: request.position,
+                options: request.options,
+                delay: 0,
+                bars: Some(bars),
+            };
+            animate::gif(renderer, std::slice::from_ref(&frame), false)
+        }
+    };
+    let entry = state
+        .cache
+        .entry(key)
+        .or_try_insert_with(run_job(state.clone(), job))
+        .await
+        .map_err(|e| (*e).clone())?;
+    common.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/gif"));
+    common.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok((StatusCode::OK, common, entry.into_value()).into_response())
 }
 
 /// Run `job` on the blocking pool under the same admission as diagrams (at most

@@ -11,6 +11,7 @@
 //! whole images (that is the service's job, `http/`).
 
 pub mod animate;
+pub mod convert;
 pub mod deflate;
 pub mod encode;
 pub mod font;
@@ -202,8 +203,11 @@ impl Renderer {
         format: Format,
         max_pixels: u64,
     ) -> Option<Result<Vec<u8>, RenderError>> {
-        if format == Format::Svg {
-            return Some(self.render(position, options, format));
+        match format {
+            Format::Svg => return Some(self.render(position, options, format)),
+            Format::Png => {}
+            // PDF conversion and the other encoders take longer: the pool.
+            Format::Pdf | Format::Webp | Format::Gif => return None,
         }
         let set = match self.set(options) {
             Ok(set) => set,
@@ -323,6 +327,15 @@ impl Renderer {
         match format {
             Format::Png => self.png(position, options),
             Format::Svg => self.svg(position, options).map(String::into_bytes),
+            Format::Pdf => convert::pdf(&self.svg(position, options)?, options.dpi),
+            Format::Webp | Format::Gif => {
+                let mut image = Indexed::default();
+                self.indexed(position, options, &mut image)?;
+                match format {
+                    Format::Webp => convert::webp(&image),
+                    _ => convert::gif(&image),
+                }
+            }
         }
     }
 

@@ -65,19 +65,37 @@ impl fmt::Display for Coordinates {
 /// Output encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Format {
-    /// PNG, 8-bit RGB.
+    /// PNG, 8-bit palette (or RGB when a palette cannot hold the colours).
     #[default]
     Png,
     /// Self-contained SVG.
     Svg,
+    /// A one-page vector PDF of the SVG's drawing.
+    Pdf,
+    /// Lossless WebP of the PNG's pixels.
+    Webp,
+    /// A still GIF from the PNG's palette.
+    Gif,
 }
 
 impl Format {
+    /// Every format, in the order the API lists them.
+    pub const ALL: [Format; 5] = [
+        Format::Png,
+        Format::Svg,
+        Format::Pdf,
+        Format::Webp,
+        Format::Gif,
+    ];
+
     /// The MIME type of the encoding.
     pub fn content_type(self) -> &'static str {
         match self {
             Format::Png => "image/png",
             Format::Svg => "image/svg+xml",
+            Format::Pdf => "application/pdf",
+            Format::Webp => "image/webp",
+            Format::Gif => "image/gif",
         }
     }
 
@@ -86,9 +104,22 @@ impl Format {
         match self {
             Format::Png => "png",
             Format::Svg => "svg",
+            Format::Pdf => "pdf",
+            Format::Webp => "webp",
+            Format::Gif => "gif",
         }
     }
+
+    /// The format of a file extension (case-insensitive), if it is one.
+    pub fn from_extension(extension: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extension().eq_ignore_ascii_case(extension))
+    }
 }
+
+/// Resolution assumed for PDF: 72 dots per inch, so 1 px is 1 pt.
+pub const DEFAULT_DPI: u16 = 72;
 
 /// The last move, for tinting its squares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -151,6 +182,8 @@ pub struct RenderOptions {
     pub turn_marker: bool,
     /// A move annotation drawn as a badge on the last move's square.
     pub glyph: Option<Glyph>,
+    /// Pixels per inch of a PDF ([`DEFAULT_DPI`]: 1 px = 1 pt).
+    pub dpi: u16,
 }
 
 /// A move annotation, drawn as a badge at the corner of the square the move went to.
@@ -218,6 +251,7 @@ impl Default for RenderOptions {
             highlights: Vec::new(),
             turn_marker: false,
             glyph: None,
+            dpi: DEFAULT_DPI,
         }
     }
 }
