@@ -67,7 +67,7 @@ fn errors_print_one_line_and_exit_2() {
             "x.png",
         ],
         vec!["render", "start", "--size", "4e2", "-o", "x.png"],
-        vec!["render", "start", "-o", "x.gif"],
+        vec!["render", "start", "-o", "x.jpeg"],
     ] {
         let out = staunton()
             .current_dir(&dir)
