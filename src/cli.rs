@@ -196,6 +196,10 @@ struct RenderArgs {
     /// Mark the side to move beside the board.
     #[arg(long)]
     turn: bool,
+    /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
+    /// types, compressed with zopfli), for files written once and read many times.
+    #[arg(long)]
+    optimize: bool,
     /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
@@ -398,8 +402,24 @@ fn render(args: RenderArgs) -> anyhow::Result<()> {
     let format = format_of(output)?;
     let request = Request::from_pairs(args.pairs(Some(fen)), Some(format))?;
     let bytes = renderer.render(&request.position, &request.options, request.format)?;
+    let bytes = optimized(&args, format, bytes)?;
     std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
     Ok(())
+}
+
+/// `bytes` through [`encode::optimize`](crate::render::encode::optimize) when `--optimize`
+/// asks for it (PNG only).
+fn optimized(args: &RenderArgs, format: Format, bytes: Vec<u8>) -> anyhow::Result<Vec<u8>> {
+    if !args.optimize {
+        return Ok(bytes);
+    }
+    if format != Format::Png {
+        bail!(
+            "--optimize makes PNG files smaller: the output is {}, not .png",
+            format.extension()
+        );
+    }
+    Ok(crate::render::encode::optimize(&bytes)?)
 }
 
 /// `--pgn FILE -o OUT`: the whole game as an animation (`.gif`, or `.png` without
@@ -454,7 +474,8 @@ fn render_game(
             pairs.push(("pgn", text.clone()));
             let request = Request::from_pairs_with(pairs, Some(format), &limits)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
-            renderer.render(&request.position, &request.options, request.format)?
+            let bytes = renderer.render(&request.position, &request.options, request.format)?;
+            optimized(args, format, bytes)?
         }
     };
     std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
@@ -514,6 +535,7 @@ fn render_file(
         let outcome = Request::from_pairs(args.pairs(Some(fen)), Some(format))
             .map_err(anyhow::Error::from)
             .and_then(|r| Ok(renderer.render(&r.position, &r.options, r.format)?))
+            .and_then(|bytes| optimized(args, format, bytes))
             .and_then(|bytes| {
                 let path = out_dir.join(format!("line-{number:05}.{}", format.extension()));
                 std::fs::write(&path, bytes)

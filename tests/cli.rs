@@ -287,3 +287,38 @@ fn render_a_game_as_gif_apng_or_one_position() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("an animation of the whole game"));
 }
+
+#[test]
+fn optimize_makes_a_smaller_png_of_the_same_pixels() {
+    let dir = scratch("optimize");
+    let (fast, small) = (dir.join("fast.png"), dir.join("small.png"));
+    let fen = "r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1 w - - 0 1";
+    for (out, extra) in [(&fast, None), (&small, Some("--optimize"))] {
+        let status = staunton()
+            .args(["render", fen, "--theme", "print", "--size", "240"])
+            .args(extra)
+            .arg("-o")
+            .arg(out)
+            .status()
+            .expect("runs");
+        assert!(status.success());
+    }
+    let (a, b) = (
+        std::fs::read(&fast).expect("fast"),
+        std::fs::read(&small).expect("small"),
+    );
+    assert!(
+        b.len() * 10 < a.len() * 9,
+        "{} bytes optimised from {}",
+        b.len(),
+        a.len()
+    );
+    assert_eq!(common::decode(&a), common::decode(&b), "the same pixels");
+    let out = staunton()
+        .args(["render", "start", "--optimize", "-o"])
+        .arg(dir.join("x.svg"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--optimize makes PNG files smaller"));
+}
