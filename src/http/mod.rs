@@ -350,7 +350,27 @@ async fn diagram(
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let key = request.cache_key();
-    let tag = etag(&key);
+    let common = match image_headers(&key, &headers) {
+        Ok(common) => common,
+        Err(not_modified) => return Ok(not_modified),
+    };
+
+    let format = request.format;
+    let mut common = common;
+    if format == Format::Svg {
+        common.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+        );
+    }
+    let made = render(state.clone(), request);
+    cached(&state, key, made, common, format.content_type()).await
+}
+
+/// The headers of every image answer (cacheable for a year, the ETag of `key`), or the 304
+/// when the request's `If-None-Match` names that ETag.
+fn image_headers(key: &str, request: &HeaderMap) -> Result<HeaderMap, Response> {
+    let tag = etag(key);
     let mut common = HeaderMap::new();
     common.insert(
         header::CACHE_CONTROL,
@@ -359,15 +379,25 @@ async fn diagram(
     if let Ok(value) = HeaderValue::from_str(&tag) {
         common.insert(header::ETAG, value);
     }
-    if not_modified(&headers, &tag) {
-        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    if not_modified(request, &tag) {
+        return Err((StatusCode::NOT_MODIFIED, common).into_response());
     }
+    Ok(common)
+}
 
-    let format = request.format;
+/// The image of `key` from the image cache, made by `make` on a miss (identical concurrent
+/// misses make it once), answered with `common` and `content_type`; hits and misses counted.
+async fn cached(
+    state: &Arc<AppState>,
+    key: String,
+    make: impl std::future::Future<Output = Result<Bytes, AppError>>,
+    mut common: HeaderMap,
+    content_type: &'static str,
+) -> Result<Response, AppError> {
     let entry = state
         .cache
         .entry(key)
-        .or_try_insert_with(render(state.clone(), request))
+        .or_try_insert_with(make)
         .await
         .map_err(|e| (*e).clone())?;
     let status = if entry.is_fresh() {
@@ -377,20 +407,11 @@ async fn diagram(
         state.metrics.hits.fetch_add(1, Ordering::Relaxed);
         CacheStatus::Hit
     };
-    common.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(format.content_type()),
-    );
+    common.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     common.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    if format == Format::Svg {
-        common.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-        );
-    }
     let mut response = (StatusCode::OK, common, entry.into_value()).into_response();
     response.extensions_mut().insert(status);
     Ok(response)
@@ -446,46 +467,16 @@ async fn game(
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let key = request.cache_key().to_string();
-    let tag = etag(&key);
-    let mut common = HeaderMap::new();
-    common.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
-    if let Ok(value) = HeaderValue::from_str(&tag) {
-        common.insert(header::ETAG, value);
-    }
-    if not_modified(&headers, &tag) {
-        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
-    }
+    let common = match image_headers(&key, &headers) {
+        Ok(common) => common,
+        Err(not_modified) => return Ok(not_modified),
+    };
     let job = move |renderer: &Renderer| match kind {
         Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
         Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
     };
-    let entry = state
-        .cache
-        .entry(key)
-        .or_try_insert_with(run_job(state.clone(), job))
-        .await
-        .map_err(|e| (*e).clone())?;
-    let status = if entry.is_fresh() {
-        state.metrics.misses.fetch_add(1, Ordering::Relaxed);
-        CacheStatus::Miss
-    } else {
-        state.metrics.hits.fetch_add(1, Ordering::Relaxed);
-        CacheStatus::Hit
-    };
-    common.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(kind.content_type()),
-    );
-    common.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    let mut response = (StatusCode::OK, common, entry.into_value()).into_response();
-    response.extensions_mut().insert(status);
-    Ok(response)
+    let made = run_job(state.clone(), job);
+    cached(&state, key, made, common, kind.content_type()).await
 }
 
 /// Counts a render from admission until it finishes (or is abandoned).
@@ -592,18 +583,10 @@ async fn image(
     if let Some([top, bottom]) = &bars {
         key.push_str(&format!("|bars|{}|{}", top.player, bottom.player));
     }
-    let tag = etag(&key);
-    let mut common = HeaderMap::new();
-    common.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
-    if let Ok(value) = HeaderValue::from_str(&tag) {
-        common.insert(header::ETAG, value);
-    }
-    if not_modified(&headers, &tag) {
-        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
-    }
+    let common = match image_headers(&key, &headers) {
+        Ok(common) => common,
+        Err(not_modified) => return Ok(not_modified),
+    };
     let job = move |renderer: &Renderer| match bars {
         None => renderer.render(&request.position, &request.options, Format::Gif),
         Some(bars) => {
@@ -616,18 +599,8 @@ async fn image(
             animate::gif(renderer, std::slice::from_ref(&frame), false)
         }
     };
-    let entry = state
-        .cache
-        .entry(key)
-        .or_try_insert_with(run_job(state.clone(), job))
-        .await
-        .map_err(|e| (*e).clone())?;
-    common.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/gif"));
-    common.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    Ok((StatusCode::OK, common, entry.into_value()).into_response())
+    let made = run_job(state.clone(), job);
+    cached(&state, key, made, common, "image/gif").await
 }
 
 /// Run `job` on the blocking pool under the same admission as diagrams (at most
