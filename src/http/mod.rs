@@ -350,10 +350,10 @@ async fn diagram(
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let key = request.cache_key();
-    let common = match image_headers(&key, &headers) {
-        Ok(common) => common,
-        Err(not_modified) => return Ok(not_modified),
-    };
+    let (common, unchanged) = image_headers(&key, &headers);
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
 
     let format = request.format;
     let mut common = common;
@@ -367,9 +367,9 @@ async fn diagram(
     cached(&state, key, made, common, format.content_type()).await
 }
 
-/// The headers of every image answer (cacheable for a year, the ETag of `key`), or the 304
-/// when the request's `If-None-Match` names that ETag.
-fn image_headers(key: &str, request: &HeaderMap) -> Result<HeaderMap, Response> {
+/// The headers of every image answer (cacheable for a year, the ETag of `key`), and whether
+/// the request's `If-None-Match` names that ETag (then the answer is a 304).
+fn image_headers(key: &str, request: &HeaderMap) -> (HeaderMap, bool) {
     let tag = etag(key);
     let mut common = HeaderMap::new();
     common.insert(
@@ -379,10 +379,8 @@ fn image_headers(key: &str, request: &HeaderMap) -> Result<HeaderMap, Response> 
     if let Ok(value) = HeaderValue::from_str(&tag) {
         common.insert(header::ETAG, value);
     }
-    if not_modified(request, &tag) {
-        return Err((StatusCode::NOT_MODIFIED, common).into_response());
-    }
-    Ok(common)
+    let unchanged = not_modified(request, &tag);
+    (common, unchanged)
 }
 
 /// The image of `key` from the image cache, made by `make` on a miss (identical concurrent
@@ -467,10 +465,10 @@ async fn game(
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     }
     let key = request.cache_key().to_string();
-    let common = match image_headers(&key, &headers) {
-        Ok(common) => common,
-        Err(not_modified) => return Ok(not_modified),
-    };
+    let (common, unchanged) = image_headers(&key, &headers);
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
     let job = move |renderer: &Renderer| match kind {
         Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
         Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
@@ -583,10 +581,10 @@ async fn image(
     if let Some([top, bottom]) = &bars {
         key.push_str(&format!("|bars|{}|{}", top.player, bottom.player));
     }
-    let common = match image_headers(&key, &headers) {
-        Ok(common) => common,
-        Err(not_modified) => return Ok(not_modified),
-    };
+    let (common, unchanged) = image_headers(&key, &headers);
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
     let job = move |renderer: &Renderer| match bars {
         None => renderer.render(&request.position, &request.options, Format::Gif),
         Some(bars) => {
