@@ -40,8 +40,12 @@ async fn get_with(state: &Arc<AppState>, uri: &str, if_none_match: Option<&str>)
     if let Some(tag) = if_none_match {
         request = request.header(header::IF_NONE_MATCH, tag);
     }
+    send(state, request.body(Body::empty()).expect("request")).await
+}
+
+async fn send(state: &Arc<AppState>, request: Request<Body>) -> Answer {
     let response = app(state.clone())
-        .oneshot(request.body(Body::empty()).expect("request"))
+        .oneshot(request)
         .await
         .expect("infallible");
     let status = response.status();
@@ -549,24 +553,7 @@ async fn post(state: &Arc<AppState>, uri: &str, body: Vec<u8>) -> Answer {
         .header(header::CONTENT_TYPE, "application/x-chess-pgn")
         .body(Body::from(body))
         .expect("request");
-    let response = app(state.clone())
-        .oneshot(request)
-        .await
-        .expect("infallible");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        headers,
-        body,
-    }
+    send(state, request).await
 }
 
 #[tokio::test]
