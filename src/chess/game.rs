@@ -1,6 +1,6 @@
-//! Games: a start position and moves played by the rules, from PGN (SAN as people write
-//! it) or from UCI moves; the position after any ply, the move that led there (squares and
-//! SAN), its annotation and comment.
+//! Games: a start position and moves played by the rules, from PGN, from SAN moves (as
+//! people write them) or from UCI moves; the position after any ply, the move that led
+//! there (squares and SAN), its annotation and comment.
 //!
 //! Legal move generation is cozy-chess's (MIT); reading SAN and writing it back is ours.
 //! Standard chess and Chess960 on 8×8 boards. Castling is kept as cozy-chess does, king
@@ -93,6 +93,36 @@ impl Game {
             }
             None => cc::Board::default(),
         };
+        Game::play(start, pgn, max_plies)
+    }
+
+    /// Play SAN `moves` from `start`; at most `max_plies` plies. The moves are read as PGN
+    /// movetext: move numbers, check and annotation suffixes, NAGs, comments and a result
+    /// are allowed, tag pairs and moves after the result are not.
+    pub fn from_san(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
+        let board = board_of(start).map_err(|why| GameError(format!("the position {why}")))?;
+        let (pgn, rest) = pgn::read_first(moves)?;
+        if let Some((name, value)) = pgn.headers.first() {
+            return Err(GameError(format!(
+                "{} is a tag pair, not a move",
+                crate::echo::Echo(&format!("[{name} \"{value}\"]"))
+            )));
+        }
+        let rest = rest.trim();
+        if !rest.is_empty() {
+            return Err(GameError(match &pgn.result {
+                Some(result) => format!(
+                    "{} comes after the result {result}: the moves end there",
+                    crate::echo::Echo(rest)
+                ),
+                None => format!("{} is not a move", crate::echo::Echo(rest)),
+            }));
+        }
+        Game::play(board, pgn, max_plies)
+    }
+
+    /// Play `pgn`'s main line from `start`; at most `max_plies` plies.
+    fn play(start: cc::Board, pgn: Pgn, max_plies: usize) -> Result<Game, GameError> {
         if pgn.moves.len() > max_plies {
             return Err(too_long(pgn.moves.len(), max_plies));
         }
@@ -729,5 +759,76 @@ mod tests {
         assert_eq!(game.label(4).as_deref(), Some("2...Qh4#"));
         let game = Game::from_pgn("1. e4 f5 2. Qh5+", 10).expect("plays");
         assert_eq!(game.san(3).as_deref(), Some("Qh5+"));
+    }
+
+    /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6.
+    const TWO_KNIGHTS: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+    fn from_san(fen: &str, moves: &str) -> Result<Game, GameError> {
+        let start = fen::parse(fen).expect("a valid FEN");
+        Game::from_san(&start, moves, 100)
+    }
+
+    #[test]
+    fn from_san_plays_from_the_given_position() {
+        let game = from_san(TWO_KNIGHTS, "Ng5").expect("plays");
+        assert_eq!(game.len(), 1);
+        assert_eq!(game.san(1).as_deref(), Some("Ng5"));
+        assert_eq!(game.label(1).as_deref(), Some("4. Ng5"));
+        assert_eq!(
+            fen_after(&game, 1),
+            "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R b KQkq - 5 4"
+        );
+        let whole = Game::from_pgn("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5", 100).expect("plays");
+        assert_eq!(game.position(1), whole.position(8));
+        let mate = from_san("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8").expect("plays");
+        assert_eq!(mate.san(1).as_deref(), Some("Ra8#"));
+    }
+
+    #[test]
+    fn from_san_ignores_numbers_and_suffixes() {
+        let plain = from_san("start", "e4 e5 Nf3 Nc6 Bb5").expect("plays");
+        for moves in [
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5",
+            "1.e4 1...e5 2.Nf3 2... Nc6 3.Bb5",
+            "12. e4 e5 7 Nf3 Nc6! 3. Bb5+? $2 *",
+            "  e4\te5\nNf3 {develops} Nc6\r\nBb5  ",
+        ] {
+            let game = from_san("start", moves).expect(moves);
+            assert_eq!(game.len(), 5, "{moves:?}");
+            assert_eq!(game.position(5), plain.position(5), "{moves:?}");
+        }
+        assert_eq!(plain.san(5).as_deref(), Some("Bb5"));
+        assert!(from_san("start", "").expect("no moves").is_empty());
+    }
+
+    #[test]
+    fn from_san_errors_name_the_move() {
+        let e = from_san("start", "1. Qh7").unwrap_err().0;
+        assert_eq!(
+            e,
+            "1. Qh7 is not a legal move for White in the starting position"
+        );
+        let e = from_san(TWO_KNIGHTS, "4. Ng5 d5 5. Ke3").unwrap_err().0;
+        assert_eq!(e, "5. Ke3 is not a legal move for White after 4...d5");
+        let e = Game::from_san(&Position::start(), "e4 e5 Nf3", 2)
+            .unwrap_err()
+            .0;
+        assert_eq!(e, "the game has 3 plies: at most 2 are allowed");
+        let e = from_san(
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "e4",
+        )
+        .unwrap_err()
+        .0;
+        assert!(e.starts_with("the position is not on an 8×8 board"), "{e}");
+        let e = from_san("8/8/8/8/8/8/8/8 w - - 0 1", "e4").unwrap_err().0;
+        assert_eq!(e, "the position needs one king of each colour to be played");
+        let e = from_san("start", "[FEN \"8/8\"] e4").unwrap_err().0;
+        assert_eq!(e, "\"[FEN \"8/8\"]\" is a tag pair, not a move");
+        let e = from_san("start", "e4 e5 1-0 Nf3").unwrap_err().0;
+        assert_eq!(e, "\"Nf3\" comes after the result 1-0: the moves end there");
+        let e = from_san("start", "e4 e5 [x").unwrap_err().0;
+        assert_eq!(e, "\"[x\" is not a move");
     }
 }

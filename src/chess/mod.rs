@@ -2,11 +2,13 @@
 //!
 //! Knows nothing of pixels or HTTP. `piece` and `position` are the vocabulary, `fen` reads
 //! and writes positions, `attacks` finds a king in check, `describe` puts a position into
-//! words (alt text and SVG titles). `pgn` reads a game's text and `game` plays its moves
-//! by the rules (from PGN or UCI), giving the position after any ply.
+//! words (alt text and SVG titles). `epd` reads an EPD line into a position and its
+//! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
+//! SAN or UCI), giving the position after any ply.
 
 pub mod attacks;
 pub mod describe;
+pub mod epd;
 pub mod fen;
 pub mod game;
 pub mod pgn;

@@ -1,6 +1,7 @@
 //! PGN text in, a game's tag pairs and main line out: each move as written (SAN), its NAG
-//! and the comment after it. Variations are skipped; only the first game of the text is
-//! read. No chess rules here: playing the moves is `game.rs`.
+//! and the comment after it. Variations are skipped; [`read`] reads the first game of the
+//! text, [`split_games`] finds where each game of a file starts. No chess rules here:
+//! playing the moves is `game.rs`.
 
 use std::fmt;
 
@@ -87,6 +88,12 @@ fn shown(token: &str) -> String {
 
 /// Read the first game of `text`.
 pub fn read(text: &str) -> Result<Pgn, PgnError> {
+    read_first(text).map(|(pgn, _)| pgn)
+}
+
+/// Read the first game of `text`, and the text after it: empty, or what follows its result
+/// token, or the next game from its first `[`.
+pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
     let mut pgn = Pgn::default();
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut in_movetext = false;
@@ -166,7 +173,7 @@ pub fn read(text: &str) -> Result<Pgn, PgnError> {
                 rest = &rest[end..];
                 if RESULTS.contains(&token) {
                     pgn.result = Some(token.to_string());
-                    break;
+                    return Ok((pgn, rest));
                 }
                 let mut token = token;
                 // A move number: `12.`, `12...`, `12…`, or glued to its move (`1.e4`).
@@ -210,7 +217,81 @@ pub fn read(text: &str) -> Result<Pgn, PgnError> {
             }
         }
     }
-    Ok(pgn)
+    Ok((pgn, rest))
+}
+
+/// The games of a PGN file, each with the 1-based line it starts on; blank text has none.
+///
+/// A game starts at its first tag pair, or at its first movetext when it has no tags (`%`
+/// escape lines before it are left out). The next game starts at a `[` that follows the
+/// movetext (moves, a result, a comment), where [`read`] stops, or at a tag pair whose name
+/// the game already has: a game of tags only, with no result, is a game of its own. A `[`
+/// inside a `{…}` comment starts nothing. Each game's text is trimmed at the end; nothing
+/// is checked, [`read`] does that.
+pub fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut games = Vec::new();
+    // The game being read: its first byte in `body` and its line.
+    let mut current: Option<(usize, usize)> = None;
+    let mut movetext = false;
+    let mut names: Vec<String> = Vec::new();
+    // `line` is the line of byte `counted`.
+    let (mut line, mut counted) = (1, 0);
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start();
+        let Some(c) = rest.chars().next() else { break };
+        let at = body.len() - rest.len();
+        line += body[counted..at].bytes().filter(|&b| b == b'\n').count();
+        counted = at;
+        if c == '[' {
+            let tag = header(rest);
+            let repeated = tag.as_ref().is_some_and(|(name, _, _)| {
+                names.iter().any(|seen| seen.eq_ignore_ascii_case(name))
+            });
+            if current.is_none() || movetext || repeated {
+                if let Some((start, n)) = current {
+                    games.push((n, body[start..at].trim_end()));
+                }
+                current = Some((at, line));
+                movetext = false;
+                names.clear();
+            }
+            match tag {
+                Some((name, _, after)) => {
+                    names.push(name);
+                    rest = after;
+                }
+                None => rest = rest_of_line(rest),
+            }
+            continue;
+        }
+        if c == '%' && line_start(body, at) {
+            rest = rest_of_line(rest);
+            continue;
+        }
+        current.get_or_insert((at, line));
+        movetext = true;
+        rest = match c {
+            ';' => rest_of_line(rest),
+            '{' => rest.find('}').map_or("", |close| &rest[close + 1..]),
+            _ => {
+                let end = rest[c.len_utf8()..]
+                    .find(|c: char| c.is_whitespace() || "{[;".contains(c))
+                    .map_or(rest.len(), |i| i + c.len_utf8());
+                &rest[end..]
+            }
+        };
+    }
+    if let Some((start, n)) = current {
+        games.push((n, body[start..].trim_end()));
+    }
+    games
+}
+
+/// `text` after its first line.
+fn rest_of_line(text: &str) -> &str {
+    text.split_once('\n').map_or("", |(_, after)| after)
 }
 
 /// True when byte `at` of `text` begins a line.
@@ -290,6 +371,7 @@ fn split_suffix(token: &str) -> (&str, Option<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn sans(pgn: &Pgn) -> Vec<&str> {
         pgn.moves.iter().map(|m| m.san.as_str()).collect()
@@ -359,5 +441,86 @@ mod tests {
                 .moves
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn split_games_two_games_with_tags() {
+        let text = "[Event \"A\"]\n[White \"x\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 *\n";
+        let games = split_games(text);
+        assert_eq!(
+            games,
+            [
+                (1, "[Event \"A\"]\n[White \"x\"]\n\n1. e4 e5 1-0"),
+                (6, "[Event \"B\"]\n\n1. d4 *"),
+            ]
+        );
+        let second = read(games[1].1).expect("reads");
+        assert_eq!(second.header("Event"), Some("B"));
+        assert_eq!(sans(&second), ["d4"]);
+    }
+
+    #[test]
+    fn split_games_a_game_of_tags_only_stands_alone() {
+        // The second game has tags and no movetext: the repeated Event tag starts the third.
+        let text = "[Event \"A\"]\n1. e4 *\n[Event \"B\"]\n[Site \"s\"]\n[Event \"C\"]\n1. d4 *";
+        let games = split_games(text);
+        let lines: Vec<usize> = games.iter().map(|(n, _)| *n).collect();
+        assert_eq!(lines, [1, 3, 5]);
+        assert_eq!(games[1].1, "[Event \"B\"]\n[Site \"s\"]");
+        let tags_only = read(games[1].1).expect("reads");
+        assert_eq!(tags_only.header("Site"), Some("s"));
+        assert!(tags_only.moves.is_empty());
+        assert_eq!(read(games[2].1).expect("reads").header("Event"), Some("C"));
+        // Different tags one after the other are one game's.
+        assert_eq!(split_games("[White \"a\"]\n[Black \"b\"]\n").len(), 1);
+    }
+
+    #[test]
+    fn split_games_skips_a_bom_and_counts_lines() {
+        let text = "\u{feff}[Event \"A\"]\r\n1. e4 *\r\n\r\n[Event \"B\"]\r\n1. d4 *\r\n";
+        assert_eq!(
+            split_games(text),
+            [
+                (1, "[Event \"A\"]\r\n1. e4 *"),
+                (4, "[Event \"B\"]\r\n1. d4 *")
+            ]
+        );
+    }
+
+    #[test]
+    fn split_games_movetext_without_tags_is_one_game() {
+        assert_eq!(
+            split_games("% exported\n\n1. e4 e5\n2. Nf3 *\n\n"),
+            [(3, "1. e4 e5\n2. Nf3 *")]
+        );
+        for blank in ["", " \n\t\r\n", "\u{feff}", "\u{feff}\n\n"] {
+            assert_eq!(split_games(blank), [], "{blank:?}");
+        }
+    }
+
+    #[test]
+    fn split_games_comments_and_results_are_movetext() {
+        // A `[` inside a comment spanning lines starts nothing; after a comment, it does.
+        let text = "[Event \"A\"]\n1. e4 {clock\n[%clk 0:03:00]} e5 *\n[Event \"B\"]\n{only a comment}\n[Event \"C\"]\n0-1";
+        let lines: Vec<usize> = split_games(text).iter().map(|(n, _)| *n).collect();
+        assert_eq!(lines, [1, 4, 6]);
+        // A tag right after the result on the same line starts the next game, as `read`
+        // stops there.
+        let games = split_games("1. e4 1-0 [Event \"B\"] 1. d4 *");
+        assert_eq!(games, [(1, "1. e4 1-0"), (1, "[Event \"B\"] 1. d4 *")]);
+    }
+
+    proptest! {
+        #[test]
+        fn split_games_never_panics(text in "[\\[\\]{};%\"\n a1.\u{feff}é]{0,60}") {
+            let games = split_games(&text);
+            for pair in games.windows(2) {
+                prop_assert!(pair[0].0 <= pair[1].0);
+            }
+            for (line, game) in games {
+                prop_assert!(line >= 1 && !game.trim().is_empty());
+                prop_assert!(text.contains(game));
+            }
+        }
     }
 }
