@@ -17,6 +17,48 @@ pub fn pdf(svg: &str, dpi: u16) -> Result<Vec<u8>, RenderError> {
         .map_err(|e| failed(format!("{e:?}")))
 }
 
+/// One PDF of several pages, each the drawing of one SVG document scaled to `page` (width
+/// and height in points). Everything stays vector, as in [`pdf`].
+pub fn pdf_pages(svgs: &[String], page: (f32, f32)) -> Result<Vec<u8>, RenderError> {
+    use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref};
+    let failed = |e: String| RenderError::Encode(format!("the PDF could not be written: {e}"));
+    let mut next = Ref::new(1);
+    let catalog = next.bump();
+    let tree = next.bump();
+    let mut pdf = Pdf::new();
+    let mut kids = Vec::with_capacity(svgs.len());
+    for svg in svgs {
+        let parsed = svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default())
+            .map_err(|e| failed(e.to_string()))?;
+        let (chunk, root) = svg2pdf::to_chunk(&parsed, svg2pdf::ConversionOptions::default())
+            .map_err(|e| failed(format!("{e:?}")))?;
+        let mut renumbered = std::collections::HashMap::new();
+        let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| next.bump()));
+        let root = renumbered[&root];
+        let (page_ref, content_ref) = (next.bump(), next.bump());
+        kids.push(page_ref);
+        let name = Name(b"D");
+        let mut content = Content::new();
+        content
+            .save_state()
+            .transform([page.0, 0.0, 0.0, page.1, 0.0, 0.0])
+            .x_object(name)
+            .restore_state();
+        pdf.stream(content_ref, &content.finish());
+        let mut writer = pdf.page(page_ref);
+        writer
+            .media_box(Rect::new(0.0, 0.0, page.0, page.1))
+            .parent(tree)
+            .contents(content_ref);
+        writer.resources().x_objects().pair(name, root);
+        writer.finish();
+        pdf.extend(&chunk);
+    }
+    pdf.catalog(catalog).pages(tree);
+    pdf.pages(tree).count(kids.len() as i32).kids(kids);
+    Ok(pdf.finish())
+}
+
 /// The pixels of `image` as RGB triplets, row by row.
 fn rgb(image: &Indexed) -> Vec<u8> {
     let p = &image.palette;

@@ -22,6 +22,7 @@ pub mod pathdata;
 pub mod pieces;
 pub mod raster;
 pub mod scene;
+pub mod sheet;
 pub mod svg;
 pub mod text;
 pub mod theme;

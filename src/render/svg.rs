@@ -73,6 +73,20 @@ pub fn write_with(
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
 type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 
+/// A diagram document `svg` (as [`write_with`] writes it) made ready to nest in a larger
+/// document: placed at (`x`, `y`), and every id it defines and refers to prefixed with
+/// `prefix`, so several diagrams can share one document.
+pub fn nested(svg: &str, prefix: &str, x: u32, y: u32) -> String {
+    let body = svg
+        .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
+        .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
+        .replace("url(#", &format!("url(#{prefix}"));
+    match body.strip_prefix("<svg ") {
+        Some(rest) => format!(r#"<svg x="{x}" y="{y}" {rest}"#),
+        None => body,
+    }
+}
+
 /// Escape text for an XML text node.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")

@@ -1,6 +1,7 @@
 //! Free text (player names, clocks) in DejaVu Sans compiled into the binary: measured and
 //! painted through tiny-skia. Coordinate labels use the smaller [`crate::render::font`].
 
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 use tiny_skia::{FillRule, Paint, PathBuilder, PixmapMut, Transform};
 
@@ -33,6 +34,54 @@ impl ttf_parser::OutlineBuilder for Outline {
     }
     fn close(&mut self) {
         self.0.close();
+    }
+}
+
+/// Writes outlines as SVG path data, scaled and placed (font units are y up).
+struct SvgOutline {
+    d: String,
+    scale: f32,
+    origin: (f32, f32),
+}
+
+impl SvgOutline {
+    fn point(&mut self, x: f32, y: f32) {
+        let (px, py) = (
+            self.origin.0 + x * self.scale,
+            self.origin.1 - y * self.scale,
+        );
+        // Hundredths of a pixel: far below what a printer or a screen shows.
+        let _ = write!(
+            self.d,
+            "{} {} ",
+            (px * 100.0).round() / 100.0,
+            (py * 100.0).round() / 100.0
+        );
+    }
+}
+
+impl ttf_parser::OutlineBuilder for SvgOutline {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.d.push('M');
+        self.point(x, y);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.d.push('L');
+        self.point(x, y);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.d.push('Q');
+        self.point(x1, y1);
+        self.point(x, y);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.d.push('C');
+        self.point(x1, y1);
+        self.point(x2, y2);
+        self.point(x, y);
+    }
+    fn close(&mut self) {
+        self.d.push('Z');
     }
 }
 
@@ -92,6 +141,23 @@ impl TextFace {
             }
         }
         String::new()
+    }
+
+    /// `text` as SVG path data (absolute, y down) at `px` pixels per em, the left end of its
+    /// baseline at (`x`, `baseline`): the same outlines [`TextFace::paint`] fills.
+    pub fn svg_path(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> String {
+        let scale = px / self.units_per_em;
+        let mut out = SvgOutline {
+            d: String::new(),
+            scale,
+            origin: (x, baseline),
+        };
+        for c in text.chars() {
+            let Some(g) = self.glyph(c) else { continue };
+            self.face.outline_glyph(g, &mut out);
+            out.origin.0 += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+        }
+        out.d
     }
 
     /// Paint `text` in `color` (RGBA) at `px` pixels per em, the left end of its baseline at

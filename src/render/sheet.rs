@@ -1,0 +1,633 @@
+//! Worksheets: many diagrams on printed pages, numbered and captioned, the side to move
+//! under each board, and an optional answer key.
+//!
+//! Owns the page layout (a grid of cells in page pixels at a resolution) and its two
+//! backends: an SVG page (each diagram is its own SVG, nested; text is glyph outlines) and
+//! a raster page (each diagram is its own pixmap, pasted at whole pixels). A PDF is the
+//! SVG pages through [`convert::pdf_pages`](crate::render::convert::pdf_pages). Every
+//! diagram is the same drawing as when rendered alone at its size.
+
+use crate::chess::piece::Color;
+use crate::chess::position::Position;
+use crate::render::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
+use crate::render::text::TextFace;
+use crate::render::{Indexed, RenderError, Renderer, encode};
+use std::fmt::Write as _;
+
+/// A paper size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    #[default]
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Every paper size, by name.
+    pub const ALL: [Paper; 2] = [Paper::A4, Paper::Letter];
+
+    /// The name used on the command line and in URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        }
+    }
+
+    /// The paper named `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Paper> {
+        Paper::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Width and height in points (1/72 in).
+    pub fn points(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (595.276, 841.89),
+            Paper::Letter => (612.0, 792.0),
+        }
+    }
+
+    /// Width and height as SVG lengths with units.
+    fn svg_size(self) -> (&'static str, &'static str) {
+        match self {
+            Paper::A4 => ("210mm", "297mm"),
+            Paper::Letter => ("8.5in", "11in"),
+        }
+    }
+}
+
+/// One diagram of a sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The position.
+    pub position: Position,
+    /// The caption written after its number, if any.
+    pub caption: Option<String>,
+    /// The answer, for the answer key (`1. Qxf7+ Kxf7 2. Bc4+`), if known.
+    pub solution: Option<String>,
+}
+
+/// Most columns of diagrams on a page.
+pub const MAX_COLUMNS: u8 = 6;
+/// Most rows of diagrams on a page.
+pub const MAX_ROWS: u8 = 10;
+/// Lowest and highest resolution of a sheet's page pixels.
+pub const DPI_RANGE: std::ops::RangeInclusive<u16> = 72..=300;
+/// The default resolution: 150 pixels per inch (an A4 page is 1240 × 1754).
+pub const DEFAULT_DPI: u16 = 150;
+
+/// How a sheet is laid out.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SheetOptions {
+    /// The paper.
+    pub paper: Paper,
+    /// Diagrams per row, 1 to [`MAX_COLUMNS`].
+    pub columns: u8,
+    /// Rows per page, 1 to [`MAX_ROWS`]; `None`: as many as fit with boards at least 3/4
+    /// of a column wide.
+    pub rows: Option<u8>,
+    /// A heading on the first page.
+    pub title: Option<String>,
+    /// Add the answer key after the diagrams.
+    pub solutions: bool,
+    /// Page pixels per inch.
+    pub dpi: u16,
+    /// How every diagram is drawn (its `size` is the layout's).
+    pub diagram: RenderOptions,
+}
+
+impl Default for SheetOptions {
+    fn default() -> Self {
+        SheetOptions {
+            paper: Paper::A4,
+            columns: 2,
+            rows: None,
+            title: None,
+            solutions: false,
+            dpi: DEFAULT_DPI,
+            diagram: RenderOptions::default(),
+        }
+    }
+}
+
+/// Something drawn on a page, in page pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// A line of text, the left end of its baseline at (`x`, `baseline`).
+    Text {
+        /// The text.
+        text: String,
+        /// Bold or book weight.
+        bold: bool,
+        /// Pixels per em.
+        px: f32,
+        /// Left end of the baseline.
+        x: f32,
+        /// The baseline.
+        baseline: f32,
+    },
+    /// Entry `entry`'s diagram, `size` pixels wide, its top left corner at (`x`, `y`).
+    Diagram {
+        /// Index into the entries.
+        entry: usize,
+        /// Left edge.
+        x: u32,
+        /// Top edge.
+        y: u32,
+        /// Width of the diagram (its render size).
+        size: u32,
+    },
+}
+
+/// One laid-out page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// What is drawn, in paint order.
+    pub items: Vec<Item>,
+}
+
+/// A laid-out sheet: its entries, how they are drawn, and the pages.
+#[derive(Debug, Clone)]
+pub struct Sheet {
+    /// The diagrams.
+    pub entries: Vec<Entry>,
+    /// The options it was laid out with.
+    pub options: SheetOptions,
+    /// The pages, diagrams first, then the answer key if asked for.
+    pub pages: Vec<Page>,
+}
+
+/// Why a sheet cannot be laid out: one sentence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SheetError(pub String);
+
+/// Copy `image`'s pixels (opaque) into `page` with their top left corner at `at`, clipped
+/// to the page.
+fn paste(image: &Indexed, at: (u32, u32), page: &mut resvg::tiny_skia::Pixmap) {
+    let (pw, ph) = (page.width() as usize, page.height() as usize);
+    let (x0, y0) = (at.0 as usize, at.1 as usize);
+    let w = (image.width as usize).min(pw.saturating_sub(x0));
+    let data = page.data_mut();
+    for (row, indices) in image.indices.chunks_exact(image.width as usize).enumerate() {
+        let y = y0 + row;
+        if y >= ph {
+            break;
+        }
+        let line = &mut data[4 * (y * pw + x0)..4 * (y * pw + x0 + w)];
+        for (pixel, &i) in line.chunks_exact_mut(4).zip(indices) {
+            let c = 3 * usize::from(i);
+            pixel.copy_from_slice(&[
+                image.palette[c],
+                image.palette[c + 1],
+                image.palette[c + 2],
+                255,
+            ]);
+        }
+    }
+}
+
+/// Type sizes and spacing, in points.
+const MARGIN: f32 = 42.5; // 15 mm
+const TITLE: f32 = 16.0;
+const CAPTION: f32 = 10.5;
+const SIDE: f32 = 9.0;
+const FOOTER: f32 = 8.0;
+const COLUMN_GAP: f32 = 18.0;
+const ROW_GAP: f32 = 16.0;
+/// Most space added between rows when the page has room to spare.
+const MAX_ROW_GAP: f32 = 60.0;
+const LEADING: f32 = 1.3;
+/// Lines a caption may take.
+const CAPTION_LINES: usize = 2;
+
+fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
+    TextFace::builtin(bold)
+        .ok_or_else(|| RenderError::Encode("the built-in text font could not be read".into()))
+}
+
+/// `text` broken into lines at most `max` pixels wide at `px`; at most `lines` lines, the
+/// last shortened with `…` if the text goes on.
+fn wrap(face: &TextFace, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut words = text.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        let mut line = word.to_string();
+        while let Some(next) = words.peek() {
+            let longer = format!("{line} {next}");
+            if face.width(&longer, px) > max {
+                break;
+            }
+            line = longer;
+            words.next();
+        }
+        if out.len() + 1 == lines && words.peek().is_some() {
+            let rest: Vec<&str> = words.collect();
+            out.push(face.fit(&format!("{line} {}", rest.join(" ")), px, max));
+            return out;
+        }
+        out.push(face.fit(&line, px, max));
+    }
+    out
+}
+
+/// "White to move" or "Black to move".
+fn side_to_move(position: &Position) -> &'static str {
+    match position.turn {
+        Color::White => "White to move",
+        Color::Black => "Black to move",
+    }
+}
+
+impl Sheet {
+    /// Lay out `entries` as `options` ask, measuring diagrams with `renderer`.
+    pub fn new(
+        renderer: &Renderer,
+        entries: Vec<Entry>,
+        options: SheetOptions,
+    ) -> Result<Sheet, SheetError> {
+        let mut sheet = Sheet {
+            entries,
+            options,
+            pages: Vec::new(),
+        };
+        sheet.lay_out(renderer)?;
+        Ok(sheet)
+    }
+
+    fn lay_out(&mut self, renderer: &Renderer) -> Result<(), SheetError> {
+        let o = &self.options;
+        if self.entries.is_empty() {
+            return Err(SheetError("a sheet needs at least one position".into()));
+        }
+        let scale = f32::from(o.dpi) / 72.0;
+        let pt = |v: f32| v * scale;
+        let (pw, ph) = o.paper.points();
+        let (width, height) = ((pw * scale).round() as u32, (ph * scale).round() as u32);
+        let (book, bold) = (
+            face(false).map_err(|e| SheetError(e.to_string()))?,
+            face(true).map_err(|e| SheetError(e.to_string()))?,
+        );
+        let columns = u32::from(o.columns.clamp(1, MAX_COLUMNS));
+        let margin = pt(MARGIN);
+        let column = ((width as f32 - 2.0 * margin - (columns - 1) as f32 * pt(COLUMN_GAP))
+            / columns as f32)
+            .floor();
+        let mut pages: Vec<Page> = Vec::new();
+        let new_page = || Page {
+            width,
+            height,
+            items: Vec::new(),
+        };
+        let mut first = new_page();
+        let mut top = margin;
+        if let Some(title) = o.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            let px = pt(TITLE);
+            let text = bold.fit(title.trim(), px, width as f32 - 2.0 * margin);
+            let x = (width as f32 - bold.width(&text, px)) / 2.0;
+            top += bold.cap_height(px);
+            first.items.push(Item::Text {
+                text,
+                bold: true,
+                px,
+                x,
+                baseline: top,
+            });
+            top += pt(TITLE * 0.9);
+        }
+        // Captions: the number in bold, then the caption, wrapped to the column.
+        let caption_px = pt(CAPTION);
+        let captions: Vec<(String, Vec<String>)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let number = format!("{}.", i + 1);
+                let indent = bold.width(&format!("{number} "), caption_px);
+                let lines = e.caption.as_deref().map_or_else(Vec::new, |c| {
+                    wrap(book, c, caption_px, column - indent, CAPTION_LINES)
+                });
+                (number, lines)
+            })
+            .collect();
+        let caption_lines = captions.iter().map(|c| c.1.len()).max().unwrap_or(0).max(1);
+        let caption_band = caption_lines as f32 * pt(CAPTION * LEADING) + pt(3.0);
+        let side_band = pt(4.0) + pt(SIDE * LEADING);
+        // Diagram heights: the tallest shape on the sheet (10×8 boards, pockets) at a size.
+        let diagram_height = |size: u32| -> u32 {
+            let mut seen: Vec<(u8, bool)> = Vec::new();
+            let mut tallest = 0;
+            for e in &self.entries {
+                let shape = (e.position.files(), e.position.pocket.is_some());
+                if seen.contains(&shape) {
+                    continue;
+                }
+                seen.push(shape);
+                let options = RenderOptions {
+                    size,
+                    ..o.diagram.clone()
+                };
+                tallest = tallest.max(renderer.scene(&e.position, &options).height);
+            }
+            tallest
+        };
+        let cell = |size: u32| caption_band + diagram_height(size) as f32 + side_band;
+        let footer = pt(FOOTER * 2.5);
+        let available = height as f32 - top - margin - footer;
+        let fits = |size: u32, rows: u32| {
+            rows as f32 * cell(size) + rows.saturating_sub(1) as f32 * pt(ROW_GAP) <= available
+        };
+        let widest = (column as u32).min(MAX_SIZE);
+        let rows = match o.rows {
+            Some(r) => u32::from(r.clamp(1, MAX_ROWS)),
+            // As many rows as fit with boards at least 3/4 of a column wide.
+            None => (1..=u32::from(MAX_ROWS))
+                .take_while(|&r| r == 1 || fits(widest * 3 / 4, r))
+                .last()
+                .unwrap_or(1),
+        };
+        // The largest size at which `rows` rows fit (heights grow with the size).
+        let mut size = widest;
+        if !fits(size, rows) {
+            let (mut lo, mut hi) = (MIN_SIZE, size);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if fits(mid, rows) {
+                    lo = mid
+                } else {
+                    hi = mid - 1
+                }
+            }
+            size = lo;
+            if !fits(size, rows) {
+                return Err(SheetError(format!(
+                    "{rows} rows of diagrams do not fit on a {} page: use fewer rows",
+                    o.paper.name()
+                )));
+            }
+        }
+        let spare = available - rows as f32 * cell(size);
+        let gap = match rows {
+            1 => 0.0,
+            r => (spare / (r - 1) as f32).min(pt(MAX_ROW_GAP)),
+        };
+        let per_page = (rows * columns) as usize;
+        let side_px = pt(SIDE);
+        let mut page = first;
+        let mut row_top = top;
+        for (i, entry) in self.entries.iter().enumerate() {
+            let slot = (i % per_page) as u32;
+            if i > 0 && slot == 0 {
+                pages.push(std::mem::replace(&mut page, new_page()));
+                row_top = margin;
+            }
+            let (col, row) = (slot % columns, slot / columns);
+            let cell_left = margin + col as f32 * (column + pt(COLUMN_GAP));
+            let x = (cell_left + (column - size as f32) / 2.0).round();
+            let y0 = row_top + row as f32 * (cell(size) + gap);
+            let (number, lines) = &captions[i];
+            let mut baseline = y0 + bold.cap_height(caption_px);
+            page.items.push(Item::Text {
+                text: number.clone(),
+                bold: true,
+                px: caption_px,
+                x,
+                baseline,
+            });
+            let indent = bold.width(&format!("{number} "), caption_px);
+            for line in lines {
+                page.items.push(Item::Text {
+                    text: line.clone(),
+                    bold: false,
+                    px: caption_px,
+                    x: x + indent,
+                    baseline,
+                });
+                baseline += pt(CAPTION * LEADING);
+            }
+            let y = (y0 + caption_band).round();
+            page.items.push(Item::Diagram {
+                entry: i,
+                x: x as u32,
+                y: y as u32,
+                size,
+            });
+            let text = side_to_move(&entry.position);
+            let shown = renderer
+                .scene(
+                    &entry.position,
+                    &RenderOptions {
+                        size,
+                        ..o.diagram.clone()
+                    },
+                )
+                .height as f32;
+            page.items.push(Item::Text {
+                text: text.to_string(),
+                bold: false,
+                px: side_px,
+                x: x + (size as f32 - book.width(text, side_px)) / 2.0,
+                baseline: y + shown + pt(4.0) + book.cap_height(side_px),
+            });
+        }
+        pages.push(page);
+        if o.solutions {
+            self.answer_key(&mut pages, width, height, book, bold)?;
+        }
+        let count = pages.len();
+        if count > 1 {
+            let px = pt(FOOTER);
+            for (n, page) in pages.iter_mut().enumerate() {
+                let text = format!("{} / {count}", n + 1);
+                page.items.push(Item::Text {
+                    x: (width as f32 - book.width(&text, px)) / 2.0,
+                    baseline: height as f32 - margin + pt(FOOTER),
+                    text,
+                    bold: false,
+                    px,
+                });
+            }
+        }
+        self.pages = pages;
+        Ok(())
+    }
+
+    /// The answer key: a heading, then each entry's number and solution, wrapped, on as
+    /// many pages as it takes.
+    fn answer_key(
+        &self,
+        pages: &mut Vec<Page>,
+        width: u32,
+        height: u32,
+        book: &TextFace,
+        bold: &TextFace,
+    ) -> Result<(), SheetError> {
+        if self.entries.iter().all(|e| e.solution.is_none()) {
+            return Err(SheetError(
+                "no position has a solution to print (EPD bm or pv operations, PGN moves)".into(),
+            ));
+        }
+        let scale = f32::from(self.options.dpi) / 72.0;
+        let pt = |v: f32| v * scale;
+        let margin = pt(MARGIN);
+        let bottom = height as f32 - margin - pt(FOOTER * 2.5);
+        let px = pt(CAPTION);
+        let line = pt(CAPTION * LEADING);
+        let mut page = Page {
+            width,
+            height,
+            items: Vec::new(),
+        };
+        let heading = pt(TITLE * 0.85);
+        let mut baseline = margin + bold.cap_height(heading);
+        page.items.push(Item::Text {
+            text: "Solutions".into(),
+            bold: true,
+            px: heading,
+            x: margin,
+            baseline,
+        });
+        baseline += pt(TITLE * 1.2);
+        let indent = bold.width(&format!("{}. ", self.entries.len()), px) + pt(4.0);
+        let wide = width as f32 - 2.0 * margin - indent;
+        for (i, entry) in self.entries.iter().enumerate() {
+            let text = entry.solution.as_deref().unwrap_or("—");
+            let lines = wrap(book, text, px, wide, usize::MAX);
+            let lines = if lines.is_empty() {
+                vec!["—".to_string()]
+            } else {
+                lines
+            };
+            for (n, text) in lines.into_iter().enumerate() {
+                if baseline > bottom {
+                    pages.push(std::mem::replace(
+                        &mut page,
+                        Page {
+                            width,
+                            height,
+                            items: Vec::new(),
+                        },
+                    ));
+                    baseline = margin + book.cap_height(px);
+                }
+                if n == 0 {
+                    page.items.push(Item::Text {
+                        text: format!("{}.", i + 1),
+                        bold: true,
+                        px,
+                        x: margin,
+                        baseline,
+                    });
+                }
+                page.items.push(Item::Text {
+                    text,
+                    bold: false,
+                    px,
+                    x: margin + indent,
+                    baseline,
+                });
+                baseline += line;
+            }
+            baseline += pt(3.0);
+        }
+        pages.push(page);
+        Ok(())
+    }
+
+    /// The options entry `entry`'s diagram is drawn with at `size`.
+    pub fn diagram_options(&self, size: u32) -> RenderOptions {
+        RenderOptions {
+            size,
+            ..self.options.diagram.clone()
+        }
+    }
+
+    /// Page `n` (0-based) as an SVG document whose size is the paper's.
+    pub fn svg(&self, renderer: &Renderer, n: usize) -> Result<String, RenderError> {
+        let page = &self.pages[n];
+        let (w, h) = self.options.paper.svg_size();
+        let mut out = String::with_capacity(64 * 1024);
+        let _ = write!(
+            out,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {} {}"><rect width="{}" height="{}" fill="#ffffff"/>"##,
+            page.width, page.height, page.width, page.height
+        );
+        for item in &page.items {
+            match item {
+                Item::Text {
+                    text,
+                    bold,
+                    px,
+                    x,
+                    baseline,
+                } => {
+                    let d = face(*bold)?.svg_path(text, *px, (*x, *baseline));
+                    if !d.is_empty() {
+                        let _ = write!(out, r##"<path fill="#000000" d="{d}"/>"##);
+                    }
+                }
+                Item::Diagram { entry, x, y, size } => {
+                    let e = &self.entries[*entry];
+                    let svg = renderer.svg(&e.position, &self.diagram_options(*size))?;
+                    out.push_str(&crate::render::svg::nested(
+                        &svg,
+                        &format!("d{}-", entry + 1),
+                        *x,
+                        *y,
+                    ));
+                }
+            }
+        }
+        out.push_str("</svg>");
+        Ok(out)
+    }
+
+    /// Page `n` (0-based) as a PNG: each diagram is the pixels it has alone.
+    pub fn png(&self, renderer: &Renderer, n: usize) -> Result<Vec<u8>, RenderError> {
+        let page = &self.pages[n];
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(page.width, page.height)
+            .ok_or(RenderError::Allocate(page.width, page.height))?;
+        pixmap.fill(resvg::tiny_skia::Color::WHITE);
+        for item in &page.items {
+            match item {
+                Item::Text {
+                    text,
+                    bold,
+                    px,
+                    x,
+                    baseline,
+                } => face(*bold)?.paint(
+                    text,
+                    *px,
+                    (*x, *baseline),
+                    [0, 0, 0, 255],
+                    &mut pixmap.as_mut(),
+                ),
+                Item::Diagram { entry, x, y, size } => {
+                    // The diagram's own PNG pixels, copied in.
+                    let e = &self.entries[*entry];
+                    let mut diagram = Indexed::default();
+                    renderer.indexed(&e.position, &self.diagram_options(*size), &mut diagram)?;
+                    paste(&diagram, (*x, *y), &mut pixmap);
+                }
+            }
+        }
+        Ok(encode::png(&pixmap))
+    }
+
+    /// Every page as one PDF, vector throughout.
+    pub fn pdf(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+        let pages = (0..self.pages.len())
+            .map(|n| self.svg(renderer, n))
+            .collect::<Result<Vec<_>, _>>()?;
+        crate::render::convert::pdf_pages(&pages, self.options.paper.points())
+    }
+}
