@@ -41,6 +41,66 @@ enum Command {
     Serve(ServeArgs),
     /// Render one FEN, or every FEN of a file, to PNG or SVG files.
     Render(Box<RenderArgs>),
+    /// Lay out a worksheet: the positions of an EPD, PGN or FEN file as numbered,
+    /// captioned diagrams on A4 or Letter pages, as PDF, SVG or PNG.
+    Sheet(Box<SheetArgs>),
+}
+
+/// Most diagrams on a sheet made on the command line.
+pub const MAX_CLI_SHEET_DIAGRAMS: usize = 500;
+
+#[derive(Debug, Args)]
+struct SheetArgs {
+    /// The positions: `.epd` (captions from `c0` or `id`, answers from `pv` or `bm`), `.pgn`
+    /// (a game with a FEN tag is a puzzle, its moves the answer; other games are shown as
+    /// they ended) or `.fen` (one FEN a line).
+    input: PathBuf,
+    /// Output file: `.pdf` (every page), `.svg` or `.png` (one file a page, numbered
+    /// `-1`, `-2`, … when there are several).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Diagrams per row, 1–6 (default 2).
+    #[arg(long)]
+    columns: Option<String>,
+    /// Rows per page, 1–10 (default: as many as fit with boards at least 3/4 of a column wide).
+    #[arg(long)]
+    rows: Option<String>,
+    /// Paper: a4 or letter (default a4).
+    #[arg(long)]
+    page: Option<String>,
+    /// A heading on the first page.
+    #[arg(long)]
+    title: Option<String>,
+    /// Add an answer key after the diagrams.
+    #[arg(long)]
+    solutions: bool,
+    /// Page pixels per inch, 72–300 (default 150): the PNG's resolution.
+    #[arg(long)]
+    dpi: Option<String>,
+    /// white, black or turn (side to move at the bottom).
+    #[arg(long)]
+    orientation: Option<String>,
+    /// outside, inside or none.
+    #[arg(long)]
+    coordinates: Option<String>,
+    /// Piece set name.
+    #[arg(long)]
+    pieces: Option<String>,
+    /// Board colours: brown, blue, green, gray, wikipedia or print.
+    #[arg(long)]
+    theme: Option<String>,
+    /// Light-square colour, #rgb or #rrggbb.
+    #[arg(long)]
+    light: Option<String>,
+    /// Dark-square colour, #rgb or #rrggbb.
+    #[arg(long)]
+    dark: Option<String>,
+    /// Mark the side to move beside each board.
+    #[arg(long)]
+    turn: bool,
+    /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
+    #[arg(long, env = "STAUNTON_PIECES_DIR")]
+    pieces_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -252,6 +312,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Render(args)) => render(*args),
+        Some(Command::Sheet(args)) => sheet(*args),
     }
 }
 
@@ -480,6 +541,117 @@ fn render_game(
     };
     std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
     Ok(())
+}
+
+/// `staunton sheet INPUT -o OUT`: a worksheet of the positions of INPUT.
+fn sheet(args: SheetArgs) -> anyhow::Result<()> {
+    use crate::render::sheet::Sheet;
+    use crate::request::puzzles::{self, PuzzleFormat};
+    use crate::request::sheet::SheetRequest;
+    let input = &args.input;
+    let Some(kind) = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .and_then(PuzzleFormat::from_extension)
+    else {
+        bail!(
+            "cannot tell what {} holds: name it .epd, .pgn or .fen",
+            input.display()
+        );
+    };
+    let format = format_of(&args.output)?;
+    if !matches!(format, Format::Pdf | Format::Svg | Format::Png) {
+        bail!(
+            "a sheet is written as .pdf, .svg or .png, not .{}",
+            format.extension()
+        );
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let optional = [
+        ("columns", &args.columns),
+        ("rows", &args.rows),
+        ("page", &args.page),
+        ("title", &args.title),
+        ("dpi", &args.dpi),
+        ("orientation", &args.orientation),
+        ("coordinates", &args.coordinates),
+        ("pieces", &args.pieces),
+        ("theme", &args.theme),
+        ("light", &args.light),
+        ("dark", &args.dark),
+    ];
+    for (name, value) in optional {
+        if let Some(v) = value {
+            pairs.push((name.to_string(), v.clone()));
+        }
+    }
+    for (flag, name) in [(args.solutions, "solutions"), (args.turn, "turn")] {
+        if flag {
+            pairs.push((name.to_string(), "1".to_string()));
+        }
+    }
+    let request = SheetRequest::from_pairs(
+        &pairs,
+        Some(format),
+        MAX_CLI_SHEET_DIAGRAMS,
+        false,
+        &Default::default(),
+    )
+    .map_err(|e| {
+        anyhow!(
+            "{}",
+            e.to_string().replacen("pageNumber", "--page-number", 1)
+        )
+    })?;
+    let text = std::fs::read_to_string(input)
+        .with_context(|| format!("cannot read {}", input.display()))?;
+    let entries = puzzles::read(&text, kind, MAX_CLI_SHEET_DIAGRAMS)
+        .map_err(|e| anyhow!("{}, {e}", input.display()))?;
+    let count = entries.len();
+    let renderer = renderer(
+        args.pieces_dir.as_deref(),
+        crate::render::DEFAULT_RENDER_CACHE_BYTES,
+        |p| eprintln!("staunton: warning: {p}"),
+    );
+    let sheet = Sheet::new(&renderer, entries, request.options)?;
+    let pages = sheet.pages.len();
+    let mut written = Vec::new();
+    if format == Format::Pdf {
+        written.push((args.output.clone(), sheet.pdf(&renderer)?));
+    } else {
+        for n in 0..pages {
+            let bytes = match format {
+                Format::Svg => sheet.svg(&renderer, n)?.into_bytes(),
+                _ => sheet.png(&renderer, n)?,
+            };
+            let path = match pages {
+                1 => args.output.clone(),
+                _ => numbered(&args.output, n + 1),
+            };
+            written.push((path, bytes));
+        }
+    }
+    for (path, bytes) in &written {
+        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let names: Vec<String> = written
+        .iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    eprintln!(
+        "wrote {}: {count} diagram{} on {pages} page{}",
+        names.join(", "),
+        if count == 1 { "" } else { "s" },
+        if pages == 1 { "" } else { "s" }
+    );
+    Ok(())
+}
+
+/// `sheet.png` as page `n`: `sheet-2.png`.
+fn numbered(path: &Path, n: usize) -> PathBuf {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("sheet");
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    path.with_file_name(format!("{stem}-{n}.{extension}"))
 }
 
 /// The FEN text of one line of a `.fen` or `.epd` file; `None` for blank and `#` lines.

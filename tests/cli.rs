@@ -322,3 +322,123 @@ fn optimize_makes_a_smaller_png_of_the_same_pixels() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--optimize makes PNG files smaller"));
 }
+
+#[test]
+fn sheet_writes_pdf_svg_and_numbered_png_pages() {
+    let dir = scratch("sheet");
+    let epd = common_fixture("puzzles/eight.epd");
+    let out = staunton()
+        .current_dir(&dir)
+        .args([
+            "sheet",
+            &epd,
+            "-o",
+            "sheet.pdf",
+            "--solutions",
+            "--title",
+            "Tactics",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("8 diagrams on 3 pages"), "{said}");
+    let pdf = std::fs::read(dir.join("sheet.pdf")).expect("written");
+    assert!(pdf.starts_with(b"%PDF-"));
+    let out = staunton()
+        .current_dir(&dir)
+        .args([
+            "sheet",
+            &epd,
+            "-o",
+            "sheet.png",
+            "--page",
+            "letter",
+            "--dpi",
+            "72",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for n in [1, 2] {
+        let png = std::fs::read(dir.join(format!("sheet-{n}.png"))).expect("a page");
+        let img = image::load_from_memory(&png).expect("decodes");
+        assert_eq!((img.width(), img.height()), (612, 792), "Letter at 72 dpi");
+    }
+    assert!(
+        !dir.join("sheet.png").exists(),
+        "several pages are numbered"
+    );
+    let pgn = common_fixture("puzzles/three.pgn");
+    let out = staunton()
+        .current_dir(&dir)
+        .args(["sheet", &pgn, "-o", "games.svg", "--columns", "3"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(dir.join("games.svg")).expect("one page");
+    assert_eq!(
+        svg.matches("<svg").count(),
+        4,
+        "the page and three diagrams"
+    );
+}
+
+#[test]
+fn bad_sheets_print_one_line_and_exit_2() {
+    let dir = scratch("sheet-errors");
+    std::fs::write(
+        dir.join("bad.epd"),
+        "8/8/8/8/8/8/8/K6k w - -\n\nrnbqkbnr/pppppppp/9/8 w - -\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("many.fen"),
+        "8/8/8/8/8/8/8/K6k w - - 0 1\n".repeat(501),
+    )
+    .expect("written");
+    std::fs::write(dir.join("ok.fen"), "start\n").expect("written");
+    for (args, says) in [
+        (vec!["sheet", "ok.fen", "-o", "x.pdf", "--page", "a3"], "a3"),
+        (vec!["sheet", "bad.epd", "-o", "x.pdf"], "bad.epd, line 3"),
+        (vec!["sheet", "many.fen", "-o", "x.pdf"], "at most 500"),
+        (vec!["sheet", "ok.fen", "-o", "x.gif"], ".pdf, .svg or .png"),
+        (
+            vec!["sheet", "ok.fen", "-o", "x.pdf", "--columns", "7"],
+            "columns",
+        ),
+        (
+            vec!["sheet", "ok.fen", "-o", "x.pdf", "--solutions"],
+            "solution",
+        ),
+        (vec!["sheet", "ok.doc", "-o", "x.pdf"], ".epd, .pgn or .fen"),
+    ] {
+        let out = staunton()
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(!dir.join("x.pdf").exists());
+}
+
+/// A fixture's path as text, for arguments.
+fn common_fixture(name: &str) -> String {
+    common::fixture(name).display().to_string()
+}

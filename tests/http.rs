@@ -416,6 +416,7 @@ async fn openapi_describes_every_route_the_router_answers() {
             || path == "/image.gif"
             || path.starts_with("/diagram")
             || path.starts_with("/board")
+            || path.starts_with("/sheet")
         {
             format!("{path}?fen=start")
         } else {
@@ -702,4 +703,86 @@ async fn pdf_webp_and_gif_routes_and_lila_gif_s_image_route() {
         .await,
         &["white", "too long"],
     );
+}
+
+#[tokio::test]
+async fn a_sheet_of_fens_and_captions_in_every_format() {
+    let s = state();
+    let query = format!(
+        "fen=start&caption={}&fen={}&caption={}&solution=1.%20Rd8%23&solutions=1&title=Homework",
+        encode("The start"),
+        encode("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        encode("Mate in one"),
+    );
+    let pdf = get(&s, &format!("/sheet?{query}")).await;
+    assert_eq!(
+        pdf.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&pdf.body)
+    );
+    assert_eq!(pdf.header(header::CONTENT_TYPE), "application/pdf");
+    assert_eq!(
+        pdf.headers["x-sheet-pages"], "2",
+        "the diagrams and the answer key"
+    );
+    assert!(pdf.body.starts_with(b"%PDF-"));
+    let png = get(&s, &format!("/sheet.png?{query}&pageNumber=1&dpi=100")).await;
+    assert_eq!(png.status, StatusCode::OK);
+    let img = common::decode(&png.body);
+    assert_eq!((img.width(), img.height()), (827, 1169), "A4 at 100 dpi");
+    let svg = get(&s, &format!("/sheet.svg?{query}&page=letter")).await;
+    assert_eq!(svg.header(header::CONTENT_TYPE), "image/svg+xml");
+    assert!(svg.text().contains(r#"width="8.5in" height="11in""#));
+    let again = get(&s, &format!("/sheet?{query}")).await;
+    assert_eq!(again.body, pdf.body, "the same URL, the same bytes");
+    assert_eq!(
+        again.header(header::ETAG),
+        pdf.header(header::ETAG),
+        "cached and tagged like a diagram"
+    );
+}
+
+#[tokio::test]
+async fn bad_sheets_are_400s_naming_the_parameter() {
+    let s = state();
+    let thirteen = "fen=start&".repeat(13);
+    assert_bad(
+        &get(&s, &format!("/sheet?{thirteen}")).await,
+        &["fen", "13", "at most 12"],
+    );
+    assert_bad(&get(&s, "/sheet?caption=x").await, &["fen", "missing"]);
+    assert_bad(
+        &get(&s, "/sheet?fen=start&page=a3").await,
+        &["page", "a3", "a4 or letter"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&fen=nonsense").await,
+        &["position 2", "nonsense"],
+    );
+    assert_bad(
+        &get(&s, "/sheet.png?fen=start&pageNumber=2").await,
+        &["pageNumber", "1 page"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&format=gif").await,
+        &["format", "gif"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&columns=0").await,
+        &["columns", "1 to 6"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&caption=a&caption=b").await,
+        &["caption", "2 times"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&solutions=1").await,
+        &["solution"],
+    );
+    assert_bad(
+        &get(&s, "/sheet?fen=start&pieces=nosuchset").await,
+        &["pieces", "nosuchset"],
+    );
+    assert_eq!(s.renders(), 0, "no bad sheet reached the renderer");
 }

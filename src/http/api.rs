@@ -6,6 +6,7 @@
 //! drift from what the service does.
 
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
+use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
 
@@ -45,6 +46,8 @@ pub enum Handler {
     Game(Animation),
     /// A still GIF with lila-gif's parameters (`white`, `black` player bars).
     Image,
+    /// A worksheet of many diagrams; the path may fix the format (PDF, SVG or PNG).
+    Sheet(Option<Format>),
     /// The plain-English description of a position.
     Describe,
     /// This API description.
@@ -164,6 +167,26 @@ pub const ROUTES: &[Route] = &[
         path: "/game.png",
         handler: Handler::Game(Animation::Apng),
         summary: "A whole game as an animated PNG (APNG), full colour.",
+    },
+    Route {
+        path: "/sheet",
+        handler: Handler::Sheet(None),
+        summary: "A worksheet: 1 to 12 positions (`fen` repeated) as numbered, captioned diagrams on A4 or Letter pages; PDF unless `format` says svg or png.",
+    },
+    Route {
+        path: "/sheet.pdf",
+        handler: Handler::Sheet(Some(Format::Pdf)),
+        summary: "A worksheet as a vector PDF, every page.",
+    },
+    Route {
+        path: "/sheet.svg",
+        handler: Handler::Sheet(Some(Format::Svg)),
+        summary: "One page of a worksheet as SVG (`pageNumber`).",
+    },
+    Route {
+        path: "/sheet.png",
+        handler: Handler::Sheet(Some(Format::Png)),
+        summary: "One page of a worksheet as PNG (`pageNumber`, `dpi`).",
     },
     Route {
         path: "/describe",
@@ -320,6 +343,48 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             let responses = json!({
                 "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
                 "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
+            });
+            (parameters, responses)
+        }
+        Handler::Sheet(path_format) => {
+            let mut parameters: Vec<Value> = SHEET_PARAMS
+                .iter()
+                .filter(|p| !(p.name == "format" && path_format.is_some()))
+                .map(|p| {
+                    let mut v = parameter(p, limits, piece_sets, p.name == "fen");
+                    if p.name == "fen" {
+                        v["explode"] = json!(true);
+                        v["schema"] = json!({
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": MAX_SHEET_DIAGRAMS,
+                            "items": schema(p, limits, piece_sets),
+                        });
+                    }
+                    v
+                })
+                .collect();
+            parameters.extend(
+                PARAMS
+                    .iter()
+                    .filter(|p| DIAGRAM_PARAMS.contains(&p.name))
+                    .map(|p| parameter(p, limits, piece_sets, false)),
+            );
+            let mut content = Map::new();
+            for format in [Format::Pdf, Format::Svg, Format::Png] {
+                if path_format.is_none_or(|f| f == format) {
+                    content.insert(
+                        format.content_type().into(),
+                        json!({ "schema": { "type": "string", "format": "binary" } }),
+                    );
+                }
+            }
+            let responses = json!({
+                "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
+                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+                "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
+                "414": error("The query string is too long."),
+                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
             });
             (parameters, responses)
         }

@@ -196,6 +196,7 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::Game(kind) => get(move |s, q, h| game(s, q, h, None, kind))
             .post(move |s, q, h, body: Body| game(s, q, h, Some(body), kind)),
         Handler::Image => get(image),
+        Handler::Sheet(format) => get(move |s, q, h| sheet(s, q, h, format)),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
@@ -599,6 +600,67 @@ async fn image(
     };
     let made = run_job(state.clone(), job);
     cached(&state, key, made, common, "image/gif").await
+}
+
+/// A worksheet: laid out here (cheap), drawn on the blocking pool, cached like a diagram.
+/// SVG and PNG are one page (`pageNumber`); every answer says how many pages there are.
+async fn sheet(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    path_format: Option<Format>,
+) -> Result<Response, AppError> {
+    use crate::render::sheet::Sheet;
+    use crate::request::sheet::{MAX_SHEET_DIAGRAMS, SheetRequest};
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let request = SheetRequest::from_pairs(
+        &pairs,
+        path_format,
+        MAX_SHEET_DIAGRAMS,
+        true,
+        &state.config.limits,
+    )
+    .map_err(AppError::bad_request)?;
+    if let Err(e) = state.renderer.set(&request.options.diagram) {
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
+    }
+    let (format, page) = (request.format, request.page);
+    let key = request.cache_key();
+    let sheet = Sheet::new(&state.renderer, request.entries, request.options)
+        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let pages = sheet.pages.len();
+    if format != Format::Pdf && page >= pages {
+        return Err(AppError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "pageNumber {} is not allowed: this sheet has {pages} page{}",
+                page + 1,
+                if pages == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let (mut common, unchanged) = image_headers(&key, &headers);
+    common.insert("x-sheet-pages", HeaderValue::from(pages));
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
+    if format == Format::Svg {
+        common.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+        );
+    }
+    let job = move |renderer: &Renderer| match format {
+        Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
+        Format::Png => sheet.png(renderer, page),
+        _ => sheet.pdf(renderer),
+    };
+    let made = run_job(state.clone(), job);
+    cached(&state, key, made, common, format.content_type()).await
 }
 
 /// Run `job` on the blocking pool under the same admission as diagrams (at most

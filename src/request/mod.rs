@@ -16,6 +16,9 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
+pub mod puzzles;
+pub mod sheet;
+
 /// Longest accepted `fen` value, in bytes.
 pub const MAX_FEN_BYTES: usize = 256;
 /// Longest accepted piece-set name, in bytes.
