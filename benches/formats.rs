@@ -37,6 +37,45 @@ fn benches(c: &mut Criterion) {
         }
     }
     group.finish();
+    sheets(c, &renderer);
+}
+
+/// The worksheet of the eight test puzzles on A4 (two pages): the whole PDF, and one page
+/// as PNG and as SVG.
+fn sheets(c: &mut Criterion, renderer: &Renderer) {
+    use staunton::render::sheet::{Sheet, SheetOptions};
+    use staunton::request::puzzles::{self, PuzzleFormat};
+    let text = include_str!("../tests/fixtures/puzzles/eight.epd");
+    let entries = puzzles::read(text, PuzzleFormat::Epd, 100).expect("the fixture reads");
+    let sheet = Sheet::new(renderer, entries, SheetOptions::default()).expect("lays out");
+    let mut group = c.benchmark_group("sheet");
+    let pdf = sheet.pdf(renderer).expect("renders");
+    let png = sheet.png(renderer, 0).expect("renders");
+    let svg = sheet.svg(renderer, 0).expect("renders");
+    println!(
+        "sheet/pdf: {} bytes ({} pages); sheet/png page 1: {} bytes; sheet/svg page 1: {} bytes",
+        pdf.len(),
+        sheet.pages.len(),
+        png.len(),
+        svg.len()
+    );
+    group.bench_function("pdf/eight", |b| b.iter(|| sheet.pdf(black_box(renderer))));
+    group.bench_function("png/page1", |b| {
+        b.iter(|| sheet.png(black_box(renderer), 0))
+    });
+    group.bench_function("svg/page1", |b| {
+        b.iter(|| sheet.svg(black_box(renderer), 0))
+    });
+    group.bench_function("layout/eight", |b| {
+        b.iter(|| {
+            Sheet::new(
+                black_box(renderer),
+                sheet.entries.clone(),
+                SheetOptions::default(),
+            )
+        })
+    });
+    group.finish();
 }
 
 fn config() -> Criterion {
