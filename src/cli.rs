@@ -596,13 +596,7 @@ fn sheet(args: SheetArgs) -> anyhow::Result<()> {
         MAX_CLI_SHEET_DIAGRAMS,
         false,
         &Default::default(),
-    )
-    .map_err(|e| {
-        anyhow!(
-            "{}",
-            e.to_string().replacen("pageNumber", "--page-number", 1)
-        )
-    })?;
+    )?;
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;
     let entries = puzzles::read(&text, kind, MAX_CLI_SHEET_DIAGRAMS)
