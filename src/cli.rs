@@ -158,6 +158,10 @@ struct ServeArgs {
     /// Seconds requests in flight may take to finish after SIGTERM/SIGINT.
     #[arg(long, env = "STAUNTON_SHUTDOWN_GRACE", default_value_t = 10)]
     shutdown_grace: u64,
+    /// Seconds to keep serving after SIGTERM/SIGINT with `/ready` answering 503, so a
+    /// balancer (Kubernetes, nginx health checks) stops sending requests first.
+    #[arg(long, env = "STAUNTON_DRAIN", default_value_t = 0)]
+    drain: u64,
 }
 
 #[derive(Debug, Args)]
@@ -338,6 +342,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             max_body_bytes: args.max_body_bytes,
             request_timeout: Duration::from_secs(args.request_timeout.max(1)),
             header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+            drain: Duration::from_secs(args.drain),
             limits: crate::request::Limits {
                 fen_bytes: args.max_fen_bytes,
                 arrows: args.max_arrows,

@@ -786,3 +786,56 @@ async fn bad_sheets_are_400s_naming_the_parameter() {
     );
     assert_eq!(s.renders(), 0, "no bad sheet reached the renderer");
 }
+
+/// One GET over a fresh connection: the status code, or `None` if the connection failed.
+async fn socket_status(addr: std::net::SocketAddr, path: &str) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.ok()?;
+    String::from_utf8_lossy(&raw)
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+#[tokio::test]
+async fn ready_turns_503_on_shutdown_while_the_drain_keeps_serving() {
+    let s = state();
+    let ready = get(&s, "/ready").await;
+    assert_eq!(ready.status, StatusCode::OK);
+    assert_eq!(ready.text(), "ready\n");
+    assert_eq!(get(&s, "/health").await.status, StatusCode::OK);
+
+    let config = staunton::http::Config {
+        drain: std::time::Duration::from_millis(800),
+        ..Default::default()
+    };
+    let state = Arc::new(AppState::with_config(Arc::new(Renderer::default()), config));
+    let served = common::Served::start(state.clone(), std::time::Duration::from_secs(2)).await;
+    let addr = served.addr;
+    assert_eq!(socket_status(addr, "/ready").await, Some(200));
+    let stopping = served.signal();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(state.is_draining());
+    // Draining: not ready, still live, still rendering.
+    assert_eq!(socket_status(addr, "/ready").await, Some(503));
+    assert_eq!(socket_status(addr, "/health").await, Some(200));
+    assert_eq!(
+        socket_status(addr, "/diagram.svg?fen=start&size=100").await,
+        Some(200)
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(5), stopping)
+        .await
+        .expect("stops after the drain")
+        .expect("join")
+        .expect("clean");
+    assert_eq!(
+        socket_status(addr, "/ready").await,
+        None,
+        "the listener is closed"
+    );
+}

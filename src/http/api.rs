@@ -54,6 +54,8 @@ pub enum Handler {
     OpenApi,
     /// Liveness.
     Health,
+    /// Readiness: 503 once shutting down.
+    Ready,
     /// Prometheus counters.
     Metrics,
 }
@@ -202,6 +204,11 @@ pub const ROUTES: &[Route] = &[
         path: "/health",
         handler: Handler::Health,
         summary: "Liveness: answers `ok` while the service runs.",
+    },
+    Route {
+        path: "/ready",
+        handler: Handler::Ready,
+        summary: "Readiness: `ready` while the service takes new requests; 503 once it is shutting down (SIGTERM), so a balancer drains it first.",
     },
     Route {
         path: "/metrics",
@@ -406,6 +413,13 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::OpenApi => (
             Vec::new(),
             json!({ "200": { "description": "This document.", "content": { "application/json": { "schema": { "type": "object" } } } } }),
+        ),
+        Handler::Ready => (
+            Vec::new(),
+            json!({
+                "200": text("Ready: `ready`.", "text/plain"),
+                "503": error("Shutting down: send new requests elsewhere."),
+            }),
         ),
         Handler::Health | Handler::Metrics => (
             Vec::new(),

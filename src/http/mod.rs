@@ -59,6 +59,9 @@ pub struct Config {
     pub header_timeout: Duration,
     /// Per-parameter limits (fen bytes, arrows, squares, size).
     pub limits: crate::request::Limits,
+    /// After the shutdown signal, how long to keep serving with `/ready` answering 503, so
+    /// a balancer stops sending new requests before the listener closes.
+    pub drain: Duration,
 }
 
 impl Default for Config {
@@ -73,6 +76,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(5),
             limits: crate::request::Limits::default(),
+            drain: Duration::ZERO,
         }
     }
 }
@@ -91,6 +95,8 @@ pub struct AppState {
     config: Config,
     metrics: Metrics,
     fault: Option<FaultHook>,
+    /// Set once the shutdown signal arrived: `/ready` answers 503.
+    draining: std::sync::atomic::AtomicBool,
     /// `/openapi.json`, generated once: the routes, parameters, limits and piece sets.
     openapi: Bytes,
 }
@@ -135,6 +141,7 @@ impl AppState {
             config,
             metrics: Metrics::default(),
             fault: None,
+            draining: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -142,6 +149,16 @@ impl AppState {
     pub fn with_fault_hook(mut self, hook: FaultHook) -> AppState {
         self.fault = Some(hook);
         self
+    }
+
+    /// Mark the service as shutting down: `/ready` answers 503 from now on.
+    pub fn start_draining(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the service is shutting down.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Relaxed)
     }
 
     /// The counters.
@@ -200,6 +217,7 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
+        Handler::Ready => get(ready),
         Handler::Metrics => get(metrics),
     }
 }
@@ -269,6 +287,25 @@ async fn health() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         "ok\n",
+    )
+}
+
+/// Readiness: 200 while the service takes new requests, 503 once it is shutting down.
+async fn ready(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    let (status, text) = match state.is_draining() {
+        false => (StatusCode::OK, "ready\n"),
+        true => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "draining: this replica is shutting down\n",
+        ),
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
     )
 }
 
@@ -765,8 +802,9 @@ async fn log_request(
     response
 }
 
-/// Serve `app(state)` on `listener` until `shutdown` resolves, then stop accepting and let
-/// requests in flight finish for at most `grace`.
+/// Serve `app(state)` on `listener` until `shutdown` resolves; then `/ready` answers 503
+/// and requests are still taken for the configured drain period (`Config::drain`); then
+/// stop accepting and let requests in flight finish for at most `grace`.
 ///
 /// Connections are HTTP/1.1 with hyper's limits on header size and a header-read timeout
 /// (`Config::header_timeout`), so a client that sends its headers slowly (slowloris) is cut
@@ -779,6 +817,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let header_timeout = state.config.header_timeout;
+    let drain = state.config.drain;
+    let draining = state.clone();
     // Caches evict and expire idle entries only when something runs their upkeep: once a
     // second, so what a burst left goes within `cache::IDLE` of its end even if no request
     // follows.
@@ -795,7 +835,9 @@ pub async fn serve(
     let service = hyper_util::service::TowerToHyperService::new(app(state));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
+    let mut stop_at: Option<tokio::time::Instant> = None;
     loop {
+        let deadline = stop_at.unwrap_or_else(tokio::time::Instant::now);
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(connection) => connection,
@@ -806,7 +848,16 @@ pub async fn serve(
                     continue;
                 }
             },
-            () = &mut shutdown => break,
+            () = &mut shutdown, if stop_at.is_none() => {
+                draining.start_draining();
+                tracing::info!(?drain, "shutting down: /ready answers 503; draining");
+                if drain.is_zero() {
+                    break;
+                }
+                stop_at = Some(tokio::time::Instant::now() + drain);
+                continue;
+            }
+            () = tokio::time::sleep_until(deadline), if stop_at.is_some() => break,
         };
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder

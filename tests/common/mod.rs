@@ -138,6 +138,12 @@ impl Served {
         Served { addr, stop, handle }
     }
 
+    /// Signal shutdown without waiting for the server to stop.
+    pub fn signal(self) -> tokio::task::JoinHandle<std::io::Result<()>> {
+        let _ = self.stop.send(());
+        self.handle
+    }
+
     /// Signal shutdown and wait (at most 5 s) for the server to stop cleanly.
     pub async fn stop(self) {
         let _ = self.stop.send(());
