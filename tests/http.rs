@@ -503,6 +503,51 @@ async fn metrics_report_every_cache_next_to_its_bound() {
 }
 
 #[tokio::test]
+async fn metrics_count_renders_by_route_and_format_and_name_the_build() {
+    let s = state();
+    for uri in [
+        "/diagram?fen=start&size=240",
+        "/diagram?fen=start&size=240", // a hit: not a render
+        "/diagram.svg?fen=start",
+        "/image.gif?fen=start",
+        "/sheet.svg?fen=start&fen=empty",
+    ] {
+        assert_eq!(get(&s, uri).await.status, StatusCode::OK, "{uri}");
+    }
+    let metrics = get(&s, "/metrics").await.text();
+    let value = |series: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in\n{metrics}"))
+    };
+    for (route, format) in [
+        ("diagram", "png"),
+        ("diagram", "svg"),
+        ("image", "gif"),
+        ("sheet", "svg"),
+    ] {
+        let labels = format!("{{route=\"{route}\",format=\"{format}\"}}");
+        assert_eq!(value(&format!("staunton_renders_total{labels}")), 1.0);
+        assert_eq!(
+            value(&format!("staunton_render_seconds_count{labels}")),
+            1.0
+        );
+    }
+    assert_eq!(value("staunton_cache_hits_total"), 1.0);
+    assert_eq!(value("staunton_cache_misses_total"), 4.0);
+    assert!(value("staunton_render_queue_limit") >= 1.0);
+    assert_eq!(value("staunton_render_queue_depth"), 0.0);
+    let build = format!(
+        "staunton_build_info{{version=\"{}\"}}",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(value(&build), 1.0);
+    assert!(metrics.contains("# TYPE staunton_render_seconds histogram"));
+    assert!(!metrics.contains(".."), "help texts end in one full stop");
+}
+
+#[tokio::test]
 async fn quick_renders_on_the_async_worker_give_the_same_bytes_as_the_pool() {
     let s = state();
     // The first request at 360 px builds the context (in the pool); the second, another

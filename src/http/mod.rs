@@ -318,19 +318,14 @@ async fn metrics(State(state): State<Arc<AppState>>) -> impl IntoResponse {
         entries: state.cache.entry_count(),
     }];
     caches.extend(state.renderer.cache_usage());
-    let text = state.metrics.render_text(
-        state.cache.entry_count(),
-        state.cache.weighted_size(),
-        state.queued.load(Ordering::Relaxed) as u64,
-        &caches,
-    );
-    (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        text,
-    )
+    let text = state.metrics.render_text(&metrics::Scrape {
+        cache_entries: state.cache.entry_count(),
+        cache_bytes: state.cache.weighted_size(),
+        queue_depth: state.queued.load(Ordering::Relaxed) as u64,
+        queue_limit: (state.config.workers.max(1) + state.config.queue) as u64,
+        caches: &caches,
+    });
+    ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text)
 }
 
 async fn not_found(uri: axum::http::Uri) -> AppError {
@@ -437,10 +432,10 @@ async fn cached(
         .await
         .map_err(|e| (*e).clone())?;
     let status = if entry.is_fresh() {
-        state.metrics.misses.fetch_add(1, Ordering::Relaxed);
+        state.metrics.misses.inc();
         CacheStatus::Miss
     } else {
-        state.metrics.hits.fetch_add(1, Ordering::Relaxed);
+        state.metrics.hits.inc();
         CacheStatus::Hit
     };
     common.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -511,7 +506,7 @@ async fn game(
         Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
         Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
     };
-    let made = run_job(state.clone(), job);
+    let made = run_job(state.clone(), ("game", kind.name()), job);
     cached(&state, key, made, common, kind.content_type()).await
 }
 
@@ -551,7 +546,10 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
             Ok(Some(out)) => {
                 drop(permit);
                 state.renders.fetch_add(1, Ordering::Relaxed);
-                state.metrics.render(start.elapsed().as_secs_f64());
+                let format = request.format.extension();
+                state
+                    .metrics
+                    .render("diagram", format, start.elapsed().as_secs_f64());
                 return rendered(out);
             }
             Ok(None) => {}
@@ -563,13 +561,15 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
         }
     }
     let hook = state.fault.clone();
+    let request_format = request.format.extension();
     let job = move |renderer: &Renderer| {
         if let Some(hook) = &hook {
             hook(&request);
         }
         renderer.render(&request.position, &request.options, request.format)
     };
-    blocking(&state, permit, job).await
+    let what = ("diagram", request_format);
+    blocking(&state, permit, what, job).await
 }
 
 /// `/image.gif`, lila-gif's still route: a diagram as GIF, with player bars when `white` or
@@ -635,7 +635,7 @@ async fn image(
             animate::gif(renderer, std::slice::from_ref(&frame), false)
         }
     };
-    let made = run_job(state.clone(), job);
+    let made = run_job(state.clone(), ("image", "gif"), job);
     cached(&state, key, made, common, "image/gif").await
 }
 
@@ -696,18 +696,20 @@ async fn sheet(
         Format::Png => sheet.png(renderer, page),
         _ => sheet.pdf(renderer),
     };
-    let made = run_job(state.clone(), job);
+    let made = run_job(state.clone(), ("sheet", format.extension()), job);
     cached(&state, key, made, common, format.content_type()).await
 }
 
 /// Run `job` on the blocking pool under the same admission as diagrams (at most
-/// `workers` at a time, 503 beyond `workers + queue`).
+/// `workers` at a time, 503 beyond `workers + queue`). `what` is the kind of route and the
+/// format, for the metrics.
 async fn run_job(
     state: Arc<AppState>,
+    what: (&'static str, &'static str),
     job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
 ) -> Result<Bytes, AppError> {
     let (_queued, permit) = admit(&state).await?;
-    blocking(&state, permit, job).await
+    blocking(&state, permit, what, job).await
 }
 
 /// Admit one render: counted until the guard drops, with one of the `workers` permits;
@@ -718,7 +720,7 @@ async fn admit(
     let limit = state.config.workers.max(1) + state.config.queue;
     if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
         state.queued.fetch_sub(1, Ordering::Relaxed);
-        state.metrics.rejected.fetch_add(1, Ordering::Relaxed);
+        state.metrics.rejected.inc();
         return Err(AppError::unavailable(
             "the service is busy rendering other diagrams: retry in a second",
         ));
@@ -736,10 +738,12 @@ async fn admit(
     Ok((queued, permit))
 }
 
-/// Run `job` on the blocking pool, holding `permit` until it ends.
+/// Run `job` on the blocking pool, holding `permit` until it ends; `what` (kind of route,
+/// format) labels its render in the metrics.
 async fn blocking(
     state: &Arc<AppState>,
     permit: tokio::sync::OwnedSemaphorePermit,
+    (route, format): (&'static str, &'static str),
     job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
 ) -> Result<Bytes, AppError> {
     let worker = state.clone();
@@ -748,7 +752,9 @@ async fn blocking(
         let start = Instant::now();
         worker.renders.fetch_add(1, Ordering::Relaxed);
         let out = job(&worker.renderer);
-        worker.metrics.render(start.elapsed().as_secs_f64());
+        worker
+            .metrics
+            .render(route, format, start.elapsed().as_secs_f64());
         out
     })
     .await;
