@@ -412,6 +412,8 @@ async fn openapi_describes_every_route_the_router_answers() {
     for path in paths.keys() {
         let example = if path.starts_with("/game") {
             format!("{path}?moves=e2e4_e7e5&size=120")
+        } else if path == "/piece.svg" {
+            format!("{path}?piece=wN")
         } else if path == "/describe"
             || path == "/image.gif"
             || path.starts_with("/diagram")
@@ -454,7 +456,12 @@ async fn the_front_page_is_served_with_its_script_and_style_from_this_origin_onl
         !html.contains("http://") && !html.contains("https://"),
         "no external requests"
     );
-    for (path, kind) in [("/app.js", "text/javascript"), ("/app.css", "text/css")] {
+    assert!(html.contains("/editor.js"));
+    for (path, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/editor.js", "text/javascript"),
+        ("/app.css", "text/css"),
+    ] {
         let a = get(&s, path).await;
         assert_eq!(a.status, StatusCode::OK);
         assert!(a.header(header::CONTENT_TYPE).starts_with(kind));
@@ -882,5 +889,351 @@ async fn ready_turns_503_on_shutdown_while_the_drain_keeps_serving() {
         socket_status(addr, "/ready").await,
         None,
         "the listener is closed"
+    );
+}
+
+// --- /piece.svg and /game.json: the board editor's palette and move list -----------------
+
+async fn head(state: &Arc<AppState>, uri: &str) -> Answer {
+    let request = Request::head(uri).body(Body::empty()).expect("request");
+    send(state, request).await
+}
+
+/// Headers every `/piece.svg` and `/game.json` answer carries.
+fn assert_cacheable(a: &Answer, content_type: &str) {
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.header(header::CONTENT_TYPE), content_type);
+    assert_eq!(
+        a.header(header::CACHE_CONTROL),
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(a.header(header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+    let tag = a.header(header::ETAG);
+    assert!(
+        tag.starts_with('"') && tag.ends_with('"'),
+        "a strong ETag: {tag}"
+    );
+}
+
+#[tokio::test]
+async fn piece_svg_draws_one_piece_of_a_set_alone_on_a_transparent_square() {
+    let s = state();
+    let codes = [
+        "wK", "wQ", "wR", "wB", "wN", "wP", "bK", "bQ", "bR", "bB", "bN", "bP", "wA", "wC", "bA",
+        "bC",
+    ];
+    let mut bodies = std::collections::HashSet::new();
+    for code in codes {
+        let a = get(&s, &format!("/piece.svg?piece={code}")).await;
+        assert_cacheable(&a, "image/svg+xml");
+        assert_eq!(
+            a.header(header::CONTENT_SECURITY_POLICY),
+            "default-src 'none'; style-src 'unsafe-inline'"
+        );
+        let svg = a.text();
+        let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default())
+            .unwrap_or_else(|e| panic!("{code}: {e}"));
+        assert_eq!(tree.size().width(), tree.size().height(), "{code}: square");
+        let pixels = common::rasterise_svg(&svg);
+        let (w, h) = pixels.dimensions();
+        for (x, y) in [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)] {
+            assert_eq!(pixels.get_pixel(x, y)[3], 0, "{code}: no board behind it");
+        }
+        let opaque = pixels.pixels().filter(|p| p[3] == 255).count();
+        assert!(opaque > (w * h / 20) as usize, "{code}: a piece is drawn");
+        bodies.insert(a.body);
+    }
+    assert_eq!(bodies.len(), codes.len(), "every piece is its own drawing");
+
+    // The palette shows the artwork the diagrams draw: the same path data.
+    let knight = get(&s, "/piece.svg?piece=wN").await;
+    let board = get(&s, "/diagram.svg?fen=start").await.text();
+    let knight_svg = knight.text();
+    let paths: Vec<&str> = knight_svg
+        .split(" d=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(!paths.is_empty());
+    for d in paths {
+        assert!(
+            board.contains(&format!(" d=\"{d}\"")),
+            "{d} not on the board"
+        );
+    }
+    // Names as on /diagram (case-insensitive, aliases); the code case-insensitive too.
+    let same = get(&s, "/piece.svg?PIECE=wn&pieceSet=Staunton").await;
+    assert_eq!(same.body, knight.body);
+    assert_eq!(same.header(header::ETAG), knight.header(header::ETAG));
+    let tag = knight.header(header::ETAG).to_string();
+    let again = get_with(&s, "/piece.svg?piece=wN", Some(&tag)).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    let headed = head(&s, "/piece.svg?piece=wN").await;
+    assert_cacheable(&headed, "image/svg+xml");
+    assert!(headed.body.is_empty());
+    assert_eq!(
+        s.renders(),
+        1,
+        "pieces are written, not rendered: only the diagram counted"
+    );
+}
+
+#[tokio::test]
+async fn piece_svg_serves_the_sets_loaded_from_a_folder() {
+    let root = std::env::temp_dir().join(format!("staunton-palette-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("Magenta");
+    std::fs::create_dir_all(&dir).expect("set dir");
+    let builtin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pieces/staunton");
+    for code in [
+        "wK", "wQ", "wR", "wB", "wN", "wP", "bK", "bQ", "bR", "bB", "bN", "bP",
+    ] {
+        let svg = std::fs::read_to_string(builtin.join(format!("{code}.svg"))).expect("piece");
+        let svg = svg.replacen(
+            "</svg>",
+            r##"<rect width="20" height="20" fill="#ff00ff"/></svg>"##,
+            1,
+        );
+        std::fs::write(dir.join(format!("{code}.svg")), svg).expect("write");
+    }
+    let (sets, problems) = staunton::pieces::PieceSets::with_dir(&root);
+    assert!(problems.is_empty(), "{problems:?}");
+    let s = Arc::new(AppState::new(
+        Arc::new(Renderer::new(sets, DEFAULT_CACHE_BYTES)),
+        DEFAULT_CACHE_BYTES,
+    ));
+    let own = get(&s, "/piece.svg?piece=bQ&pieces=magenta").await;
+    assert_cacheable(&own, "image/svg+xml");
+    assert!(own.text().contains("#ff00ff"), "{}", own.text());
+    let plain = get(&s, "/piece.svg?piece=bQ").await;
+    assert!(!plain.text().contains("#ff00ff"));
+    assert_ne!(own.header(header::ETAG), plain.header(header::ETAG));
+    // A set without archbishop and chancellor borrows the built-in ones, as on a board.
+    let borrowed = get(&s, "/piece.svg?piece=wC&pieces=MAGENTA").await;
+    assert_eq!(borrowed.status, StatusCode::OK);
+    let doc: serde_json::Value =
+        serde_json::from_slice(&get(&s, "/openapi.json").await.body).expect("JSON");
+    let sets = &doc["paths"]["/piece.svg"]["get"]["parameters"][1]["schema"]["enum"];
+    assert_eq!(*sets, serde_json::json!(["staunton", "magenta"]));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[tokio::test]
+async fn bad_pieces_are_400s_naming_the_parameter_and_what_is_allowed() {
+    let s = state();
+    assert_bad(
+        &get(&s, "/piece.svg").await,
+        &["piece is missing", "wK, wQ", "bA, bC"],
+    );
+    for code in ["wX", "K", "white-king", "xK", "wKQ"] {
+        assert_bad(
+            &get(&s, &format!("/piece.svg?piece={code}")).await,
+            &[
+                "piece",
+                &format!("\"{code}\" is not allowed"),
+                "one of wK",
+                "bC",
+            ],
+        );
+    }
+    assert_bad(
+        &get(&s, "/piece.svg?piece=wK&pieces=nosuchset").await,
+        &[
+            "pieces \"nosuchset\" is not allowed",
+            "expected one of staunton",
+        ],
+    );
+    assert_bad(
+        &get(&s, "/piece.svg?piece=wK&pieces=..%2Fetc").await,
+        &["pieces \"../etc\" is not allowed", "letters, digits"],
+    );
+    let bad = get(&s, "/piece.svg?piece=wX").await;
+    assert_eq!(bad.header(header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+    let long = get(&s, &format!("/piece.svg?piece=wK&x={}", "a".repeat(50_000))).await;
+    assert_eq!(long.status, StatusCode::URI_TOO_LONG);
+}
+
+/// A fixture game's PGN and its positions after every ply (ply 0 first).
+fn fixture_game(name: &str) -> (String, Vec<String>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games");
+    let pgn = std::fs::read_to_string(dir.join(format!("{name}.pgn"))).expect("PGN");
+    let fens = std::fs::read_to_string(dir.join(format!("{name}.fens"))).expect("FENs");
+    let fens = fens.lines().filter(|l| !l.is_empty()).map(str::to_string);
+    (pgn, fens.collect())
+}
+
+#[tokio::test]
+async fn game_json_lists_the_main_line_with_san_uci_and_every_fen() {
+    let s = state();
+    let (pgn, fens) = fixture_game("opera");
+    let a = get(&s, &format!("/game.json?pgn={}", encode(&pgn))).await;
+    assert_cacheable(&a, "application/json; charset=utf-8");
+    let doc: serde_json::Value = serde_json::from_slice(&a.body).expect("JSON");
+    assert_eq!(doc["plies"], 33);
+    assert_eq!(doc["start"], fens[0].as_str());
+    assert_eq!(doc["result"], "1-0");
+    assert_eq!(doc["tags"], serde_json::json!({}));
+    let moves = doc["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 33);
+    // The SANs as the fixture writes them (python-chess's), without `!`/`?` and numbers.
+    let sans: Vec<String> = pgn
+        .split_whitespace()
+        .filter(|t| *t != "1-0")
+        .map(|t| t.rsplit('.').next().unwrap_or(t))
+        .map(|t| t.trim_end_matches(['!', '?']).to_string())
+        .collect();
+    assert_eq!(sans.len(), 33, "{sans:?}");
+    for (i, m) in moves.iter().enumerate() {
+        let ply = i + 1;
+        assert_eq!(m["ply"], ply, "{m}");
+        assert_eq!(m["number"], i / 2 + 1, "{m}");
+        assert_eq!(m["side"], if i % 2 == 0 { "w" } else { "b" }, "{m}");
+        assert_eq!(m["san"], sans[i].as_str(), "{m}");
+        assert_eq!(m["fen"], fens[ply].as_str(), "{m}");
+    }
+    assert_eq!(moves[0]["uci"], "e2e4");
+    assert_eq!(
+        (moves[22]["san"].as_str(), moves[22]["uci"].as_str()),
+        (Some("O-O-O"), Some("e1c1"))
+    );
+    assert_eq!(moves[32]["san"], "Rd8#");
+    assert_eq!(moves[32]["fen"], fens[33].as_str(), "the last FEN");
+
+    // POST gives the same bytes and ETag; HEAD and 304 as for images.
+    let posted = post(&s, "/game.json", pgn.clone().into_bytes()).await;
+    assert_cacheable(&posted, "application/json; charset=utf-8");
+    assert_eq!(posted.body, a.body);
+    assert_eq!(posted.header(header::ETAG), a.header(header::ETAG));
+    let tag = a.header(header::ETAG).to_string();
+    let again = get_with(&s, &format!("/game.json?pgn={}", encode(&pgn)), Some(&tag)).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    let headed = head(&s, &format!("/game.json?pgn={}", encode(&pgn))).await;
+    assert_cacheable(&headed, "application/json; charset=utf-8");
+    assert!(headed.body.is_empty());
+
+    // Tags in the order written, and every fixture game's positions (Chess960 castling,
+    // a [FEN] start with Black to move, promotions, en passant) as python-chess has them.
+    for name in ["immortal", "chess960", "rubinstein", "promotions", "reti"] {
+        let (pgn, fens) = fixture_game(name);
+        let a = post(&s, "/game.json", pgn.into_bytes()).await;
+        assert_cacheable(&a, "application/json; charset=utf-8");
+        let doc: serde_json::Value = serde_json::from_slice(&a.body).expect("JSON");
+        assert_eq!(doc["plies"], fens.len() - 1, "{name}");
+        assert_eq!(doc["start"], fens[0].as_str(), "{name}");
+        for (i, m) in doc["moves"].as_array().expect("moves").iter().enumerate() {
+            assert_eq!(m["fen"], fens[i + 1].as_str(), "{name} ply {}", i + 1);
+        }
+        if name == "immortal" {
+            assert_eq!(doc["tags"]["White"], "Anderssen, Adolf");
+            assert_eq!(doc["result"], "1-0");
+            let text = a.text();
+            assert!(text.find("\"Event\"") < text.find("\"White\""), "PGN order");
+        }
+        if name == "chess960" {
+            assert_eq!(doc["moves"][6]["uci"], "d1g1", "king takes rook");
+            assert_eq!(doc["result"], "*");
+        }
+        if name == "rubinstein" {
+            assert_eq!(
+                (
+                    doc["moves"][0]["number"].as_u64(),
+                    doc["moves"][0]["side"].as_str()
+                ),
+                (Some(12), Some("b"))
+            );
+        }
+    }
+
+    // UCI moves from a FEN.
+    let a = get(
+        &s,
+        "/game.json?fen=r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R_w_KQkq_-_4_4&moves=e1g1_f8c5",
+    )
+    .await;
+    assert_cacheable(&a, "application/json; charset=utf-8");
+    let doc: serde_json::Value = serde_json::from_slice(&a.body).expect("JSON");
+    assert_eq!(doc["moves"][0]["san"], "O-O");
+    assert_eq!(doc["moves"][0]["number"], 4);
+    assert_eq!(doc["moves"][1]["san"], "Bc5");
+    assert_eq!(doc["result"], serde_json::Value::Null);
+    assert_eq!(s.renders(), 0, "a move list renders nothing");
+}
+
+#[tokio::test]
+async fn bad_games_for_the_move_list_are_the_game_routes_400s() {
+    let s = state();
+    let illegal = post(
+        &s,
+        "/game.json",
+        b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Ke3".to_vec(),
+    )
+    .await;
+    assert_bad(&illegal, &[]);
+    assert_eq!(
+        illegal.text().trim_end(),
+        "pgn: 5. Ke3 is not a legal move for White after 4...dxc6"
+    );
+    assert_bad(
+        &get(&s, "/game.json?moves=e2e4_e7e6_e1e3").await,
+        &["moves: 2. e1e3 is not a legal move for White after 1...e7e6"],
+    );
+    assert_bad(&get(&s, "/game.json").await, &["pgn is missing"]);
+    assert_bad(
+        &get(&s, "/game.json?fen=start&pgn=1.e4").await,
+        &["fen and pgn cannot both be given"],
+    );
+    let long = "e2e4 ".repeat(4000);
+    assert_bad(
+        &get(&s, &format!("/game.json?moves={}", encode(&long))).await,
+        &["moves is 20000 bytes long", "at most 16384 bytes", "POST"],
+    );
+    assert_bad(
+        &post(&s, "/game.json", Vec::new()).await,
+        &["body is empty"],
+    );
+    let big = post(&s, "/game.json", vec![b' '; 70 * 1024]).await;
+    assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let short = staunton::http::Config {
+        limits: staunton::request::Limits {
+            plies: 4,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let s = Arc::new(AppState::with_config(Arc::new(Renderer::default()), short));
+    assert_bad(
+        &get(&s, "/game.json?moves=e2e4_e7e5_g1f3_b8c6_f1b5").await,
+        &["moves: the game has 5 plies: at most 4 are allowed"],
+    );
+}
+
+#[tokio::test]
+async fn openapi_describes_the_palette_and_move_list_routes() {
+    let s = state();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&get(&s, "/openapi.json").await.body).expect("JSON");
+    let piece = &doc["paths"]["/piece.svg"]["get"];
+    let params = piece["parameters"].as_array().expect("parameters");
+    assert_eq!(params[0]["name"], "piece");
+    assert_eq!(params[0]["required"], true);
+    assert_eq!(
+        params[0]["schema"]["enum"].as_array().map(Vec::len),
+        Some(16)
+    );
+    assert_eq!(params[1]["name"], "pieces");
+    assert!(piece["responses"]["200"]["content"]["image/svg+xml"].is_object());
+    let list = &doc["paths"]["/game.json"];
+    let names: Vec<&str> = list["get"]["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(names, ["fen", "pgn", "moves"]);
+    assert!(list["post"]["requestBody"].is_object());
+    let schema = &list["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(
+        schema["properties"]["moves"]["items"]["required"],
+        serde_json::json!(["ply", "number", "side", "san", "uci", "fen"])
     );
 }

@@ -219,6 +219,8 @@
   async function update() {
     clearTimeout(timer);
     const mine = ++generation;
+    // The board editor (editor.js) follows the form.
+    document.dispatchEvent(new CustomEvent("composer:update"));
     const pairs = params();
     saveState(pairs);
     const url = diagramUrl(pairs);

@@ -49,6 +49,8 @@ pub struct Game {
     /// `boards[i]` is the position after `i` plies.
     boards: Vec<cc::Board>,
     plies: Vec<Ply>,
+    /// The result token that ended the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    result: Option<String>,
 }
 
 /// The variants a `[Variant]` tag may name for a game we can play.
@@ -131,6 +133,7 @@ impl Game {
             intro: pgn.intro,
             boards: Vec::with_capacity(pgn.moves.len() + 1),
             plies: Vec::with_capacity(pgn.moves.len()),
+            result: pgn.result,
         };
         game.boards.push(start);
         for m in pgn.moves {
@@ -163,6 +166,7 @@ impl Game {
             intro: String::new(),
             boards: vec![board],
             plies: Vec::with_capacity(tokens.len()),
+            result: None,
         };
         for token in tokens {
             let board = game.boards.last().expect("the start is there");
@@ -217,6 +221,17 @@ impl Game {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The tag pairs, in the order written (`("White", "Morphy, Paul")`).
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// The result token that ended the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if it had
+    /// one (the `[Result]` tag is [`Game::header`]'s).
+    pub fn result(&self) -> Option<&str> {
+        self.result.as_deref()
+    }
+
     /// The position after `ply` plies (0 = the start), `ply` at most [`Game::len`].
     pub fn position(&self, ply: usize) -> Position {
         position_of(&self.boards[ply.min(self.len())])
@@ -262,6 +277,35 @@ impl Game {
         let i = ply.checked_sub(1)?;
         let (mv, board) = (self.plies.get(i)?.mv, &self.boards[i]);
         Some(write_san(board, mv, &self.boards[i + 1]))
+    }
+
+    /// The move that led to `ply` in UCI: `e2e4`, `e7e8q`. Castling is the king's
+    /// two-square move (`e1g1`) when the king stands on the e-file and the rook in the
+    /// corner, as in standard chess; otherwise (Chess960) king takes rook (`d1g1`).
+    pub fn uci(&self, ply: usize) -> Option<String> {
+        let i = ply.checked_sub(1)?;
+        let (mv, board) = (self.plies.get(i)?.mv, &self.boards[i]);
+        let to = match castle_side(board, mv) {
+            Some(short)
+                if mv.from.file() == cc::File::E
+                    && mv.to.file() == if short { cc::File::H } else { cc::File::A } =>
+            {
+                let file = if short { cc::File::G } else { cc::File::C };
+                cc::Square::new(file, mv.from.rank())
+            }
+            _ => mv.to,
+        };
+        let mut uci = format!("{}{}", mv.from, to);
+        if let Some(p) = mv.promotion {
+            uci.push(letter(p).to_ascii_lowercase());
+        }
+        Some(uci)
+    }
+
+    /// The number of the move that led to `ply` (`23` for both `23. Qxf2+` and `23...Kh8`).
+    pub fn move_number(&self, ply: usize) -> Option<u32> {
+        let board = self.boards.get(ply.checked_sub(1)?)?;
+        (ply <= self.len()).then(|| u32::from(board.fullmove_number()))
     }
 
     /// The move that led to `ply` with its number: `23. Qxf2+` or `23...Qxf2+`.
@@ -751,6 +795,47 @@ mod tests {
             "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
             "and not when it is not"
         );
+    }
+
+    #[test]
+    fn uci_castles_with_the_king_s_two_squares_and_in_chess960_king_takes_rook() {
+        let game = Game::from_pgn(
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O d6 5. d3 Bg4 6. Nc3 Qd7 7. Be3 O-O-O",
+            100,
+        )
+        .expect("plays");
+        assert_eq!(game.uci(1).as_deref(), Some("e2e4"));
+        assert_eq!(game.uci(7).as_deref(), Some("e1g1"));
+        assert_eq!(game.uci(14).as_deref(), Some("e8c8"));
+        assert_eq!(game.uci(15), None);
+        assert_eq!(
+            (game.move_number(13), game.move_number(14)),
+            (Some(7), Some(7))
+        );
+        assert_eq!((game.move_number(0), game.move_number(15)), (None, None));
+        let by_uci = Game::from_uci(
+            &Position::start(),
+            &(1..=14)
+                .filter_map(|p| game.uci(p))
+                .collect::<Vec<_>>()
+                .join(" "),
+            100,
+        )
+        .expect("its own UCI plays back");
+        assert_eq!(by_uci.position(14), game.position(14));
+        let fischer = Game::from_pgn(
+            "[Variant \"Chess960\"]\n[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1\"]\n1. e4 e5 2. Bc4 Bc5 3. Qe2 d6 4. O-O *",
+            100,
+        )
+        .expect("plays");
+        assert_eq!(fischer.san(7).as_deref(), Some("O-O"));
+        assert_eq!(fischer.uci(7).as_deref(), Some("d1g1"));
+        assert_eq!(fischer.result(), Some("*"));
+        assert_eq!(fischer.headers()[0].0, "Variant");
+        let start = fen::parse("8/P6k/8/8/8/8/8/K7 w - - 0 1").expect("a valid FEN");
+        let promotion = Game::from_uci(&start, "a7a8n", 10).expect("plays");
+        assert_eq!(promotion.uci(1).as_deref(), Some("a7a8n"));
+        assert_eq!(promotion.result(), None);
     }
 
     #[test]

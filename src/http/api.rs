@@ -6,6 +6,8 @@
 //! drift from what the service does.
 
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
+use crate::request::move_list::MOVE_LIST_PARAMS;
+use crate::request::piece::PIECE_PARAMS;
 use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
@@ -29,6 +31,11 @@ pub const APP_JS: Asset = Asset {
     content_type: "text/javascript; charset=utf-8",
     body: include_str!("../../assets/web/app.js"),
 };
+/// The composer's board editor.
+pub const EDITOR_JS: Asset = Asset {
+    content_type: "text/javascript; charset=utf-8",
+    body: include_str!("../../assets/web/editor.js"),
+};
 /// The composer's style sheet.
 pub const APP_CSS: Asset = Asset {
     content_type: "text/css; charset=utf-8",
@@ -46,6 +53,10 @@ pub enum Handler {
     Game(Animation),
     /// A still GIF with lila-gif's parameters (`white`, `black` player bars).
     Image,
+    /// One piece of a set as SVG, for a palette.
+    Piece,
+    /// A game's main line as JSON (GET with `pgn` or `moves`, or POST the PGN).
+    MoveList,
     /// A worksheet of many diagrams; the path may fix the format (PDF, SVG or PNG).
     Sheet(Option<Format>),
     /// The plain-English description of a position.
@@ -111,6 +122,11 @@ pub const ROUTES: &[Route] = &[
         summary: "The composer's script.",
     },
     Route {
+        path: "/editor.js",
+        handler: Handler::Page(EDITOR_JS),
+        summary: "The composer's board editor.",
+    },
+    Route {
         path: "/app.css",
         handler: Handler::Page(APP_CSS),
         summary: "The composer's style sheet.",
@@ -169,6 +185,16 @@ pub const ROUTES: &[Route] = &[
         path: "/game.png",
         handler: Handler::Game(Animation::Apng),
         summary: "A whole game as an animated PNG (APNG), full colour.",
+    },
+    Route {
+        path: "/game.json",
+        handler: Handler::MoveList,
+        summary: "A game's main line as JSON, for a move list: every ply's SAN, UCI and the FEN after it, the start, the tags and the result (`pgn`, or `moves` from `fen`; or POST the PGN as the body).",
+    },
+    Route {
+        path: "/piece.svg",
+        handler: Handler::Piece,
+        summary: "One piece of a piece set as SVG, alone on a transparent square (no board), for a palette: the artwork diagrams draw.",
     },
     Route {
         path: "/sheet",
@@ -395,6 +421,63 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             });
             (parameters, responses)
         }
+        Handler::MoveList => {
+            let parameters: Vec<Value> = PARAMS
+                .iter()
+                .filter(|p| MOVE_LIST_PARAMS.contains(&p.name))
+                .map(|p| parameter(p, limits, piece_sets, false))
+                .collect();
+            let ply = json!({
+                "type": "object",
+                "required": ["ply", "number", "side", "san", "uci", "fen"],
+                "properties": {
+                    "ply": { "type": "integer", "minimum": 1, "description": "Half-moves played after this move." },
+                    "number": { "type": "integer", "minimum": 1, "description": "The move number (`23` in `23...Qxf2+`)." },
+                    "side": { "type": "string", "enum": ["w", "b"], "description": "Who moved." },
+                    "san": { "type": "string", "example": "Nf3", "description": "Standard algebraic notation, with `+` or `#`." },
+                    "uci": { "type": "string", "example": "g1f3", "description": "UCI: castling is `e1g1` in standard chess, king takes rook in Chess960." },
+                    "fen": { "type": "string", "description": "The position after the move." },
+                },
+            });
+            let schema = json!({
+                "type": "object",
+                "required": ["plies", "start", "moves", "tags", "result"],
+                "properties": {
+                    "plies": { "type": "integer", "minimum": 0, "maximum": limits.plies },
+                    "start": { "type": "string", "description": "The FEN before the first move." },
+                    "moves": { "type": "array", "items": ply },
+                    "tags": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The tag pairs (the first of each name)." },
+                    "result": { "type": "string", "nullable": true, "example": "1-0", "description": "The result token ending the movetext, else the `Result` tag, else null." },
+                },
+            });
+            let responses = json!({
+                "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
+                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+                "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
+                "413": error("The POSTed PGN is too long."),
+                "414": error("The query string is too long."),
+            });
+            (parameters, responses)
+        }
+        Handler::Piece => {
+            let parameters: Vec<Value> = PIECE_PARAMS
+                .iter()
+                .map(|p| {
+                    let mut v = parameter(p, limits, piece_sets, p.name == "piece");
+                    if p.name == "piece" {
+                        v["schema"] =
+                            json!({ "type": "string", "enum": crate::request::piece::PIECE_CODES });
+                    }
+                    v
+                })
+                .collect();
+            let responses = json!({
+                "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
+                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+                "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
+            });
+            (parameters, responses)
+        }
         Handler::Describe => (
             PARAMS
                 .iter()
@@ -439,7 +522,7 @@ pub fn openapi(limits: &Limits, piece_sets: &[String]) -> Value {
     for route in ROUTES {
         let get = operation(route, limits, piece_sets);
         let item = match route.handler {
-            Handler::Game(_) => {
+            Handler::Game(_) | Handler::MoveList => {
                 let mut post = get.clone();
                 post["summary"] = json!(format!(
                     "{} The PGN as the request body (at most the service's body limit).",

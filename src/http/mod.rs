@@ -8,6 +8,7 @@
 pub mod api;
 mod error;
 mod metrics;
+mod move_list;
 
 use api::{Animation, Asset, Handler};
 
@@ -213,6 +214,9 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::Game(kind) => get(move |s, q, h| game(s, q, h, None, kind))
             .post(move |s, q, h, body: Body| game(s, q, h, Some(body), kind)),
         Handler::Image => get(image),
+        Handler::Piece => get(piece),
+        Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
+            .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
         Handler::Sheet(format) => get(move |s, q, h| sheet(s, q, h, format)),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
@@ -459,33 +463,7 @@ async fn game(
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
-    let text = match body {
-        None => None,
-        Some(body) => {
-            let max = state.config.max_body_bytes;
-            let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
-                AppError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!(
-                        "the request body is too long: a PGN of at most {max} bytes is allowed"
-                    ),
-                )
-            })?;
-            let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
-                AppError::new(
-                    StatusCode::BAD_REQUEST,
-                    "the request body is not UTF-8 text: POST the game's PGN as text",
-                )
-            })?;
-            if text.trim().is_empty() {
-                return Err(AppError::new(
-                    StatusCode::BAD_REQUEST,
-                    "the request body is empty: POST the game's PGN",
-                ));
-            }
-            Some(text)
-        }
-    };
+    let text = pgn_body(body, state.config.max_body_bytes).await?;
     let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
@@ -508,6 +486,105 @@ async fn game(
     };
     let made = run_job(state.clone(), ("game", kind.name()), job);
     cached(&state, key, made, common, kind.content_type()).await
+}
+
+/// The PGN of a POST: at most `max` bytes (else 413), UTF-8 text, not blank (else 400).
+/// `None` for a GET.
+async fn pgn_body(body: Option<Body>, max: usize) -> Result<Option<String>, AppError> {
+    let Some(body) = body else {
+        return Ok(None);
+    };
+    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
+        AppError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is too long: a PGN of at most {max} bytes is allowed"),
+        )
+    })?;
+    let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+        AppError::new(
+            StatusCode::BAD_REQUEST,
+            "the request body is not UTF-8 text: POST the game's PGN as text",
+        )
+    })?;
+    if text.trim().is_empty() {
+        return Err(AppError::new(
+            StatusCode::BAD_REQUEST,
+            "the request body is empty: POST the game's PGN",
+        ));
+    }
+    Ok(Some(text))
+}
+
+/// `/game.json`: the main line of the game from the query (`pgn`, `moves`) or the POSTed
+/// body, as JSON. Reading and playing a game takes microseconds: no cache, no pool; the
+/// ETag of the game's text answers revalidations.
+async fn game_json(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Option<Body>,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let text = pgn_body(body, state.config.max_body_bytes).await?;
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let request = crate::request::move_list::MoveListRequest::from_pairs_with(
+        &pairs,
+        text.as_deref(),
+        &state.config.limits,
+    )
+    .map_err(AppError::bad_request)?;
+    let (mut common, unchanged) = image_headers(request.cache_key(), &headers);
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
+    common.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json; charset=utf-8"),
+    );
+    common.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok((StatusCode::OK, common, move_list::json(&request.game)).into_response())
+}
+
+/// `/piece.svg`: one piece of a set, alone, for a palette. Written from the set's parsed
+/// artwork on each request (a few hundred bytes of copying); cacheable like an image.
+async fn piece(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let query = query.unwrap_or_default();
+    check_query_length(&query, state.config.max_query_bytes)?;
+    let request =
+        crate::request::piece::PieceRequest::from_query(&query).map_err(AppError::bad_request)?;
+    let sets = state.renderer.piece_sets();
+    let Some(set) = sets.get(&request.piece_set) else {
+        let known = sets.names().map(str::to_string).collect();
+        let e = crate::render::RenderError::UnknownPieceSet(request.piece_set, known);
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
+    };
+    let (mut common, unchanged) = image_headers(&request.cache_key(), &headers);
+    if unchanged {
+        return Ok((StatusCode::NOT_MODIFIED, common).into_response());
+    }
+    common.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("image/svg+xml"),
+    );
+    common.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+    );
+    common.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok((StatusCode::OK, common, set.piece_svg(request.piece)).into_response())
 }
 
 /// Counts a render from admission until it finishes (or is abandoned).

@@ -356,6 +356,35 @@ impl PieceSet {
     }
 }
 
+impl PieceSet {
+    /// `piece` alone as an SVG document: the drawing the SVG backend places on a board
+    /// (flat paths as sprites are rasterised from them, or usvg's normalised body), on a
+    /// transparent square (a drawing that is not square is centred, as on a board), at
+    /// the artwork's own size. For palettes: no board, no labels, no styles.
+    pub fn piece_svg(&self, piece: Piece) -> String {
+        let art = self.art(piece);
+        let (w, h) = art.view_box;
+        let drawing = match &art.paths {
+            Some(paths) => standalone(paths, (w, h)),
+            None => format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">{}</svg>"#,
+                art.symbol_body
+            ),
+        };
+        if w == h {
+            return drawing;
+        }
+        let side = w.max(h);
+        let (x, y) = ((side - w) / 2.0, (side - h) / 2.0);
+        let inner = drawing
+            .strip_prefix(r#"<svg xmlns="http://www.w3.org/2000/svg" "#)
+            .unwrap_or(&drawing);
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}"><svg x="{x}" y="{y}" {inner}</svg>"#
+        )
+    }
+}
+
 /// The built-in SVG text of `piece`.
 fn builtin_svg(piece: Piece) -> Option<&'static str> {
     let code = piece.code();
@@ -539,5 +568,28 @@ mod tests {
                 .starts_with("piece set \"junk\": wK is not a usable SVG"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_piece_alone_is_a_square_document_with_the_set_s_drawing_centred() {
+        let set = PieceSet::builtin();
+        let knight = Piece::from_fen_char('N').expect("a piece");
+        let svg = set.piece_svg(knight);
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">"#), "{svg}");
+        for path in set.art(knight).paths.as_ref().expect("flat paths") {
+            assert!(svg.contains(&format!(r#" d="{}""#, path.d)));
+        }
+        let wide = PieceSet::from_sources("wide", |_| {
+            Some(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>"#.to_string())
+        })
+        .expect("loads");
+        let svg = wide.piece_svg(knight);
+        assert!(
+            svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><svg x="0" y="10" width="40" height="20" viewBox="0 0 40 20">"#),
+            "{svg}"
+        );
+        let tree = usvg::Tree::from_str(&svg, &isolated_options()).expect("parses");
+        let bbox = tree.root().abs_bounding_box();
+        assert_eq!((bbox.top(), bbox.bottom()), (10.0, 30.0));
     }
 }

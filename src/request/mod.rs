@@ -16,6 +16,8 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
+pub mod move_list;
+pub mod piece;
 pub mod puzzles;
 pub mod sheet;
 

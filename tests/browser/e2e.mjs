@@ -163,14 +163,18 @@ try {
   // --- the keyboard reaches every control and the Copy buttons --------------------------
   await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
   const reached = [];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 100; i++) {
     await page.keyboard.press("Tab");
-    const id = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    const id = await page.evaluate(() => document.activeElement?.id
+      || document.activeElement?.getAttribute("role") || document.activeElement?.tagName);
     reached.push(id);
     if (id === "copy-md") break;
   }
-  check(reached[0] === "fen", `the first Tab stop is #fen (then ${reached.slice(1, 4).join(", ")}…)`);
-  for (const id of ["size", "orientation", "coordinates", "theme", "pieces", "format", "custom-colours", "turn",
+  const fenAt = reached.indexOf("fen");
+  check(reached[0] === "BUTTON" && reached.indexOf("gridcell") > 0 && reached.indexOf("gridcell") < fenAt,
+    `the first Tab stops are the board editor's tools, palette and board, then #fen (${reached.slice(0, 4).join(", ")}…)`);
+  check(reached.filter((id) => id === "gridcell").length === 1, "the board is one Tab stop (arrow keys move within it)");
+  for (const id of ["ed-start", "ed-empty", "ed-flip", "ed-clear", "ed-paste", "ed-side", "size", "orientation", "coordinates", "theme", "pieces", "format", "custom-colours", "turn",
     "lastMove", "check", "arrows", "squares", "highlight", "annotations", "copy-url", "copy-img", "copy-srcset", "copy-md"]) {
     check(reached.includes(id), `Tab reaches #${id}`);
   }
