@@ -8,7 +8,7 @@ use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
 use crate::render::font::LabelFont;
 use crate::render::options::{Arrow, Check, Coordinates, Glyph, RenderOptions};
-use crate::render::theme::{Rgba, Theme};
+use crate::render::theme::{HALO, INK, Rgba, Theme};
 
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,7 +316,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         .collect();
     let mut marks = marks(position, options, &grid, theme);
     let mut labels = labels(position, options.coordinates, &grid, &l, theme, font);
-    let mut overlays = overlays(options, &grid, theme);
+    let mut overlays = overlays(options, &grid);
     promoted_marks(position, &grid, theme, &mut overlays);
     if let Some(pocket) = &position.pocket {
         draw_pockets(pocket, &grid, &l, theme, font, &mut pieces, &mut labels);
@@ -518,30 +518,99 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
 }
 
 /// Marks drawn over the pieces: arrows, circles, crosses.
-fn overlays(options: &RenderOptions, grid: &Grid, theme: &Theme) -> Vec<Shape> {
+fn overlays(options: &RenderOptions, grid: &Grid) -> Vec<Shape> {
     let mut out = Vec::new();
     let sq = grid.square as f32;
+    let halo = Halo::of(sq);
     for s in &options.crosses {
         let r = grid.rect(*s);
         let (x0, y0) = (r.x as f32, r.y as f32);
         let (a, b) = (sq * 0.28, sq * 0.72);
-        let color = theme.frame.with_alpha(0xd8);
-        let width = (sq * 0.085).max(1.0);
-        out.push(Shape::Line {
-            points: vec![(x0 + a, y0 + a), (x0 + b, y0 + b)],
-            width,
-            color,
-        });
-        out.push(Shape::Line {
-            points: vec![(x0 + a, y0 + b), (x0 + b, y0 + a)],
-            width,
-            color,
-        });
+        let width = band(sq, 0.08, 1.5);
+        let arms = [
+            [(x0 + a, y0 + a), (x0 + b, y0 + b)],
+            [(x0 + a, y0 + b), (x0 + b, y0 + a)],
+        ];
+        // The halo under both arms first, so it rings the whole cross and covers neither
+        // arm; each arm's halo is longer by the halo's width at both (butt) ends.
+        for [p, q] in arms {
+            let (ux, uy) = unit(p, q);
+            let (dx, dy) = (ux * halo.light, uy * halo.light);
+            out.push(Shape::Line {
+                points: vec![(p.0 - dx, p.1 - dy), (q.0 + dx, q.1 + dy)],
+                width: width + 2.0 * halo.light,
+                color: HALO,
+            });
+        }
+        for points in arms {
+            out.push(Shape::Line {
+                points: points.to_vec(),
+                width,
+                color: INK,
+            });
+        }
     }
     for arrow in &options.arrows {
-        out.push(arrow_shape(arrow, grid));
+        if arrow.from == arrow.to {
+            circle(arrow, grid, halo, &mut out);
+        } else {
+            out.push(arrow_shape(arrow, grid));
+        }
     }
     out
+}
+
+/// The outline that keeps crosses and circles readable on every square and piece, light,
+/// middling or dark: ink (a cross's arms, a circle's rims) inside a light halo, the two
+/// colours of the built-in pieces ([`INK`], [`HALO`]). Whatever lies under a mark, one of
+/// the two stands out from it: no colour has a contrast ratio (WCAG) under 4:1 against
+/// both. `tests/mark_contrast.rs` checks it on rendered pixels.
+#[derive(Debug, Clone, Copy)]
+struct Halo {
+    /// Width of the light halo on each side of a mark.
+    light: f32,
+    /// Width of a circle's ink rim on each side of its colour.
+    rim: f32,
+}
+
+impl Halo {
+    fn of(sq: f32) -> Halo {
+        Halo {
+            light: band(sq, 0.03, 1.25),
+            rim: band(sq, 0.02, 1.25),
+        }
+    }
+}
+
+/// A band `share` of the square wide, but at least `floor` px: a band much thinner than
+/// a pixel is smeared into its neighbours by anti-aliasing and stands out from nothing
+/// (the floors bite on squares under 20–60 px, by band). On tiny squares, at most three
+/// times its share.
+fn band(sq: f32, share: f32, floor: f32) -> f32 {
+    (sq * share).max(floor.min(sq * share * 3.0))
+}
+
+/// A circle (an arrow from a square to itself), from the outside in: the halo, an ink rim,
+/// the colour, an ink rim, the halo; its outer edge 0.01 square inside the square. Three
+/// rings on one centre line, each drawn over the one before: the halo (the widest), the
+/// ink, the colour.
+fn circle(arrow: &Arrow, grid: &Grid, halo: Halo, out: &mut Vec<Shape>) {
+    let sq = grid.square as f32;
+    let center = centre(grid, arrow.from);
+    let width = band(sq, 0.05, 1.5);
+    let radius = (sq * 0.49 - halo.light - halo.rim - width / 2.0).max(0.5);
+    for (width, color) in [
+        (width + 2.0 * (halo.rim + halo.light), HALO),
+        (width + 2.0 * halo.rim, INK),
+        (width, arrow.color.circle()),
+    ] {
+        out.push(Shape::Ring {
+            center,
+            radius,
+            width,
+            color,
+        });
+    }
 }
 
 /// The colour of a move annotation's badge.
@@ -622,21 +691,12 @@ fn centre(grid: &Grid, s: Square) -> Point {
     (r.x as f32 + half, r.y as f32 + half)
 }
 
-/// One arrow (a shaft and a head, as one polygon) or, from a square to itself, a circle.
+/// One arrow between two squares: a shaft and a head, as one polygon.
 fn arrow_shape(arrow: &Arrow, grid: &Grid) -> Shape {
     let sq = grid.square as f32;
     let color = arrow.color.arrow();
     let start = centre(grid, arrow.from);
     let end = centre(grid, arrow.to);
-    if arrow.from == arrow.to {
-        let width = (sq * 0.075).max(1.0);
-        return Shape::Ring {
-            center: start,
-            radius: sq / 2.0 - width / 2.0 - sq * 0.02,
-            width,
-            color,
-        };
-    }
     // Knight moves bend: along the long leg first, then the short one.
     let (df, dr) = (
         i16::from(arrow.to.file) - i16::from(arrow.from.file),

@@ -168,6 +168,15 @@ impl Default for Theme {
     }
 }
 
+/// The light halo around crosses and circles, which makes them stand out from dark pieces
+/// and dark squares: the built-in white pieces' fill (see `scene.rs`).
+pub const HALO: Rgba = Rgba::hex(0xfbf9f4);
+
+/// The ink of crosses and of the rims of circles, which makes them stand out from light and
+/// middling colours: the built-in pieces' outline. Marks drawn in the pieces' two colours
+/// look of a piece with them, and their edges add no shades the pieces do not already have.
+pub const INK: Rgba = Rgba::hex(0x1a1a1a);
+
 /// The four marker colours of lichess and python-chess: green, red, yellow, blue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MarkColor {
@@ -213,6 +222,12 @@ impl MarkColor {
             MarkColor::Blue => 0x003088,
         };
         Rgba::hex(rgb).with_alpha(0xcc)
+    }
+
+    /// Circle colour: the arrow colour, opaque (a circle lies on its own rims and halo,
+    /// not on the board; see `scene.rs`).
+    pub fn circle(self) -> Rgba {
+        self.arrow().with_alpha(255)
     }
 
     /// Square highlight colour: light and translucent.
