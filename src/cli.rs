@@ -39,12 +39,38 @@ pub struct Cli {
 enum Command {
     /// Run the HTTP service (the default).
     Serve(ServeArgs),
-    /// Render one FEN, or every FEN of a file, to PNG or SVG files.
+    /// Render one FEN, or every FEN of a file, to PNG, SVG, PDF, WebP, GIF or text files.
     Render(Box<RenderArgs>),
     /// Lay out a worksheet: the positions of an EPD, PGN or FEN file as numbered,
     /// captioned diagrams on A4 or Letter pages, as PDF, SVG or PNG.
     Sheet(Box<SheetArgs>),
+    /// Compare two PNG images by their pixels: exit status 0 when equal within the
+    /// tolerance, 1 when not (or of different sizes), 2 when a file is missing or not a PNG.
+    Compare(CompareArgs),
 }
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    /// The expected image (PNG).
+    expected: PathBuf,
+    /// The actual image (PNG).
+    actual: PathBuf,
+    /// Largest difference of any channel (0–255) of a pixel still counted as equal.
+    #[arg(long, default_value_t = crate::snapshot::Tolerance::default().channel)]
+    tolerance: u8,
+    /// Pixels allowed to differ by more than the tolerance.
+    #[arg(long, default_value_t = crate::snapshot::Tolerance::default().pixels)]
+    max_pixels: u64,
+    /// Where to write a picture of the difference when they differ: the expected image
+    /// in grey, differing pixels red, their box blue.
+    #[arg(long)]
+    diff: Option<PathBuf>,
+}
+
+/// `staunton compare` found the images different: exit status 1, the report printed.
+#[derive(Debug, thiserror::Error)]
+#[error("the images differ")]
+pub struct ImagesDiffer;
 
 /// Most diagrams on a sheet made on the command line.
 pub const MAX_CLI_SHEET_DIAGRAMS: usize = 500;
@@ -169,9 +195,9 @@ struct RenderArgs {
     /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
     #[arg(required_unless_present_any = ["input", "pgn"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
-    /// Output file; `.png`, `.svg`, `.pdf`, `.webp` or `.gif` decides the format (with `--pgn`: `.gif` for an
-    /// animated GIF of the game, `.png` for an animated PNG unless `--ply` or `--move`
-    /// picks one position).
+    /// Output file; `.png`, `.svg`, `.pdf`, `.webp`, `.gif` or `.txt` (a text board)
+    /// decides the format (with `--pgn`: `.gif` for an animated GIF of the game, `.png` for
+    /// an animated PNG unless `--ply` or `--move` picks one position).
     #[arg(
         short,
         long,
@@ -215,7 +241,7 @@ struct RenderArgs {
     /// Directory for the images rendered from `--input` (created if missing).
     #[arg(long)]
     out_dir: Option<PathBuf>,
-    /// Format of the images rendered from `--input`: png, svg, pdf, webp or gif.
+    /// Format of the files rendered from `--input`: png, svg, pdf, webp, gif or txt.
     #[arg(long, default_value = "png")]
     format: String,
     /// Width of the image in pixels, 16–2048.
@@ -260,6 +286,10 @@ struct RenderArgs {
     /// Mark the side to move beside the board.
     #[arg(long)]
     turn: bool,
+    /// Text boards (`.txt`) only: letters (ASCII, the default) or figurines (Unicode
+    /// chess symbols).
+    #[arg(long)]
+    style: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
     /// types, compressed with zopfli), for files written once and read many times.
     #[arg(long)]
@@ -317,6 +347,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Render(args)) => render(*args),
         Some(Command::Sheet(args)) => sheet(*args),
+        Some(Command::Compare(args)) => compare(args),
     }
 }
 
@@ -418,6 +449,7 @@ impl RenderArgs {
             ("squares", &self.squares),
             ("highlight", &self.highlight),
             ("annotations", &self.annotations),
+            ("style", &self.style),
         ];
         for (name, value) in optional {
             if let Some(v) = value {
@@ -445,7 +477,7 @@ fn format_of(path: &Path) -> anyhow::Result<Format> {
             Ok(Format::from_extension(extension).expect("checked"))
         }
         _ => bail!(
-            "cannot tell the format of {}: name it .png, .svg, .pdf, .webp or .gif",
+            "cannot tell the format of {}: name it .png, .svg, .pdf, .webp, .gif or .txt",
             path.display()
         ),
     }
@@ -646,6 +678,36 @@ fn sheet(args: SheetArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `staunton compare EXPECTED ACTUAL`: one line on stdout saying how they compare; `Err`
+/// of [`ImagesDiffer`] when they differ, other errors when they cannot be compared.
+fn compare(args: CompareArgs) -> anyhow::Result<()> {
+    use crate::snapshot::{self, Tolerance};
+    let expected = snapshot::read_png(&args.expected)?;
+    let actual = snapshot::read_png(&args.actual)?;
+    let tolerance = Tolerance {
+        channel: args.tolerance,
+        pixels: args.max_pixels,
+    };
+    let both = format!("{} and {}", args.expected.display(), args.actual.display());
+    let diff = match snapshot::compare(&expected, &actual, tolerance) {
+        Ok(diff) => diff,
+        Err(sizes) => {
+            println!("{both} differ: {sizes}");
+            return Err(ImagesDiffer.into());
+        }
+    };
+    if diff.matches() {
+        println!("{both} are equal: {diff}");
+        return Ok(());
+    }
+    println!("{both} differ: {diff}");
+    if let Some(path) = &args.diff {
+        snapshot::write_png(path, &snapshot::diff_image(&expected, &actual, &diff)?)?;
+        println!("wrote {}", path.display());
+    }
+    Err(ImagesDiffer.into())
+}
+
 /// `sheet.png` as page `n`: `sheet-2.png`.
 fn numbered(path: &Path, n: usize) -> PathBuf {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("sheet");
@@ -680,7 +742,7 @@ fn render_file(
 ) -> anyhow::Result<()> {
     let Some(format) = Format::from_extension(&args.format) else {
         bail!(
-            "--format {:?} is not allowed: expected png, svg, pdf, webp or gif",
+            "--format {:?} is not allowed: expected png, svg, pdf, webp, gif or txt",
             args.format
         );
     };

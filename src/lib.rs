@@ -52,6 +52,7 @@ pub mod hash;
 pub mod http;
 pub mod render;
 pub mod request;
+pub mod snapshot;
 
 // The modules most users name, at the top as before.
 pub use chess::{attacks, describe, fen, piece, position};
@@ -60,7 +61,7 @@ pub use render::{encode, options, pieces, scene, svg};
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};
 pub use chess::position::{Position, Square};
-pub use render::options::{Coordinates, Format, Orientation, RenderOptions};
+pub use render::options::{Coordinates, Format, Orientation, RenderOptions, TextStyle};
 pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
@@ -77,7 +78,7 @@ pub enum Error {
 }
 
 /// A renderer with the built-in pieces, shared by the one-call functions.
-fn default_renderer() -> &'static Renderer {
+pub(crate) fn default_renderer() -> &'static Renderer {
     static RENDERER: OnceLock<Renderer> = OnceLock::new();
     RENDERER.get_or_init(Renderer::default)
 }
@@ -92,4 +93,22 @@ pub fn render_png(fen: &str, options: &RenderOptions) -> Result<Vec<u8>, Error> 
 pub fn render_svg(fen: &str, options: &RenderOptions) -> Result<String, Error> {
     let position = chess::fen::parse(fen)?;
     Ok(default_renderer().svg(&position, options)?)
+}
+
+/// `fen` as a text board, for terminals and text snapshots (the format is
+/// [`render::text_board`]'s).
+///
+/// ```
+/// use staunton::{render_text, Coordinates, RenderOptions, TextStyle};
+///
+/// let options = RenderOptions { coordinates: Coordinates::None, ..RenderOptions::default() };
+/// let board = render_text("8/8/8/8/8/8/8/k6K b", &options)?;
+/// assert!(board.ends_with("k . . . . . . K\nBlack to move\n"));
+/// let figurines = RenderOptions { text_style: TextStyle::Figurines, ..options };
+/// assert!(render_text("8/8/8/8/8/8/8/k6K b", &figurines)?.contains("♚ . . . . . . ♔"));
+/// # Ok::<(), staunton::Error>(())
+/// ```
+pub fn render_text(fen: &str, options: &RenderOptions) -> Result<String, Error> {
+    let position = chess::fen::parse(fen)?;
+    Ok(default_renderer().text(&position, options))
 }

@@ -442,3 +442,76 @@ fn bad_sheets_print_one_line_and_exit_2() {
 fn common_fixture(name: &str) -> String {
     common::fixture(name).display().to_string()
 }
+
+#[test]
+fn render_writes_a_text_board_in_either_style() {
+    let dir = scratch("text");
+    let letters = dir.join("board.txt");
+    let out = staunton()
+        .args([
+            "render",
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR b KQkq - 0 1",
+            "--orientation",
+            "turn",
+            "--coordinates",
+            "inside",
+            "--size",
+            "300",
+            "-o",
+        ])
+        .arg(&letters)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&letters).expect("written");
+    assert!(
+        text.starts_with("1 R N C B K Q B A N R\n2 P P P P P P P P P P\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n  j i h g f e d c b a\nBlack to move\n"),
+        "{text}"
+    );
+
+    let figurines = dir.join("board-figurines.TXT");
+    let out = staunton()
+        .args(["render", "start", "--style", "figurines", "-o"])
+        .arg(&figurines)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&figurines).expect("written");
+    assert!(text.contains("\n8 | ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ |\n"), "{text}");
+
+    for (args, words) in [
+        (
+            vec!["render", "start", "--style", "fancy", "-o", "x.txt"],
+            &["style", "fancy", "letters", "figurines"][..],
+        ),
+        (
+            vec!["render", "start", "-o", "x.text"],
+            &["x.text", ".txt"][..],
+        ),
+        (
+            vec!["render", "start", "--pieces", "nosuchset", "-o", "x.txt"],
+            &["pieces", "nosuchset"][..],
+        ),
+    ] {
+        let out = staunton()
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        for word in words {
+            assert!(err.contains(word), "{args:?}: {err}");
+        }
+    }
+    assert!(!dir.join("x.txt").exists(), "nothing written on an error");
+}

@@ -1237,3 +1237,117 @@ async fn openapi_describes_the_palette_and_move_list_routes() {
         serde_json::json!(["ply", "number", "side", "san", "uci", "fen"])
     );
 }
+
+#[tokio::test]
+async fn text_boards_by_format_and_path_in_both_styles() {
+    let s = state();
+    let fen = encode("r1b1k2r/ppp2ppp/2n5/3q4/8/8/PPP2PPP/R1BQ~KB1R[QNPPn]_b_KQkq_-_0_9");
+    let board = "Black in hand: n\n\
+                 \x20 +-----------------+\n\
+                 8 | r . b . k . . r |\n\
+                 7 | p p p . . p p p |\n\
+                 6 | . . n . . . . . |\n\
+                 5 | . . . q . . . . |\n\
+                 4 | . . . . . . . . |\n\
+                 3 | . . . . . . . . |\n\
+                 2 | P P P . . P P P |\n\
+                 1 | R . B Q~K B . R |\n\
+                 \x20 +-----------------+\n\
+                 \x20   a b c d e f g h\n\
+                 White in hand: Q N P P\n\
+                 Black to move\n";
+    let by_format = get(&s, &format!("/diagram?fen={fen}&format=txt")).await;
+    assert_eq!(by_format.status, StatusCode::OK, "{}", by_format.text());
+    assert_eq!(
+        by_format.header(header::CONTENT_TYPE),
+        "text/plain; charset=utf-8"
+    );
+    assert_eq!(by_format.header(header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+    assert_eq!(
+        by_format.header(header::CACHE_CONTROL),
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(by_format.text(), board);
+    // The path, and options text does not show (size, theme, pieces, marks), share the entry.
+    let by_path = get(
+        &s,
+        &format!(
+            "/diagram.txt?fen={fen}&size=200&theme=blue&pieces=staunton&arrows=Ge2e4&style=LETTERS"
+        ),
+    )
+    .await;
+    assert_eq!(by_path.text(), board);
+    assert_eq!(by_path.header(header::ETAG), by_format.header(header::ETAG));
+    assert_eq!(s.renders(), 1, "one text for both");
+    let tag = by_path.header(header::ETAG).to_string();
+    let unchanged = get_with(&s, &format!("/diagram.txt?fen={fen}"), Some(&tag)).await;
+    assert_eq!(unchanged.status, StatusCode::NOT_MODIFIED);
+
+    // The style is part of the key: figurines are another entry.
+    let figurines = get(&s, &format!("/diagram.txt?fen={fen}&style=figurines")).await;
+    assert_eq!(figurines.status, StatusCode::OK);
+    assert_ne!(figurines.header(header::ETAG), tag);
+    assert_eq!(s.renders(), 2);
+    assert!(
+        figurines.text().contains("\n1 | ♖ . ♗ ♕~♔ ♗ . ♖ |\n"),
+        "{}",
+        figurines.text()
+    );
+    assert!(
+        figurines
+            .text()
+            .ends_with("White in hand: ♕ ♘ ♙ ♙\nBlack to move\n")
+    );
+    // The image of the same query ignores the style: the PNG is unchanged.
+    let png = get(&s, "/diagram?fen=start&style=figurines").await;
+    let plain = get(&s, "/diagram?fen=start").await;
+    assert_eq!(png.header(header::ETAG), plain.header(header::ETAG));
+    let black = get(
+        &s,
+        "/diagram.txt?fen=start&orientation=black&coordinates=none",
+    )
+    .await;
+    assert!(
+        black
+            .text()
+            .starts_with("R N B K Q B N R\nP P P P P P P P\n"),
+        "{}",
+        black.text()
+    );
+}
+
+#[tokio::test]
+async fn bad_text_requests_are_400s_naming_the_parameter() {
+    let s = state();
+    assert_bad(
+        &get(&s, "/diagram.txt?fen=start&style=fancy").await,
+        &["style", "\"fancy\"", "letters", "figurines"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&format=txt&style=").await,
+        &["style", "letters"],
+    );
+    // Options that do not apply to text are still validated.
+    assert_bad(
+        &get(&s, "/diagram.txt?fen=start&size=9").await,
+        &["size", "\"9\"", "16"],
+    );
+    assert_bad(
+        &get(&s, "/diagram.txt?fen=start&pieces=nosuchset").await,
+        &["pieces", "nosuchset", "staunton"],
+    );
+    assert_bad(
+        &get(&s, "/diagram.txt?fen=start&arrows=Gz9").await,
+        &["arrows", "Gz9"],
+    );
+    assert_bad(
+        &get(&s, "/diagram.txt?fen=start&format=png").await,
+        &["format", "png", "txt"],
+    );
+    assert_bad(
+        &get(&s, "/diagram?fen=start&format=text").await,
+        &["format", "text", "txt"],
+    );
+    assert_bad(&get(&s, "/diagram.txt?fen=start/8").await, &["fen"]);
+    assert_eq!(s.renders(), 0, "no bad request reached the renderer");
+}

@@ -134,7 +134,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         path: "/diagram",
         handler: Handler::Diagram(None),
-        summary: "A diagram of a position, PNG unless `format=svg`.",
+        summary: "A diagram of a position, PNG unless `format` asks for svg, pdf, webp, gif or txt (the board as text).",
     },
     Route {
         path: "/diagram.png",
@@ -160,6 +160,11 @@ pub const ROUTES: &[Route] = &[
         path: "/diagram.gif",
         handler: Handler::Diagram(Some(Format::Gif)),
         summary: "A diagram as a still GIF, from the PNG's palette.",
+    },
+    Route {
+        path: "/diagram.txt",
+        handler: Handler::Diagram(Some(Format::Txt)),
+        summary: "A position as a text board (`text/plain; charset=utf-8`), for terminals, diffs and text snapshots: `style=letters` (ASCII, `.` for empty squares) or `style=figurines` (Unicode chess symbols), with coordinates, orientation, side to move and pockets; marks are not drawn.",
     },
     Route {
         path: "/board.png",
@@ -314,18 +319,22 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
     op.insert("summary".into(), json!(route.summary));
     let (parameters, responses) = match route.handler {
         Handler::Diagram(path_format) => {
+            // `style` only matters to text: left out where the path fixes an image format.
+            let image_path = path_format.is_some_and(|f| f != Format::Txt);
             let parameters: Vec<Value> = PARAMS
                 .iter()
                 .filter(|p| !(p.name == "format" && path_format.is_some()))
+                .filter(|p| !(p.name == "style" && image_path))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let mut content = Map::new();
             for format in Format::ALL {
                 if path_format.is_none_or(|f| f == format) {
-                    content.insert(
-                        format.content_type().into(),
-                        json!({ "schema": { "type": "string", "format": "binary" } }),
-                    );
+                    let schema = match format {
+                        Format::Txt => json!({ "schema": { "type": "string" } }),
+                        _ => json!({ "schema": { "type": "string", "format": "binary" } }),
+                    };
+                    content.insert(format.content_type().into(), schema);
                 }
             }
             let responses = json!({
@@ -341,7 +350,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             let parameters: Vec<Value> = PARAMS
                 .iter()
                 .chain(GAME_PARAMS)
-                .filter(|p| !["format", "ply", "move"].contains(&p.name))
+                .filter(|p| !["format", "style", "ply", "move"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let responses = json!({
@@ -357,7 +366,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Image => {
             let mut parameters: Vec<Value> = PARAMS
                 .iter()
-                .filter(|p| !["format", "dpi"].contains(&p.name))
+                .filter(|p| !["format", "style", "dpi"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             for (name, doc) in [
@@ -575,6 +584,31 @@ mod tests {
         let svg = &paths["/diagram.svg"]["get"];
         assert!(svg["responses"]["200"]["content"]["image/svg+xml"].is_object());
         assert!(svg["responses"]["200"]["content"]["image/png"].is_null());
+        let txt = &paths["/diagram.txt"]["get"];
+        let text = &txt["responses"]["200"]["content"]["text/plain; charset=utf-8"];
+        assert_eq!(text["schema"], json!({ "type": "string" }));
+        let named = |op: &Value, name: &str| {
+            op["parameters"]
+                .as_array()
+                .is_some_and(|ps| ps.iter().any(|p| p["name"] == name))
+        };
+        assert!(named(txt, "style") && !named(txt, "format"));
+        assert!(!named(svg, "style"), "style is for text only");
+        let style = diagram
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["name"] == "style"))
+            .expect("style");
+        assert_eq!(style["schema"]["enum"], json!(["letters", "figurines"]));
+        assert_eq!(style["schema"]["default"], "letters");
+        let format = diagram
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["name"] == "format"))
+            .expect("format");
+        assert!(
+            format["schema"]["enum"]
+                .as_array()
+                .is_some_and(|e| e.contains(&json!("txt")))
+        );
         let pieces = diagram
             .as_array()
             .and_then(|a| a.iter().find(|p| p["name"] == "pieces"))

@@ -96,6 +96,45 @@ pub fn png_with(data: &[u8], w: u32, h: u32, scratch: &mut Scratch) -> Vec<u8> {
     out
 }
 
+/// The straight RGBA pixels that [`png_with`] of premultiplied `data` (`w` pixels a row)
+/// decodes to, into `out`: its palette's colours when it palettises (within
+/// [`PALETTE_TOLERANCE`]), else `data` itself (opaque) or demultiplied.
+pub fn rgba_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut Vec<u8>) {
+    out.clear();
+    let opaque = data.chunks_exact(4).fold(255, |alpha, px| alpha & px[3]) == 255;
+    if opaque {
+        match palettise(data, w as usize, scratch) {
+            Some(palette) => rgba_of_indexed(&scratch.indices, &palette, out),
+            None => out.extend_from_slice(data),
+        }
+        return;
+    }
+    out.extend(data.chunks_exact(4).flat_map(|px| {
+        match PremultipliedColorU8::from_rgba(px[0], px[1], px[2], px[3]) {
+            Some(c) => {
+                let c = c.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            }
+            None => [0, 0, 0, 0],
+        }
+    }));
+}
+
+/// Palette `indices` with `palette` (RGB triplets) as opaque straight RGBA, into `out`:
+/// what [`indexed_png`] of them decodes to.
+pub fn rgba_of_indexed(indices: &[u8], palette: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    out.reserve(indices.len() * 4);
+    out.extend(indices.iter().flat_map(|&i| {
+        let at = usize::from(i) * 3;
+        match palette.get(at..at + 3) {
+            Some(rgb) => [rgb[0], rgb[1], rgb[2], 255],
+            // Not written by our encoders; a decoder would refuse it.
+            None => [0, 0, 0, 255],
+        }
+    }));
+}
+
 /// Premultiplied, opaque RGBA `data` of `w` pixels a row as palette indices into `out`: as
 /// [`png_with`] would palettise it, or, past 32,768 colours, on a fixed palette of
 /// 256 colours (3 bits of red and green, 2 of blue).

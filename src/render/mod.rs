@@ -4,6 +4,7 @@
 //! `scene` lays it out in pixels (with `font` for labels and `pieces` for artwork); then
 //! either `svg` writes the scene as text, or `raster` paints it (sprites and stamps),
 //! `indexed` composes it as palette indices, and `encode` (with `deflate`) writes the PNG.
+//! Beside the pipeline, `text_board` writes the position as text (`format=txt`), no scene.
 //! This file is the [`Renderer`] that runs it and owns the caches it keeps.
 //!
 //! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
@@ -25,6 +26,7 @@ pub mod scene;
 pub mod sheet;
 pub mod svg;
 pub mod text;
+pub mod text_board;
 pub mod theme;
 
 use crate::cache::{ByteCache, Usage};
@@ -88,6 +90,18 @@ pub struct Indexed {
     pub indices: Vec<u8>,
     /// RGB triplets.
     pub palette: Vec<u8>,
+}
+
+/// An image as straight (not premultiplied) RGBA: four bytes a pixel, rows top to bottom.
+/// What [`Renderer::rgba`] returns, and what its PNG decodes to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RgbaImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` bytes: red, green, blue, alpha.
+    pub pixels: Vec<u8>,
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
@@ -167,6 +181,13 @@ impl Renderer {
         ))
     }
 
+    /// `position` as a text board in `options.text_style`, for terminals and text
+    /// snapshots: see [`text_board`] for the format. Only the orientation and the
+    /// coordinates of `options` apply; marks are not drawn.
+    pub fn text(&self, position: &Position, options: &RenderOptions) -> String {
+        text_board::write(position, options)
+    }
+
     /// Render `position` into a pixmap (premultiplied RGBA).
     pub fn pixmap(
         &self,
@@ -205,7 +226,7 @@ impl Renderer {
         max_pixels: u64,
     ) -> Option<Result<Vec<u8>, RenderError>> {
         match format {
-            Format::Svg => return Some(self.render(position, options, format)),
+            Format::Svg | Format::Txt => return Some(self.render(position, options, format)),
             Format::Png => {}
             // PDF conversion and the other encoders take longer: the pool.
             Format::Pdf | Format::Webp | Format::Gif => return None,
@@ -318,6 +339,37 @@ impl Renderer {
         })
     }
 
+    /// Render `position` as straight RGBA pixels, for callers that compare images in
+    /// memory: exactly the pixels its PNG ([`Renderer::png`]) decodes to, without encoding
+    /// one.
+    pub fn rgba(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+    ) -> Result<RgbaImage, RenderError> {
+        let set = self.set(options)?;
+        let scene = self.scene(position, options);
+        let mut pixels = Vec::new();
+        WORKSPACE.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let ws = &mut *guard;
+            if self.compose_in(&scene, set, ws)? {
+                encode::rgba_of_indexed(&ws.indexed.indices, &ws.indexed.palette, &mut pixels);
+            } else {
+                encode::rgba_of(&ws.pixels, scene.width, &mut ws.encode, &mut pixels);
+            }
+            if guard.capacity() > KEEP_BYTES {
+                *guard = Default::default();
+            }
+            Ok(())
+        })?;
+        Ok(RgbaImage {
+            width: scene.width,
+            height: scene.height,
+            pixels,
+        })
+    }
+
     /// Render `position` in `format`.
     pub fn render(
         &self,
@@ -329,6 +381,12 @@ impl Renderer {
             Format::Png => self.png(position, options),
             Format::Svg => self.svg(position, options).map(String::into_bytes),
             Format::Pdf => convert::pdf(&self.svg(position, options)?, options.dpi),
+            Format::Txt => {
+                // Piece sets do not apply to text, but a request naming an unknown one is
+                // refused as it is for images.
+                self.set(options)?;
+                Ok(self.text(position, options).into_bytes())
+            }
             Format::Webp | Format::Gif => {
                 let mut image = Indexed::default();
                 self.indexed(position, options, &mut image)?;

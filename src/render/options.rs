@@ -76,16 +76,19 @@ pub enum Format {
     Webp,
     /// A still GIF from the PNG's palette.
     Gif,
+    /// The text board: the position as lines of text (see [`crate::render::text_board`]).
+    Txt,
 }
 
 impl Format {
     /// Every format, in the order the API lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Png,
         Format::Svg,
         Format::Pdf,
         Format::Webp,
         Format::Gif,
+        Format::Txt,
     ];
 
     /// The MIME type of the encoding.
@@ -96,6 +99,7 @@ impl Format {
             Format::Pdf => "application/pdf",
             Format::Webp => "image/webp",
             Format::Gif => "image/gif",
+            Format::Txt => "text/plain; charset=utf-8",
         }
     }
 
@@ -107,6 +111,7 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Webp => "webp",
             Format::Gif => "gif",
+            Format::Txt => "txt",
         }
     }
 
@@ -115,6 +120,37 @@ impl Format {
         Format::ALL
             .into_iter()
             .find(|f| f.extension().eq_ignore_ascii_case(extension))
+    }
+}
+
+/// How the text board (`format=txt`) writes pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextStyle {
+    /// ASCII letters as in FEN: `K Q R B N P A C` for White, lower case for Black.
+    #[default]
+    Letters,
+    /// The Unicode chess symbols `♔ ♕ ♖ ♗ ♘ ♙` and `♚ ♛ ♜ ♝ ♞ ♟`; the archbishop and the
+    /// chancellor, which have no symbol terminals draw, keep their letters.
+    Figurines,
+}
+
+impl TextStyle {
+    /// Every style, the default first.
+    pub const ALL: [TextStyle; 2] = [TextStyle::Letters, TextStyle::Figurines];
+
+    /// Its name in queries and flags: `letters`, `figurines`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextStyle::Letters => "letters",
+            TextStyle::Figurines => "figurines",
+        }
+    }
+
+    /// The style called `name` (case-insensitive), if there is one.
+    pub fn from_name(name: &str) -> Option<TextStyle> {
+        TextStyle::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name))
     }
 }
 
@@ -184,6 +220,8 @@ pub struct RenderOptions {
     pub glyph: Option<Glyph>,
     /// Pixels per inch of a PDF ([`DEFAULT_DPI`]: 1 px = 1 pt).
     pub dpi: u16,
+    /// How the text board writes pieces (text only; images ignore it).
+    pub text_style: TextStyle,
 }
 
 /// A move annotation, drawn as a badge at the corner of the square the move went to.
@@ -252,6 +290,7 @@ impl Default for RenderOptions {
             turn_marker: false,
             glyph: None,
             dpi: DEFAULT_DPI,
+            text_style: TextStyle::Letters,
         }
     }
 }

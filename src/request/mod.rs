@@ -11,7 +11,7 @@ use crate::chess::position::{Position, Square};
 pub use crate::echo::Echo;
 use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
-    Orientation, RenderOptions,
+    Orientation, RenderOptions, TextStyle,
 };
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
@@ -181,8 +181,14 @@ pub const PARAMS: &[Param] = &[
     param(
         "format",
         &["format"],
-        ParamKind::Choice(&["png", "svg", "pdf", "webp", "gif"]),
-        "The image format (the path `/diagram.svg`, `.pdf`, `.webp`, `.gif` also chooses it): PDF is vector, for print; WebP lossless; GIF from the PNG's palette.",
+        ParamKind::Choice(&["png", "svg", "pdf", "webp", "gif", "txt"]),
+        "The output format (the path `/diagram.svg`, `.pdf`, `.webp`, `.gif`, `.txt` also chooses it): PDF is vector, for print; WebP lossless; GIF from the PNG's palette; `txt` the board as text (`text/plain; charset=utf-8`) for terminals and text snapshots, without marks.",
+    ),
+    param(
+        "style",
+        &["style"],
+        ParamKind::Choice(&["letters", "figurines"]),
+        "Text only (`format=txt`): pieces as ASCII letters (`K`, `q`; `.` for an empty square) or as the Unicode chess symbols (`♔`, `♛`).",
     ),
     param(
         "pieces",
@@ -459,6 +465,10 @@ impl Request {
                 .map(parse_dpi)
                 .transpose()?
                 .unwrap_or(crate::render::options::DEFAULT_DPI),
+            text_style: get("style")
+                .map(parse_style)
+                .transpose()?
+                .unwrap_or_default(),
         };
         let format = match (get("format").map(parse_format), path_format) {
             (None, path) => path.unwrap_or_default(),
@@ -534,6 +544,17 @@ impl Request {
     pub fn cache_key(&self) -> String {
         use std::fmt::Write as _;
         let o = &self.options;
+        if self.format == Format::Txt {
+            // Text shows only the position, the side at the bottom, the labels and the style.
+            return format!(
+                "{}|txt|{}|{}|{}|{}",
+                env!("CARGO_PKG_VERSION"),
+                self.position,
+                o.orientation.bottom(self.position.turn).letter(),
+                o.coordinates,
+                o.text_style.name(),
+            );
+        }
         let t = &o.theme;
         let mut key = format!(
             "{}|{}|{}|{}|{}|{}|{}|{}{}{}{}{}{}{}",
@@ -1151,7 +1172,17 @@ fn parse_coordinates(value: &str) -> Result<Coordinates, RequestError> {
 
 fn parse_format(value: &str) -> Result<Format, RequestError> {
     Format::from_extension(value.trim()).ok_or_else(|| {
-        RequestError::bad_value("format", value, "expected png, svg, pdf, webp or gif")
+        RequestError::bad_value("format", value, "expected png, svg, pdf, webp, gif or txt")
+    })
+}
+
+fn parse_style(value: &str) -> Result<TextStyle, RequestError> {
+    TextStyle::from_name(value.trim()).ok_or_else(|| {
+        RequestError::bad_value(
+            "style",
+            value,
+            "expected letters or figurines (how format=txt writes pieces)",
+        )
     })
 }
 
@@ -1522,6 +1553,36 @@ mod tests {
     }
 
     #[test]
+    fn text_keys_hold_the_style_and_only_what_text_shows() {
+        let key = |query: &str| {
+            Request::from_query(query, Some(Format::Txt))
+                .unwrap()
+                .cache_key()
+        };
+        let plain = key("fen=start");
+        assert_eq!(plain, key("fen=start&style=LETTERS"));
+        // Size, theme, pieces and marks do not change the text.
+        assert_eq!(
+            plain,
+            key("fen=start&size=300&theme=blue&arrows=Ge2e4&lastMove=e2e4&style=letters")
+        );
+        assert_ne!(plain, key("fen=start&style=figurines"));
+        assert_ne!(plain, key("fen=start&orientation=black"));
+        assert_ne!(plain, key("fen=start&coordinates=none"));
+        assert_ne!(
+            plain,
+            key("fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_b")
+        );
+        assert_ne!(
+            plain,
+            Request::from_query("fen=start", None).unwrap().cache_key()
+        );
+        // Images ignore the style: one entry for either.
+        let image = |q: &str| Request::from_query(q, None).unwrap().cache_key();
+        assert_eq!(image("fen=start&style=figurines"), image("fen=start"));
+    }
+
+    #[test]
     fn bad_sizes_name_the_parameter_and_the_range() {
         for bad in [
             "0",
@@ -1557,7 +1618,11 @@ mod tests {
         );
         assert_eq!(
             err("fen=start&format=jpeg"),
-            "format \"jpeg\" is not allowed: expected png, svg, pdf, webp or gif"
+            "format \"jpeg\" is not allowed: expected png, svg, pdf, webp, gif or txt"
+        );
+        assert_eq!(
+            err("fen=start&format=txt&style=fancy"),
+            "style \"fancy\" is not allowed: expected letters or figurines (how format=txt writes pieces)"
         );
         assert!(err("size=400").starts_with("fen is missing"));
         let long = "8/".repeat(200);
