@@ -18,130 +18,19 @@ const TOLERANCE: u8 = 8;
 /// Pixels allowed beyond the tolerance (edge noise).
 const MAX_OVER: usize = 16;
 
-const CASES: &[(&str, &str)] = &[
-    ("start", "fen=start"),
-    ("start-black", "fen=start&orientation=black"),
-    (
-        "after-e4-turn",
-        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&orientation=turn",
-    ),
-    (
-        "inside",
-        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&coordinates=inside",
-    ),
-    (
-        "none-small",
-        "fen=6r1/6pp/7r/1B5K/1P3k2/N7/3R4/8_w_-_-_30_79&coordinates=none&size=160",
-    ),
-    (
-        "capablanca",
-        "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR_w_KQkq_-_0_1&size=500",
-    ),
-    (
-        "capablanca-black",
-        "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR_w_KQkq_-_0_1&size=500&orientation=black&coordinates=inside",
-    ),
-    (
-        "large",
-        "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w_-_-_0_1&size=800",
-    ),
-    ("tiny", "fen=start&size=16"),
-    ("empty", "fen=empty&size=200"),
-    // Annotations, each in both orientations.
-    (
-        "last-move",
-        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&lastMove=e2e4&size=320",
-    ),
-    (
-        "last-move-black",
-        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&lastMove=e2e4&size=320&orientation=black",
-    ),
-    (
-        "drop",
-        "fen=r1bqk2r/ppp2ppp/2n5/3p4/8/5N2/PPP2PPP/R1BQKB1R/NBp_w_KQkq_-_0_9&lastMove=N@f3&size=320",
-    ),
-    (
-        "check-auto",
-        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&check=auto&lastMove=d8h4&size=320",
-    ),
-    (
-        "check-square-black",
-        "fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3&check=e1&size=320&orientation=black",
-    ),
-    (
-        "arrows",
-        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w_KQkq_-_4_4&arrows=Gh5f7,Rc4f7,Yb1c3,Bg1f3,Bd1,Re1e1&size=400",
-    ),
-    (
-        "arrows-black",
-        "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w_KQkq_-_4_4&arrows=Gh5f7,Rc4f7,Yb1c3,Bg1f3,Bd1&size=400&orientation=black",
-    ),
-    (
-        "squares",
-        "fen=8/8/8/3k4/8/3K4/8/8&squares=c4,d4,e4&size=240",
-    ),
-    (
-        "squares-black",
-        "fen=8/8/8/3k4/8/3K4/8/8&squares=c4,d4,e4&size=240&orientation=black",
-    ),
-    ("highlight", "fen=start&highlight=Ge4,Rd5,Yc6,Bf3&size=240"),
-    (
-        "highlight-black",
-        "fen=start&highlight=Ge4,Rd5,Yc6,Bf3&size=240&orientation=black",
-    ),
-    (
-        "annotations",
-        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D%5B%25clk+0:05:00%5D&size=320",
-    ),
-    (
-        "annotations-black",
-        "fen=r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R_w_KQkq_-_2_3&annotations=%5B%25cal+Gf3e5,Rc6e5%5D%5B%25csl+Ge5%5D&size=320&orientation=black",
-    ),
-    // Crazyhouse pockets and promoted pieces, side-to-move marker.
-    (
-        "pockets",
-        "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b_-_-_0_1&size=360",
-    ),
-    (
-        "pockets-black",
-        "fen=r2q1rk1/ppp2ppp/2n1bn2/2b1p3/3pP3/3P1N~Pp/PPP1NPB1/R1BQ1RK1[QNPPPbbr]_b_-_-_0_1&size=360&orientation=black&coordinates=none",
-    ),
-    ("turn-white", "fen=start&turn=1&size=300"),
-    (
-        "turn-black-none",
-        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&turn=1&coordinates=none&size=300",
-    ),
-    (
-        "turn-black-flipped",
-        "fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1&turn=1&orientation=black&size=300",
-    ),
-    // A still from a game: the last move tinted, the check found, the NAG as a badge.
-    (
-        "pgn-badge",
-        "pgn=1.e4+e5+2.Nf3+Nc6+3.Bc4+Nd4%3F+4.Nxe5+Qg5+5.Nxf7%3F%3F+Qxg2+6.Rf1+Qxe4%2B&ply=10&size=320",
-    ),
-    (
-        "pgn-badge-black",
-        "pgn=1.e4+e5+2.Nf3+Nc6+3.Bc4+Nd4%3F+4.Nxe5+Qg5+5.Nxf7%3F%3F+Qxg2+6.Rf1+Qxe4%2B&ply=12&size=320&orientation=black&glyph=!!",
-    ),
-    // Themes.
-    ("theme-blue", "fen=start&theme=blue&size=240"),
-    ("theme-green", "fen=start&theme=green&size=240"),
-    ("theme-gray", "fen=start&theme=gray&size=240"),
-    ("theme-wikipedia", "fen=start&theme=wikipedia&size=240"),
-    (
-        "theme-print",
-        "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360",
-    ),
-    (
-        "theme-print-black",
-        "fen=r1bq1rk1/pp3ppp/3n4/2p1N3/2B5/7P/PPP2PP1/R1BQR1K1_w&theme=print&size=360&orientation=black&coordinates=inside",
-    ),
-    (
-        "theme-custom",
-        "fen=start&light=%23f4f1ea&dark=%23a97&size=240",
-    ),
-];
+/// The cases, `NAME QUERY` a line: `tests/fixtures/render-cases.txt`, which
+/// `tests/determinism.rs` and `examples/render_hashes.rs` read too.
+fn cases() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(common::fixture("render-cases.txt")).expect("cases");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (name, query) = l.split_once(' ').expect("NAME QUERY");
+            (name.to_string(), query.to_string())
+        })
+        .collect()
+}
 
 #[test]
 fn golden_images_match() {
@@ -150,7 +39,8 @@ fn golden_images_match() {
     let dir = common::golden_dir();
     std::fs::create_dir_all(&dir).expect("golden directory");
     let mut failures = Vec::new();
-    for (name, query) in CASES {
+    let cases = cases();
+    for (name, query) in &cases {
         let request = Request::from_query(query, None).expect("valid case");
         let png = renderer
             .png(&request.position, &request.options)
@@ -203,7 +93,7 @@ fn golden_images_match() {
     assert!(
         !update,
         "UPDATE_GOLDEN=1 rewrote {} golden images: look at them, then run again without it",
-        CASES.len()
+        cases.len()
     );
     assert!(
         failures.is_empty(),

@@ -14,6 +14,7 @@ pub fn pdf(svg: &str, dpi: u16) -> Result<Vec<u8>, RenderError> {
         dpi: f32::from(dpi.max(1)),
     };
     svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), page)
+        .map(sorted_references)
         .map_err(|e| failed(format!("{e:?}")))
 }
 
@@ -56,7 +57,82 @@ pub fn pdf_pages(svgs: &[String], page: (f32, f32)) -> Result<Vec<u8>, RenderErr
     }
     pdf.catalog(catalog).pages(tree);
     pdf.pages(tree).count(kids.len() as i32).kids(kids);
-    Ok(pdf.finish())
+    Ok(sorted_references(pdf.finish()))
+}
+
+/// `pdf` with the entries of every dictionary that only maps names to objects (a page's
+/// `/ExtGState`, `/XObject`, `/Pattern` … resources) sorted by name. svg2pdf writes those
+/// from a hash map, in an order that changes from run to run; sorted, the same drawing gives
+/// the same bytes. Only whole lines move within their dictionary, so every object keeps its
+/// length and the cross-reference table stays right. Stream data is left alone.
+fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
+    // `  /Name 12 0 R` on a line of its own.
+    fn is_entry(line: &[u8]) -> bool {
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => text.trim_start_matches(' '),
+            Err(_) => return false,
+        };
+        let mut parts = text.split(' ');
+        matches!(
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next()),
+            (Some(name), Some(number), Some("0"), Some("R"), None)
+                if name.len() > 1
+                    && name.starts_with('/')
+                    && name[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !number.is_empty()
+                    && number.bytes().all(|b| b.is_ascii_digit())
+        )
+    }
+    let mut at = 0;
+    while at < pdf.len() {
+        let end = pdf[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(pdf.len(), |i| at + i);
+        let line = &pdf[at..end];
+        if line.ends_with(b"stream") && !line.ends_with(b"endstream") {
+            // Skip to the end of the stream's data.
+            let rest = &pdf[end..];
+            at = rest
+                .windows(10)
+                .position(|w| w == b"\nendstream")
+                .map_or(pdf.len(), |i| end + i + 1);
+            continue;
+        }
+        if line.ends_with(b"<<") {
+            // A run of entry lines right after it, then its closing `>>`.
+            let start = end + 1;
+            let mut lines = Vec::new();
+            let mut cursor = start;
+            while cursor < pdf.len() {
+                let stop = pdf[cursor..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(pdf.len(), |i| cursor + i);
+                if !is_entry(&pdf[cursor..stop]) {
+                    break;
+                }
+                lines.push(pdf[cursor..stop].to_vec());
+                cursor = stop + 1;
+            }
+            let indent = pdf[cursor.min(pdf.len())..]
+                .iter()
+                .take_while(|&&b| b == b' ')
+                .count();
+            let closes = pdf[(cursor + indent).min(pdf.len())..].starts_with(b">>");
+            if lines.len() > 1 && closes {
+                lines.sort();
+                let mut sorted = Vec::with_capacity(cursor - start);
+                for line in &lines {
+                    sorted.extend_from_slice(line);
+                    sorted.push(b'\n');
+                }
+                pdf[start..cursor].copy_from_slice(&sorted);
+            }
+        }
+        at = end + 1;
+    }
+    pdf
 }
 
 /// The pixels of `image` as RGB triplets, row by row.
@@ -105,4 +181,26 @@ pub fn gif(image: &Indexed) -> Result<Vec<u8>, RenderError> {
         .write_lzw_pre_encoded_frame(&frame)
         .map_err(failed)?;
     encoder.into_inner().map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sorted_references;
+
+    #[test]
+    fn name_to_object_dictionaries_are_sorted_and_nothing_else_moves() {
+        let pdf = b"3 0 obj\n<<\n  /ExtGState <<\n    /gs2 8 0 R\n    /gs0 6 0 R\n    /gs1 7 0 R\n  >>\n  /MediaBox [0 0 1 1]\n>>\nendobj\n4 0 obj\n<< /Length 9 >>\nstream\n  /b 1 0 R\n  /a 2 0 R\n>>\nendstream\n".to_vec();
+        let sorted = sorted_references(pdf.clone());
+        assert_eq!(sorted.len(), pdf.len());
+        let text = String::from_utf8(sorted).expect("ascii");
+        assert!(
+            text.contains("<<\n    /gs0 6 0 R\n    /gs1 7 0 R\n    /gs2 8 0 R\n  >>"),
+            "{text}"
+        );
+        // Inside a stream nothing moves.
+        assert!(
+            text.contains("stream\n  /b 1 0 R\n  /a 2 0 R\n>>\nendstream"),
+            "{text}"
+        );
+    }
 }
