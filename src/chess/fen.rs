@@ -23,6 +23,10 @@
 //! - castling as `KQkq` in any order, X-FEN or Shredder-FEN file letters (`HAha`, `A`–`H`,
 //!   or `A`–`J` on 10 files), stored in a canonical order: white first, `K`, `Q`, then file
 //!   letters from a; each letter at most once;
+//! - an X-FEN castling type as the first character of the castling field, on 8 and 10
+//!   files: `s` symmetric castling (Janus chess), `m` modern castling (Embassy chess), then
+//!   the letters or `-` (`sKQkq`, `m-`); kept and written back, drawn the same; a type alone
+//!   or anywhere else is an error;
 //! - leading zeros in the clocks, and a full-move number of 0.
 //!
 //! Everything present is validated; no legality rules apply (a diagram may lack kings, show
@@ -31,7 +35,7 @@
 //! as `?`), and say what is allowed.
 
 use crate::chess::piece::{Color, Piece};
-use crate::chess::position::{Pocket, Position, RANKS, Square};
+use crate::chess::position::{CastlingType, Pocket, Position, RANKS, Square};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -185,6 +189,28 @@ pub enum FenErrorKind {
         /// The last file letter of the board, `H` or `J`.
         last_file: char,
     },
+    /// A castling type (`s` or `m`) anywhere but at the start of the castling field.
+    #[error(
+        "castling field \"{text}\" has '{letter}' at column {column}, expected a castling type (s symmetric, m modern) only as the first character"
+    )]
+    CastlingTypePlace {
+        /// The field's text.
+        text: String,
+        /// The castling type's letter, `s` or `m`.
+        letter: char,
+        /// 1-based character position of the letter.
+        column: usize,
+    },
+    /// A castling field that is a castling type alone (`s`, `m`).
+    #[error(
+        "castling field \"{text}\" has only the castling type '{letter}', expected \"-\" or letters from KQkq after it"
+    )]
+    CastlingTypeAlone {
+        /// The field's text.
+        text: String,
+        /// The castling type's letter, `s` or `m`.
+        letter: char,
+    },
     /// A castling field naming the same right twice.
     #[error("castling field \"{text}\" has '{letter}' twice, expected each letter at most once")]
     CastlingRepeated {
@@ -330,7 +356,12 @@ impl fmt::Display for Position {
         } else {
             &self.castling
         };
-        write!(f, " {} {castling} ", self.turn.letter())?;
+        write!(
+            f,
+            " {} {}{castling} ",
+            self.turn.letter(),
+            self.castling_type.prefix()
+        )?;
         match self.en_passant {
             Some(sq) => write!(f, "{sq}")?,
             None => f.write_str("-")?,
@@ -382,7 +413,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
         };
     }
     if let Some(castling) = fields.next() {
-        pos.castling = parse_castling(castling, pos.files())?;
+        (pos.castling_type, pos.castling) = parse_castling(castling, pos.files())?;
     }
     if let Some(ep) = fields.next() {
         pos.en_passant = parse_en_passant(ep, pos.files())?;
@@ -460,10 +491,42 @@ fn parse_en_passant(text: &str, files: u8) -> Result<Option<Square>, FenError> {
     }
 }
 
-/// Castling rights in canonical order: white before black; `K`, `Q`, then files a, b, ….
-fn parse_castling(text: &str, files: u8) -> Result<String, FenError> {
-    if text == "-" {
-        return Ok("-".to_string());
+/// The castling type (X-FEN prefix `s` or `m`, else standard) and the castling rights in
+/// canonical order: white before black; `K`, `Q`, then files a, b, ….
+fn parse_castling(text: &str, files: u8) -> Result<(CastlingType, String), FenError> {
+    let mut chars = text.chars();
+    let castling_type = match chars.next().and_then(CastlingType::from_prefix) {
+        Some(castling_type) => castling_type,
+        None => {
+            chars = text.chars();
+            CastlingType::Standard
+        }
+    };
+    let rights = chars.as_str();
+    let skipped = text.len() - rights.len(); // 0 or 1: the prefix is one ASCII letter
+    if rights.is_empty() {
+        // Only a prefix could leave nothing: a field is never empty.
+        return Err(FenErrorKind::CastlingTypeAlone {
+            text: echo(text),
+            letter: text.chars().next().unwrap_or('?'),
+        }
+        .into());
+    }
+    // A castling type out of place is named before any other bad character (`-m`, `Ks`).
+    if let Some((i, letter)) = rights
+        .chars()
+        .enumerate()
+        .find(|(_, c)| CastlingType::from_prefix(*c).is_some())
+    {
+        return Err(FenErrorKind::CastlingTypePlace {
+            text: echo(text),
+            letter,
+            column: skipped + i + 1,
+        }
+        .into());
+    }
+    if rights == "-" {
+        return Ok((castling_type, "-".to_string()));
     }
     const PER_COLOR: u32 = 2 + MAX_FILES as u32;
     // The bit of a letter: colour × PER_COLOR + (0 K, 1 Q, 2.. file letters).
@@ -480,7 +543,7 @@ fn parse_castling(text: &str, files: u8) -> Result<String, FenError> {
         Some(color * PER_COLOR + order)
     };
     let mut seen: u32 = 0;
-    for c in text.chars() {
+    for c in rights.chars() {
         let Some(bit) = bit_of(c) else {
             return Err(FenErrorKind::Castling {
                 text: echo(text),
@@ -509,10 +572,11 @@ fn parse_castling(text: &str, files: u8) -> Result<String, FenError> {
             upper
         }
     };
-    Ok((0..2 * PER_COLOR)
+    let canonical = (0..2 * PER_COLOR)
         .filter(|bit| seen & (1 << bit) != 0)
         .map(letter)
-        .collect())
+        .collect();
+    Ok((castling_type, canonical))
 }
 
 /// One rank, read: its width and the pieces on its first [`MAX_FILES`] squares.
@@ -856,6 +920,51 @@ mod tests {
                 "8/8/8/8/8/8/8/8 w KqK",
                 "castling field \"KqK\" has 'K' twice, expected each letter at most once",
             ),
+            // Castling types: first, and followed by something.
+            (
+                "8/8/8/8/8/8/8/8 w KsQkq",
+                "castling field \"KsQkq\" has 's' at column 2, expected a castling type (s symmetric, m modern) only as the first character",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w Ks",
+                "castling field \"Ks\" has 's' at column 2, expected a castling type (s symmetric, m modern) only as the first character",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w ss",
+                "castling field \"ss\" has 's' at column 2, expected a castling type (s symmetric, m modern) only as the first character",
+            ),
+            (
+                "10/10/10/10/10/10/10/10 w smKQ",
+                "castling field \"smKQ\" has 'm' at column 2, expected a castling type (s symmetric, m modern) only as the first character",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w -m",
+                "castling field \"-m\" has 'm' at column 2, expected a castling type (s symmetric, m modern) only as the first character",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w s",
+                "castling field \"s\" has only the castling type 's', expected \"-\" or letters from KQkq after it",
+            ),
+            (
+                "10/10/10/10/10/10/10/10 w m - 0 1",
+                "castling field \"m\" has only the castling type 'm', expected \"-\" or letters from KQkq after it",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w s-K",
+                "castling field \"s-K\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w SKQkq",
+                "castling field \"SKQkq\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w sKk-",
+                "castling field \"sKk-\", expected \"-\" or letters from KQkq (X-FEN/Shredder file letters A-H/a-h also allowed)",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w mKK",
+                "castling field \"mKK\" has 'K' twice, expected each letter at most once",
+            ),
             // En passant.
             (
                 "8/8/8/8/8/8/8/8 w - e9",
@@ -1044,6 +1153,10 @@ mod tests {
         assert_eq!(ok("8/8/8/8/8/8/8/8 w gKbq").castling, "Kqbg");
         assert_eq!(ok("10/10/10/10/10/10/10/10 w Jj").castling, "Jj");
         assert_eq!(ok("8/8/8/8/8/8/8/8 w - -").castling, "-");
+        assert_eq!(
+            ok("8/8/8/8/8/8/8/8 w - -").castling_type,
+            CastlingType::Standard
+        );
         // En passant on rank 3 or 6, within the board.
         assert_eq!(
             ok("8/8/8/8/8/8/8/8 b - e3").en_passant,
@@ -1074,6 +1187,82 @@ mod tests {
         ok("4k5/10/10/10/10/10/10/4K5");
         // Pieces A and C on an 8-file board are fine too.
         ok("a6c/8/8/8/8/8/8/A6C");
+    }
+
+    #[test]
+    fn x_fen_castling_types_are_kept_and_written_back() {
+        let cases = [
+            ("sKQkq", CastlingType::Symmetric, "KQkq", "sKQkq"),
+            ("mKQkq", CastlingType::Modern, "KQkq", "mKQkq"),
+            ("sqkQK", CastlingType::Symmetric, "KQkq", "sKQkq"),
+            ("mHAha", CastlingType::Modern, "AHah", "mAHah"),
+            ("s-", CastlingType::Symmetric, "-", "s-"),
+            ("m-", CastlingType::Modern, "-", "m-"),
+            ("KQkq", CastlingType::Standard, "KQkq", "KQkq"),
+        ];
+        for (field, castling_type, rights, written) in cases {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3 w {field} - 0 1");
+            let pos = ok(&fen);
+            assert_eq!(pos.castling_type, castling_type, "{fen}");
+            assert_eq!(pos.castling, rights, "{fen}");
+            assert_eq!(
+                pos.to_string(),
+                format!("4k3/8/8/8/8/8/8/4K3 w {written} - 0 1")
+            );
+            assert_eq!(ok(&pos.to_string()), pos, "{fen}");
+        }
+        // On ten files, with the file letters up to J.
+        let wide = ok("4k5/10/10/10/10/10/10/4K5 b mJj");
+        assert_eq!(
+            (wide.castling_type, wide.castling.as_str()),
+            (CastlingType::Modern, "Jj")
+        );
+        assert_eq!(wide.to_string(), "4k5/10/10/10/10/10/10/4K5 b mJj - 0 1");
+        // The type is part of the position, the board is not changed by it.
+        let plain = ok("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1");
+        let symmetric = ok("4k3/8/8/8/8/8/8/4K3 w sKQkq - 0 1");
+        assert_ne!(plain, symmetric);
+        assert_eq!(placement(&plain), placement(&symmetric));
+    }
+
+    #[test]
+    fn german_x_fen_article_examples() {
+        // The 8×8 example with symmetric castling: the king on e1, queen on f1.
+        let eight = ok("rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1");
+        assert_eq!(eight.castling_type, CastlingType::Symmetric);
+        assert_eq!(
+            eight.to_string(),
+            "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1"
+        );
+        // Embassy chess with modern castling, on ten files: C chancellor, A archbishop.
+        let embassy = ok("rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w mKQkq - 0 1");
+        assert_eq!(
+            (embassy.files(), embassy.castling_type),
+            (10, CastlingType::Modern)
+        );
+        assert_eq!(
+            embassy.get(Square::new(5, 0)).map(|p| p.role),
+            Some(Role::Chancellor)
+        );
+        assert_eq!(
+            embassy.get(Square::new(6, 7)).map(|p| p.fen_char()),
+            Some('a')
+        );
+        assert_eq!(
+            embassy.to_string(),
+            "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w mKQkq - 0 1"
+        );
+        // Janus chess writes its piece as J, which is not one of ours: the placement fails
+        // first, naming it. With A (the same bishop–knight compound) it reads, type `s`.
+        assert_eq!(
+            message("rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w sKQkq - 0 1"),
+            format!("invalid FEN: rank 8 \"rjnbkqbnjr\" has 'j' at column 2, {PIECES}")
+        );
+        let janus = ok("ranbkqbnar/pppppppppp/10/10/10/10/PPPPPPPPPP/RANBKQBNAR w sKQkq - 0 1");
+        assert_eq!(
+            (janus.files(), janus.castling_type),
+            (10, CastlingType::Symmetric)
+        );
     }
 
     #[test]

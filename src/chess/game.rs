@@ -9,7 +9,7 @@
 use crate::chess::fen;
 use crate::chess::pgn::{self, Pgn};
 use crate::chess::piece::{Color, Piece, Role};
-use crate::chess::position::{Position, Square};
+use crate::chess::position::{CastlingType, Position, Square};
 use cozy_chess as cc;
 use std::fmt;
 
@@ -610,6 +610,12 @@ fn board_of(position: &Position) -> Result<cc::Board, String> {
     else {
         return Err("needs one king of each colour to be played".to_string());
     };
+    if position.castling_type != CastlingType::Standard && position.castling != "-" {
+        return Err(format!(
+            "has castling type \"{}\" (symmetric or modern castling): only standard chess and Chess960 can be played",
+            position.castling_type.prefix()
+        ));
+    }
     let mut castling = String::new();
     for c in position.castling.chars().filter(|&c| c != '-') {
         let (color, king) = if c.is_ascii_uppercase() {
@@ -909,6 +915,18 @@ mod tests {
         assert!(e.starts_with("the position is not on an 8×8 board"), "{e}");
         let e = from_san("8/8/8/8/8/8/8/8 w - - 0 1", "e4").unwrap_err().0;
         assert_eq!(e, "the position needs one king of each colour to be played");
+        // X-FEN symmetric or modern castling is drawn, not played; without rights it is moot.
+        let e = from_san(
+            "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1",
+            "e4",
+        )
+        .unwrap_err()
+        .0;
+        assert_eq!(
+            e,
+            "the position has castling type \"s\" (symmetric or modern castling): only standard chess and Chess960 can be played"
+        );
+        assert!(from_san("4k3/8/8/8/8/8/8/4K3 w m- - 0 1", "Kd2").is_ok());
         let e = from_san("start", "[FEN \"8/8\"] e4").unwrap_err().0;
         assert_eq!(e, "\"[FEN \"8/8\"]\" is a tag pair, not a move");
         let e = from_san("start", "e4 e5 1-0 Nf3").unwrap_err().0;

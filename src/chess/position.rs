@@ -90,6 +90,39 @@ impl Pocket {
     }
 }
 
+/// The castling type of an X-FEN castling field: how castling moves the king and rook.
+/// It changes no square of the diagram; it is kept so the FEN is written back as read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum CastlingType {
+    /// No prefix: the king moves to the c and g files (or the rules of the variant).
+    #[default]
+    Standard,
+    /// `s`: symmetric castling (e.g. Janus chess), the king ends one square from the edge.
+    Symmetric,
+    /// `m`: modern castling (e.g. Embassy chess).
+    Modern,
+}
+
+impl CastlingType {
+    /// The prefix of the castling field: `""`, `"s"` or `"m"`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            CastlingType::Standard => "",
+            CastlingType::Symmetric => "s",
+            CastlingType::Modern => "m",
+        }
+    }
+
+    /// The castling type of a prefix letter, `s` or `m`.
+    pub fn from_prefix(c: char) -> Option<CastlingType> {
+        match c {
+            's' => Some(CastlingType::Symmetric),
+            'm' => Some(CastlingType::Modern),
+            _ => None,
+        }
+    }
+}
+
 /// A position as a diagram needs it: the placement and the FEN's other fields.
 ///
 /// No legality rules: a position may lack kings or hold nine queens.
@@ -102,8 +135,11 @@ pub struct Position {
     pub pocket: Option<Pocket>,
     /// Side to move (`w` when the FEN had only a placement).
     pub turn: Color,
-    /// Castling field, canonical: `-`, or letters from `KQkq`, `A`–`J`, `a`–`j`.
+    /// Castling rights, canonical: `-`, or letters from `KQkq`, `A`–`J`, `a`–`j` (the X-FEN
+    /// castling type is [`Position::castling_type`]).
     pub castling: String,
+    /// The castling type the castling field started with (X-FEN `s` or `m`), if any.
+    pub castling_type: CastlingType,
     /// En-passant target square.
     pub en_passant: Option<Square>,
     /// Half-move clock.
@@ -123,6 +159,7 @@ impl Position {
             pocket: None,
             turn: Color::White,
             castling: "-".to_string(),
+            castling_type: CastlingType::Standard,
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
