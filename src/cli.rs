@@ -290,6 +290,10 @@ struct RenderArgs {
     /// chess symbols).
     #[arg(long)]
     style: Option<String>,
+    /// SVG only: the language of the image's `<title>`, its description for screen
+    /// readers: en (the default), de, it, fr, es, nl or ja.
+    #[arg(long)]
+    lang: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
     /// types, compressed with zopfli), for files written once and read many times.
     #[arg(long)]
@@ -450,6 +454,7 @@ impl RenderArgs {
             ("highlight", &self.highlight),
             ("annotations", &self.annotations),
             ("style", &self.style),
+            ("lang", &self.lang),
         ];
         for (name, value) in optional {
             if let Some(v) = value {

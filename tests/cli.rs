@@ -515,3 +515,41 @@ fn render_writes_a_text_board_in_either_style() {
     }
     assert!(!dir.join("x.txt").exists(), "nothing written on an error");
 }
+
+#[test]
+fn render_titles_an_svg_in_the_language_of_lang() {
+    let dir = scratch("lang");
+    let svg = dir.join("start.svg");
+    let out = staunton()
+        .args([
+            "render",
+            "8/8/8/4k3/8/8/3Q4/4K3 b - - 0 1",
+            "--lang",
+            "de",
+            "-o",
+        ])
+        .arg(&svg)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).expect("written");
+    assert!(
+        text.contains("<title>Weiß: König e1, Dame d2. Schwarz: König e5. Schwarz am Zug.</title>"),
+        "{text}"
+    );
+    let out = staunton()
+        .args(["render", "start", "--lang", "pt", "-o"])
+        .arg(dir.join("pt.svg"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("lang \"pt\" is not allowed: expected one of en, de, it, fr, es, nl, ja"),
+        "{stderr}"
+    );
+}

@@ -401,6 +401,78 @@ async fn describe_answers_the_position_in_words() {
 }
 
 #[tokio::test]
+async fn lang_writes_describe_and_the_svg_title_and_leaves_pixels_alone() {
+    let s = state();
+    let fen = "8/8/8/4k3/8/8/3Q4/4K3_b";
+    let de = get(&s, &format!("/describe?fen={fen}&lang=de")).await;
+    assert_eq!(de.status, StatusCode::OK);
+    assert_eq!(
+        de.text(),
+        "Weiß: König e1, Dame d2. Schwarz: König e5. Schwarz am Zug.\n"
+    );
+    let ja = get(&s, &format!("/describe?fen={fen}&LANG=ja-JP")).await;
+    assert_eq!(
+        ja.text(),
+        "白：キングe1、クイーンd2。黒：キングe5。黒番。\n"
+    );
+    // The SVG's title follows lang, and an SVG in another language is another entry.
+    let svg_en = get(&s, &format!("/diagram.svg?fen={fen}")).await;
+    let svg_it = get(&s, &format!("/diagram.svg?fen={fen}&lang=it")).await;
+    assert!(
+        svg_it
+            .text()
+            .contains("<title>Bianco: re e1, donna d2. Nero: re e5. Tratto al Nero.</title>"),
+        "{}",
+        svg_it.text()
+    );
+    assert_ne!(svg_en.header(header::ETAG), svg_it.header(header::ETAG));
+    assert_eq!(s.renders(), 2);
+    // A PNG has no words: lang changes neither its bytes nor its cache entry.
+    let png = get(&s, &format!("/diagram.png?fen={fen}")).await;
+    let png_fr = get(&s, &format!("/diagram.png?fen={fen}&lang=fr")).await;
+    assert_eq!(png_fr.status, StatusCode::OK);
+    assert_eq!(png.body, png_fr.body);
+    assert_eq!(png.header(header::ETAG), png_fr.header(header::ETAG));
+    assert_eq!(
+        s.renders(),
+        3,
+        "the PNG in French is the English one's cache hit"
+    );
+    let key = |q: &str, f| {
+        staunton::request::Request::from_query(q, Some(f))
+            .expect("valid")
+            .cache_key()
+    };
+    use staunton::options::Format;
+    assert_eq!(
+        key("fen=start", Format::Png),
+        key("fen=start&lang=ja", Format::Png)
+    );
+    assert_ne!(
+        key("fen=start", Format::Svg),
+        key("fen=start&lang=ja", Format::Svg)
+    );
+    assert_eq!(
+        key("fen=start", Format::Svg),
+        key("fen=start&lang=en", Format::Svg)
+    );
+    // An unknown language is a 400 that lists the languages, on every route that takes it.
+    for uri in [
+        format!("/describe?fen={fen}&lang=pt"),
+        format!("/diagram.svg?fen={fen}&lang=pt"),
+        format!("/diagram.png?fen={fen}&lang=pt"),
+    ] {
+        let bad = get(&s, &uri).await;
+        assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{uri}");
+        assert_eq!(
+            bad.text().trim_end(),
+            "lang \"pt\" is not allowed: expected one of en, de, it, fr, es, nl, ja",
+            "{uri}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn openapi_describes_every_route_the_router_answers() {
     let s = state();
     let a = get(&s, "/openapi.json").await;
@@ -680,6 +752,24 @@ async fn describe_names_the_last_move_of_a_game() {
         a.text().starts_with("After 2...Nc6. White:"),
         "{}",
         a.text()
+    );
+    // The move itself, whatever the language, for the composer's slider.
+    let de = get(
+        &s,
+        &format!(
+            "/describe?pgn={}&ply=4&lang=de",
+            encode("1. e4 e5 2. Qh5 Nc6")
+        ),
+    )
+    .await;
+    assert!(
+        de.text().starts_with("Nach 2...Sc6. Weiß:"),
+        "{}",
+        de.text()
+    );
+    assert_eq!(
+        de.header(header::HeaderName::from_static("x-last-move")),
+        "2...Nc6"
     );
 }
 
@@ -1350,4 +1440,57 @@ async fn bad_text_requests_are_400s_naming_the_parameter() {
     );
     assert_bad(&get(&s, "/diagram.txt?fen=start/8").await, &["fen"]);
     assert_eq!(s.renders(), 0, "no bad request reached the renderer");
+}
+
+#[tokio::test]
+async fn x_fen_castling_types_are_served_and_kept_in_the_cache_key() {
+    let s = state();
+    let typed_fen = "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1";
+    let plain_fen = "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w KQkq - 0 1";
+    let typed = get(&s, &format!("/diagram?fen={}", encode(typed_fen))).await;
+    assert_eq!(typed.status, StatusCode::OK, "{}", typed.text());
+    let plain = get(&s, &format!("/diagram?fen={}", encode(plain_fen))).await;
+    // The castling type changes no pixel, but the normalised FEN keeps it, so the two are
+    // separate cache entries (as `KQkq` and `-` already are).
+    assert_eq!(typed.body, plain.body, "the castling type is not drawn");
+    assert_ne!(typed.header(header::ETAG), plain.header(header::ETAG));
+    assert_eq!(s.renders(), 2);
+    // Another spelling of the same typed FEN is the same entry.
+    let again = get(
+        &s,
+        "/diagram?fen=rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB_w_skqKQ",
+    )
+    .await;
+    assert_eq!(again.header(header::ETAG), typed.header(header::ETAG));
+    assert_eq!(s.renders(), 2, "a cache hit");
+    let key = |fen: &str| {
+        staunton::request::Request::from_pairs([("fen", fen)], None)
+            .expect("a valid request")
+            .cache_key()
+    };
+    assert!(key(typed_fen).contains(typed_fen), "{}", key(typed_fen));
+    assert!(key(plain_fen).contains(plain_fen), "{}", key(plain_fen));
+    // Modern castling on ten files (Embassy chess), and /describe reads both.
+    let embassy = "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w mKQkq - 0 1";
+    let wide = get(&s, &format!("/diagram.svg?fen={}", encode(embassy))).await;
+    assert_eq!(wide.status, StatusCode::OK, "{}", wide.text());
+    assert!(key(embassy).contains(embassy), "{}", key(embassy));
+    let described = get(&s, &format!("/describe?fen={}", encode(typed_fen))).await;
+    assert_eq!(described.status, StatusCode::OK);
+    let described_plain = get(&s, &format!("/describe?fen={}", encode(plain_fen))).await;
+    assert_eq!(
+        described.text(),
+        described_plain.text(),
+        "castling is not described"
+    );
+    // A castling type anywhere but first is a 400 naming it.
+    let bad = get(
+        &s,
+        &format!(
+            "/diagram?fen={}",
+            encode(&typed_fen.replace("sKQkq", "KsQkq"))
+        ),
+    )
+    .await;
+    assert_bad(&bad, &["castling field \"KsQkq\" has 's' at column 2"]);
 }

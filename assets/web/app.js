@@ -8,7 +8,18 @@
   // Controls whose values are free text.
   const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "annotations"];
   // Controls filled from an enum of the API.
-  const CHOICES = ["orientation", "coordinates", "theme", "pieces", "format"];
+  const CHOICES = ["orientation", "coordinates", "theme", "pieces", "format", "lang"];
+  // The languages of the alt text (`lang`), by their own names; and how each introduces
+  // the final position of an animated game.
+  const LANGUAGES = {
+    en: ["English", "Animation of the game. At the end: "],
+    de: ["Deutsch", "Animation der Partie. Am Ende: "],
+    it: ["Italiano", "Animazione della partita. Alla fine: "],
+    fr: ["Français", "Animation de la partie. À la fin\u00a0: "],
+    es: ["Español", "Animación de la partida. Al final: "],
+    nl: ["Nederlands", "Animatie van de partij. Aan het eind: "],
+    ja: ["日本語", "対局のアニメーション。最終局面："],
+  };
   const OUTPUTS = ["out-url", "out-img", "out-srcset", "out-md"];
   const DEBOUNCE_MS = 250;
 
@@ -115,12 +126,13 @@
   // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out; the
   // whole game is /game.gif.
   function diagramUrl(pairs) {
+    // `lang` titles an SVG; pixels have no words, so other URLs leave it out.
     if (wholeGame()) {
-      const rest = pairs.filter(([k]) => k !== "format" && k !== "ply");
+      const rest = pairs.filter(([k]) => k !== "format" && k !== "ply" && k !== "lang");
       return location.origin + "/game.gif?" + queryString(rest);
     }
     const svg = pairs.some(([k, v]) => k === "format" && v === "svg");
-    const rest = pairs.filter(([k]) => k !== "format");
+    const rest = pairs.filter(([k]) => k !== "format" && (svg || k !== "lang"));
     return location.origin + (svg ? "/diagram.svg" : "/diagram.png") + "?" + queryString(rest);
   }
 
@@ -224,8 +236,9 @@
     const pairs = params();
     saveState(pairs);
     const url = diagramUrl(pairs);
-    // What /describe is asked: the FEN, or the game and its ply (the end, for the whole game).
-    const about = pairs.filter(([k]) => k === "fen" || k === "pgn" || (k === "ply" && !wholeGame()));
+    // What /describe is asked: the FEN, or the game and its ply (the end, for the whole
+    // game), in the alt text's language.
+    const about = pairs.filter(([k]) => k === "fen" || k === "pgn" || k === "lang" || (k === "ply" && !wholeGame()));
     const known = about.some(([k, v]) => (k === "fen" || k === "pgn") && v);
     $("frame").setAttribute("aria-busy", "true");
     setStatus("Rendering…");
@@ -260,14 +273,16 @@
     await response.arrayBuffer();  // read it whole, so the image is served from cache
     let alt = "Chess diagram";
     let plies = null;
+    let lastMove = null;
     if (describe && describe.ok) {
       alt = (await describe.text()).trim() || alt;
       plies = describe.headers.get("x-game-plies");
+      lastMove = describe.headers.get("x-last-move");
     }
     if (mine !== generation) return;
     clearErrors();
-    if (plies !== null) showPly(Number(plies), alt);
-    if (wholeGame()) alt = "Animation of the game. At the end: " + alt;
+    if (plies !== null) showPly(Number(plies), lastMove);
+    if (wholeGame()) alt = (LANGUAGES[$("lang").value] || LANGUAGES.en)[1] + alt;
 
     const img = $("preview");
     const shown = () => {
@@ -293,14 +308,13 @@
   }
 
   // The slider's range is the game's length; at the end unless a ply was chosen.
-  function showPly(plies, alt) {
+  function showPly(plies, lastMove) {
     const ply = $("ply");
     const atEnd = ply.value === ply.max;
     ply.max = String(plies);
     if (atEnd || Number(ply.value) > plies) ply.value = String(plies);
-    const after = /^After ([^ ]+ ?[^ .]*[^.]?)\./.exec(alt);
     $("ply-now").textContent = wholeGame() ? `${plies} moves (plies), then the final position.`
-      : after ? `After ${after[1]} (ply ${ply.value} of ${plies})` : `The start (ply 0 of ${plies})`;
+      : lastMove ? `After ${lastMove} (ply ${ply.value} of ${plies})` : `The start (ply 0 of ${plies})`;
   }
 
   function labelOf(name) {
@@ -391,14 +405,15 @@
   }
 
   // How a value reads in a list: file formats in capitals, other words capitalised.
-  function optionText(value) {
+  function optionText(value, name) {
+    if (name === "lang" && LANGUAGES[value]) return LANGUAGES[value][0];
     if (/^(png|svg)$/.test(value)) return value.toUpperCase();
     return value.charAt(0).toUpperCase() + value.slice(1);
   }
 
   function fill(select, values, chosen) {
     select.textContent = "";
-    for (const v of values) addOption(select, v, optionText(v));
+    for (const v of values) addOption(select, v, optionText(v, select.id));
     select.value = chosen;
   }
 
@@ -450,7 +465,7 @@
     $("size-help").textContent = `From ${sizeMin} to ${sizeMax}; ${size.default} if left empty.`;
     for (const name of CHOICES) {
       const el = $(name + "-help");
-      if (el) el.appendChild(document.createTextNode(` Default: ${optionText(defaults[name])}.`));
+      if (el) el.appendChild(document.createTextNode(` Default: ${optionText(defaults[name], name)}.`));
     }
     if (byName.light) setRichText($("colours-help"), "Each overrides the theme’s colour of those squares.");
 

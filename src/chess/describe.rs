@@ -1,11 +1,12 @@
 //! Positions in words: the alt text of a diagram, for screen readers and search engines.
 //!
-//! Owns the English description of a position. `/describe` answers it, the SVG carries it as
-//! its `<title>`, and the front page puts it in the `alt` of the tags it writes.
+//! Owns the description of a position in each language Staunton writes ([`Lang`]): one
+//! table of words per language ([`Words`]), one writer that follows it. `/describe` answers
+//! it, the SVG carries it as its `<title>`, and the front page puts it in the `alt` of the
+//! tags it writes. Square names stay as they are (`e4`) in every language.
 
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Position, Square};
-use std::fmt::Write as _;
 
 /// The order pieces are listed in: most valuable first, pawns last.
 const ROLES: [Role; 8] = [
@@ -19,12 +20,357 @@ const ROLES: [Role; 8] = [
     Role::Pawn,
 ];
 
-/// A plain-English description of `position`: each side's pieces by kind with their
-/// squares, what each side holds in hand (crazyhouse), and the side to move, e.g.
+/// The language codes of [`Lang`], the default first, as `lang=` takes them.
+pub const LANG_CODES: [&str; 7] = ["en", "de", "it", "fr", "es", "nl", "ja"];
+
+/// A language a description is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English (the default).
+    #[default]
+    En,
+    /// German.
+    De,
+    /// Italian.
+    It,
+    /// French.
+    Fr,
+    /// Spanish.
+    Es,
+    /// Dutch.
+    Nl,
+    /// Japanese.
+    Ja,
+}
+
+impl Lang {
+    /// Every language, in the order of [`LANG_CODES`].
+    pub const ALL: [Lang; 7] = [
+        Lang::En,
+        Lang::De,
+        Lang::It,
+        Lang::Fr,
+        Lang::Es,
+        Lang::Nl,
+        Lang::Ja,
+    ];
+
+    /// The code: `en`, `de`, ….
+    pub fn code(self) -> &'static str {
+        self.words().code
+    }
+
+    /// The language of a code, case-insensitively; a region is ignored (`de-CH` is `de`).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        let primary = code.trim().split(['-', '_']).next().unwrap_or_default();
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(primary))
+    }
+
+    fn words(self) -> &'static Words {
+        match self {
+            Lang::En => &EN,
+            Lang::De => &DE,
+            Lang::It => &IT,
+            Lang::Fr => &FR,
+            Lang::Es => &ES,
+            Lang::Nl => &NL,
+            Lang::Ja => &JA,
+        }
+    }
+}
+
+/// A piece's name: one, several, and the mark after the square of a promoted one (which
+/// agrees with the noun where the language wants it).
+struct Noun {
+    one: &'static str,
+    many: &'static str,
+    promoted: &'static str,
+}
+
+const fn noun(one: &'static str, many: &'static str, promoted: &'static str) -> Noun {
+    Noun {
+        one,
+        many,
+        promoted,
+    }
+}
+
+/// Where a count in hand goes: `2 Pawns`, or after the noun with a counter (`ポーン2個`).
+enum Count {
+    Before,
+    After(&'static str),
+}
+
+/// Everything a language says in a description. The writer only joins these.
+struct Words {
+    code: &'static str,
+    /// Piece names in the order of [`ROLES`].
+    pieces: [Noun; 8],
+    /// White and Black as they head their list of pieces.
+    sides: [&'static str; 2],
+    /// White's and Black's pocket as they head their list (crazyhouse).
+    in_hand: [&'static str; 2],
+    /// `White to move` and `Black to move`, without the full stop.
+    to_move: [&'static str; 2],
+    /// A side with no pieces at all.
+    no_pieces: &'static str,
+    /// A board with no pieces at all.
+    empty: &'static str,
+    /// Before and after the move that led to the position: `After ` … ``.
+    after: (&'static str, &'static str),
+    /// After a heading.
+    colon: &'static str,
+    /// Between a piece's name and its squares.
+    space: &'static str,
+    /// Between items of a list.
+    comma: &'static str,
+    /// Before the last item of a list, and before one that starts with an /i/ sound.
+    and: &'static str,
+    and_before_i: &'static str,
+    /// The end of a sentence, and what separates two.
+    stop: &'static str,
+    gap: &'static str,
+    count: Count,
+    /// The piece letters of a move (K, Q, R, B, N) as this language writes them.
+    letters: [char; 5],
+}
+
+const EN: Words = Words {
+    code: "en",
+    pieces: [
+        noun("King", "Kings", " (promoted)"),
+        noun("Queen", "Queens", " (promoted)"),
+        noun("Rook", "Rooks", " (promoted)"),
+        noun("Bishop", "Bishops", " (promoted)"),
+        noun("Knight", "Knights", " (promoted)"),
+        noun("Archbishop", "Archbishops", " (promoted)"),
+        noun("Chancellor", "Chancellors", " (promoted)"),
+        noun("Pawn", "Pawns", " (promoted)"),
+    ],
+    sides: ["White", "Black"],
+    in_hand: ["White in hand", "Black in hand"],
+    to_move: ["White to move", "Black to move"],
+    no_pieces: "no pieces",
+    empty: "Empty board",
+    after: ("After ", ""),
+    colon: ": ",
+    space: " ",
+    comma: ", ",
+    and: " and ",
+    and_before_i: " and ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['K', 'Q', 'R', 'B', 'N'],
+};
+
+const DE: Words = Words {
+    code: "de",
+    pieces: [
+        noun("König", "Könige", " (umgewandelt)"),
+        noun("Dame", "Damen", " (umgewandelt)"),
+        noun("Turm", "Türme", " (umgewandelt)"),
+        noun("Läufer", "Läufer", " (umgewandelt)"),
+        noun("Springer", "Springer", " (umgewandelt)"),
+        noun("Erzbischof", "Erzbischöfe", " (umgewandelt)"),
+        noun("Kanzler", "Kanzler", " (umgewandelt)"),
+        noun("Bauer", "Bauern", " (umgewandelt)"),
+    ],
+    sides: ["Weiß", "Schwarz"],
+    in_hand: ["Weiß in der Hand", "Schwarz in der Hand"],
+    to_move: ["Weiß am Zug", "Schwarz am Zug"],
+    no_pieces: "keine Steine",
+    empty: "Leeres Brett",
+    after: ("Nach ", ""),
+    colon: ": ",
+    space: " ",
+    comma: ", ",
+    and: " und ",
+    and_before_i: " und ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['K', 'D', 'T', 'L', 'S'],
+};
+
+const IT: Words = Words {
+    code: "it",
+    pieces: [
+        noun("re", "re", " (promosso)"),
+        noun("donna", "donne", " (promossa)"),
+        noun("torre", "torri", " (promossa)"),
+        noun("alfiere", "alfieri", " (promosso)"),
+        noun("cavallo", "cavalli", " (promosso)"),
+        noun("arcivescovo", "arcivescovi", " (promosso)"),
+        noun("cancelliere", "cancellieri", " (promosso)"),
+        noun("pedone", "pedoni", " (promosso)"),
+    ],
+    sides: ["Bianco", "Nero"],
+    in_hand: ["Riserva del Bianco", "Riserva del Nero"],
+    to_move: ["Tratto al Bianco", "Tratto al Nero"],
+    no_pieces: "nessun pezzo",
+    empty: "Scacchiera vuota",
+    after: ("Dopo ", ""),
+    colon: ": ",
+    space: " ",
+    comma: ", ",
+    and: " e ",
+    and_before_i: " e ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['R', 'D', 'T', 'A', 'C'],
+};
+
+const FR: Words = Words {
+    code: "fr",
+    pieces: [
+        noun("roi", "rois", " (promu)"),
+        noun("dame", "dames", " (promue)"),
+        noun("tour", "tours", " (promue)"),
+        noun("fou", "fous", " (promu)"),
+        noun("cavalier", "cavaliers", " (promu)"),
+        noun("archevêque", "archevêques", " (promu)"),
+        noun("chancelier", "chanceliers", " (promu)"),
+        noun("pion", "pions", " (promu)"),
+    ],
+    sides: ["Blancs", "Noirs"],
+    in_hand: ["Réserve des Blancs", "Réserve des Noirs"],
+    to_move: ["Trait aux Blancs", "Trait aux Noirs"],
+    no_pieces: "aucune pièce",
+    empty: "Échiquier vide",
+    after: ("Après ", ""),
+    // French puts a (no-break) space before a colon.
+    colon: "\u{a0}: ",
+    space: " ",
+    comma: ", ",
+    and: " et ",
+    and_before_i: " et ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['R', 'D', 'T', 'F', 'C'],
+};
+
+const ES: Words = Words {
+    code: "es",
+    pieces: [
+        noun("rey", "reyes", " (coronado)"),
+        noun("dama", "damas", " (coronada)"),
+        noun("torre", "torres", " (coronada)"),
+        noun("alfil", "alfiles", " (coronado)"),
+        noun("caballo", "caballos", " (coronado)"),
+        noun("arzobispo", "arzobispos", " (coronado)"),
+        noun("canciller", "cancilleres", " (coronado)"),
+        noun("peón", "peones", " (coronado)"),
+    ],
+    sides: ["Blancas", "Negras"],
+    in_hand: ["Reserva de las blancas", "Reserva de las negras"],
+    to_move: ["Juegan las blancas", "Juegan las negras"],
+    no_pieces: "sin piezas",
+    empty: "Tablero vacío",
+    after: ("Tras ", ""),
+    colon: ": ",
+    space: " ",
+    comma: ", ",
+    and: " y ",
+    // "y" becomes "e" before an /i/ sound: "h1 e i1" on a ten-file board.
+    and_before_i: " e ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['R', 'D', 'T', 'A', 'C'],
+};
+
+const NL: Words = Words {
+    code: "nl",
+    pieces: [
+        noun("koning", "koningen", " (gepromoveerd)"),
+        noun("dame", "dames", " (gepromoveerd)"),
+        noun("toren", "torens", " (gepromoveerd)"),
+        noun("loper", "lopers", " (gepromoveerd)"),
+        noun("paard", "paarden", " (gepromoveerd)"),
+        noun("aartsbisschop", "aartsbisschoppen", " (gepromoveerd)"),
+        noun("kanselier", "kanseliers", " (gepromoveerd)"),
+        noun("pion", "pionnen", " (gepromoveerd)"),
+    ],
+    sides: ["Wit", "Zwart"],
+    in_hand: ["Reserve van Wit", "Reserve van Zwart"],
+    to_move: ["Wit aan zet", "Zwart aan zet"],
+    no_pieces: "geen stukken",
+    empty: "Leeg bord",
+    after: ("Na ", ""),
+    colon: ": ",
+    space: " ",
+    comma: ", ",
+    and: " en ",
+    and_before_i: " en ",
+    stop: ".",
+    gap: " ",
+    count: Count::Before,
+    letters: ['K', 'D', 'T', 'L', 'P'],
+};
+
+/// Japanese: katakana piece names, full-width punctuation, no spaces between words; moves
+/// keep the international letters.
+const JA: Words = Words {
+    code: "ja",
+    pieces: [
+        noun("キング", "キング", "（昇格）"),
+        noun("クイーン", "クイーン", "（昇格）"),
+        noun("ルーク", "ルーク", "（昇格）"),
+        noun("ビショップ", "ビショップ", "（昇格）"),
+        noun("ナイト", "ナイト", "（昇格）"),
+        noun("アーチビショップ", "アーチビショップ", "（昇格）"),
+        noun("チャンセラー", "チャンセラー", "（昇格）"),
+        noun("ポーン", "ポーン", "（昇格）"),
+    ],
+    sides: ["白", "黒"],
+    in_hand: ["白の持ち駒", "黒の持ち駒"],
+    to_move: ["白番", "黒番"],
+    no_pieces: "駒なし",
+    empty: "盤上に駒なし",
+    after: ("", "の後"),
+    colon: "：",
+    space: "",
+    comma: "、",
+    and: "、",
+    and_before_i: "、",
+    stop: "。",
+    gap: "",
+    count: Count::After("個"),
+    letters: ['K', 'Q', 'R', 'B', 'N'],
+};
+
+/// A plain-English description of `position`: [`describe_in`] English.
+pub fn describe(position: &Position) -> String {
+    describe_in(position, Lang::En)
+}
+
+/// A description of `position` in `lang`: each side's pieces by kind with their squares,
+/// what each side holds in hand (crazyhouse), and the side to move, e.g. in English
 /// `White: King g1, Rooks a1 and f1, Pawns f2, g2 and h2. Black: King g8, Pawns f7, g7
 /// and h7. White to move.`
-pub fn describe(position: &Position) -> String {
+pub fn describe_in(position: &Position, lang: Lang) -> String {
+    describe_after(position, None, lang)
+}
+
+/// [`describe_in`], after the move that led to the position (`23...Qxf2+`, its piece
+/// letters written as `lang` writes them) when there is one: what `/describe` says of a
+/// game.
+pub fn describe_after(position: &Position, last_move: Option<&str>, lang: Lang) -> String {
+    let w = lang.words();
     let mut text = String::with_capacity(256);
+    if let Some(label) = last_move {
+        let (before, after) = w.after;
+        sentence(
+            &mut text,
+            w,
+            &format!("{before}{}{after}", move_letters(label, w)),
+        );
+    }
     // Both sides' pieces in one pass over the board, in the order they are listed: side,
     // kind (most valuable first), file, rank.
     let mut pieces: Vec<(Color, usize, Square)> = position
@@ -33,107 +379,122 @@ pub fn describe(position: &Position) -> String {
         .collect();
     pieces.sort_unstable_by_key(|&(color, order, sq)| (color, order, sq.file, sq.rank));
     if pieces.is_empty() {
-        text.push_str("Empty board.");
+        sentence(&mut text, w, w.empty);
     }
     for color in [Color::White, Color::Black] {
+        let c = side_index(color);
         let start = pieces.partition_point(|p| p.0 < color);
         let end = pieces.partition_point(|p| p.0 <= color);
         let side = &pieces[start..end];
         if !side.is_empty() {
-            sep(&mut text);
-            text.push_str(color.name());
-            text.push_str(": ");
+            let mut s = format!("{}{}", w.sides[c], w.colon);
             for (i, kind) in side.chunk_by(|a, b| a.1 == b.1).enumerate() {
                 if i > 0 {
-                    text.push_str(", ");
+                    s.push_str(w.comma);
                 }
-                text.push_str(&noun(ROLES[kind[0].1], kind.len()));
-                text.push(' ');
-                listed_squares(&mut text, position, kind.iter().map(|p| p.2), kind.len());
+                let noun = &w.pieces[kind[0].1];
+                s.push_str(if kind.len() == 1 { noun.one } else { noun.many });
+                s.push_str(w.space);
+                let squares: Vec<String> = kind
+                    .iter()
+                    .map(|&(_, _, sq)| {
+                        let mut name = format!("{}{}", sq.file_char(), sq.rank_char());
+                        if position.is_promoted(sq) {
+                            name.push_str(noun.promoted);
+                        }
+                        name
+                    })
+                    .collect();
+                listed(&mut s, &squares, w);
             }
-            text.push('.');
+            sentence(&mut text, w, &s);
         } else if !pieces.is_empty() {
-            sep(&mut text);
-            let _ = write!(text, "{}: no pieces.", color.name());
+            sentence(
+                &mut text,
+                w,
+                &format!("{}{}{}", w.sides[c], w.colon, w.no_pieces),
+            );
         }
-        if let Some(hand) = in_hand(position, color) {
-            sep(&mut text);
-            let _ = write!(text, "{} in hand: {hand}.", color.name());
+        if let Some(hand) = in_hand(position, color, w) {
+            sentence(&mut text, w, &format!("{}{}{hand}", w.in_hand[c], w.colon));
         }
     }
-    sep(&mut text);
-    let _ = write!(text, "{} to move.", position.turn.name());
+    sentence(&mut text, w, w.to_move[side_index(position.turn)]);
     text
+}
+
+fn side_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
 }
 
 /// Where `role` comes in [`ROLES`].
 fn role_order(role: Role) -> usize {
-    ROLES.iter().position(|&r| r == role).unwrap_or(ROLES.len())
+    ROLES
+        .iter()
+        .position(|&r| r == role)
+        .unwrap_or(ROLES.len() - 1)
 }
 
-fn sep(text: &mut String) {
+/// Add `body` as a sentence.
+fn sentence(text: &mut String, w: &Words, body: &str) {
     if !text.is_empty() {
-        text.push(' ');
+        text.push_str(w.gap);
     }
-}
-
-/// `Rook` or `Rooks`.
-fn noun(role: Role, count: usize) -> String {
-    let name = role.name();
-    let mut noun = String::with_capacity(name.len() + 1);
-    let mut chars = name.chars();
-    if let Some(first) = chars.next() {
-        noun.extend(first.to_uppercase().chain(chars));
-    }
-    if count != 1 {
-        noun.push('s');
-    }
-    noun
+    text.push_str(body);
+    text.push_str(w.stop);
 }
 
 /// `a, b and c`.
-fn listed(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+fn listed(text: &mut String, items: &[String], w: &Words) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 && i + 1 == items.len() {
+            let i_sound = item.starts_with(['i', 'I', 'í']) || item.starts_with("hi");
+            text.push_str(if i_sound { w.and_before_i } else { w.and });
+        } else if i > 0 {
+            text.push_str(w.comma);
+        }
+        text.push_str(item);
     }
 }
 
-/// `a2, b2 and c2`, each square marked `(promoted)` where its piece is.
-fn listed_squares(
-    text: &mut String,
-    position: &Position,
-    squares: impl Iterator<Item = Square>,
-    count: usize,
-) {
-    for (i, sq) in squares.enumerate() {
-        if i > 0 {
-            text.push_str(if i + 1 == count { " and " } else { ", " });
-        }
-        text.push(sq.file_char());
-        text.push(sq.rank_char());
-        if position.is_promoted(sq) {
-            text.push_str(" (promoted)");
-        }
-    }
+/// A move's piece letters as `w` writes them: `Qxf2+` is `Dxf2+` in German; a language
+/// without spaces between words writes `4.Qxf7#`.
+fn move_letters(label: &str, w: &Words) -> String {
+    label
+        .chars()
+        .filter(|&c| c != ' ' || !w.space.is_empty())
+        .map(|c| match "KQRBN".find(c) {
+            Some(i) => w.letters[i],
+            None => c,
+        })
+        .collect()
 }
 
-/// What `color` holds in hand, if anything: `2 Pawns and Knight`.
-fn in_hand(position: &Position, color: Color) -> Option<String> {
+/// What `color` holds in hand, if anything: `Knight and 2 Pawns`.
+fn in_hand(position: &Position, color: Color, w: &Words) -> Option<String> {
     let pocket = position.pocket.as_ref()?;
     let items: Vec<String> = ROLES
         .iter()
-        .filter_map(|&role| {
+        .zip(&w.pieces)
+        .filter_map(|(&role, noun)| {
             let count = usize::from(pocket.count(Piece { color, role }));
-            match count {
-                0 => None,
-                1 => Some(noun(role, 1)),
-                n => Some(format!("{n} {}", noun(role, n))),
+            match (count, &w.count) {
+                (0, _) => None,
+                (1, _) => Some(noun.one.to_string()),
+                (n, Count::Before) => Some(format!("{n}{}{}", w.space, noun.many)),
+                (n, Count::After(counter)) => Some(format!("{}{n}{counter}", noun.many)),
             }
         })
         .collect();
-    (!items.is_empty()).then(|| listed(&items))
+    if items.is_empty() {
+        return None;
+    }
+    let mut text = String::new();
+    listed(&mut text, &items, w);
+    Some(text)
 }
 
 #[cfg(test)]
@@ -175,6 +536,38 @@ mod tests {
                 .map(|w| w.contains("Archbishop c1") && w.contains("Chancellor h1")),
             Some(true)
         );
+    }
+
+    #[test]
+    fn codes_name_their_languages_and_regions_are_ignored() {
+        for (lang, code) in Lang::ALL.into_iter().zip(LANG_CODES) {
+            assert_eq!(lang.code(), code);
+            assert_eq!(Lang::from_code(&code.to_uppercase()), Some(lang));
+        }
+        assert_eq!(Lang::from_code("de-CH"), Some(Lang::De));
+        assert_eq!(Lang::from_code("pt"), None);
+        assert_eq!(Lang::default(), Lang::En);
+    }
+
+    #[test]
+    fn spanish_y_becomes_e_before_an_i_sound() {
+        let position = fen::parse("10/10/10/10/10/10/10/K6RR1 w - - 0 1").expect("valid FEN");
+        let words = describe_in(&position, Lang::Es);
+        assert!(words.contains("torres h1 e i1"), "{words}");
+        let position = fen::parse("start").expect("valid FEN");
+        assert!(describe_in(&position, Lang::Es).contains("torres a1 y h1"));
+    }
+
+    #[test]
+    fn moves_are_written_with_the_language_s_piece_letters() {
+        let position = fen::parse("start").expect("valid FEN");
+        let after = |lang| describe_after(&position, Some("23...Qxf2+"), lang);
+        assert!(after(Lang::En).starts_with("After 23...Qxf2+. White: "));
+        assert!(after(Lang::De).starts_with("Nach 23...Dxf2+. Weiß: "));
+        assert!(after(Lang::Nl).starts_with("Na 23...Dxf2+. Wit: "));
+        assert!(after(Lang::Ja).starts_with("23...Qxf2+の後。白："));
+        assert_eq!(move_letters("5. O-O", &FR), "5. O-O");
+        assert_eq!(move_letters("e8=N", &DE), "e8=S");
     }
 
     #[test]

@@ -224,7 +224,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         path: "/describe",
         handler: Handler::Describe,
-        summary: "A plain-English description of a position, for alt text and screen readers.",
+        summary: "A position in words (English, German, Italian, French, Spanish, Dutch or Japanese), for alt text and screen readers.",
     },
     Route {
         path: "/openapi.json",
@@ -325,6 +325,8 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
                 .iter()
                 .filter(|p| !(p.name == "format" && path_format.is_some()))
                 .filter(|p| !(p.name == "style" && image_path))
+                // `lang` only matters to an SVG's title.
+                .filter(|p| !(p.name == "lang" && path_format.is_some_and(|f| f != Format::Svg)))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let mut content = Map::new();
@@ -350,7 +352,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             let parameters: Vec<Value> = PARAMS
                 .iter()
                 .chain(GAME_PARAMS)
-                .filter(|p| !["format", "style", "ply", "move"].contains(&p.name))
+                .filter(|p| !["format", "style", "ply", "move", "lang"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             let responses = json!({
@@ -366,7 +368,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Image => {
             let mut parameters: Vec<Value> = PARAMS
                 .iter()
-                .filter(|p| !["format", "style", "dpi"].contains(&p.name))
+                .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
             for (name, doc) in [
@@ -490,12 +492,12 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Describe => (
             PARAMS
                 .iter()
-                .filter(|p| ["fen", "pgn", "moves", "ply", "move"].contains(&p.name))
+                .filter(|p| ["fen", "pgn", "moves", "ply", "move", "lang"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect(),
             json!({
-                "200": text("The position in plain English, one line.", "text/plain"),
-                "400": error("A bad `fen`: one sentence naming the fault."),
+                "200": text("The position in words, one line, in the language `lang` names (English by default).", "text/plain"),
+                "400": error("A bad `fen`, game or `lang`: one sentence naming the fault (for `lang`, listing the languages)."),
             }),
         ),
         Handler::Page(asset) => (
@@ -615,6 +617,20 @@ mod tests {
             .expect("pieces");
         assert_eq!(pieces["schema"]["enum"], json!(sets));
         assert_eq!(paths["/describe"]["get"]["parameters"][0]["name"], "fen");
+        let lang = paths["/describe"]["get"]["parameters"]
+            .as_array()
+            .and_then(|a| a.iter().find(|p| p["name"] == "lang"))
+            .expect("lang on /describe");
+        assert_eq!(
+            lang["schema"]["enum"],
+            json!(crate::chess::describe::LANG_CODES)
+        );
+        assert_eq!(lang["schema"]["default"], "en");
+        assert!(named(svg, "lang"), "an SVG's title has a language");
+        assert!(
+            !named(&paths["/diagram.png"]["get"], "lang"),
+            "pixels have none"
+        );
     }
 
     #[test]

@@ -252,11 +252,7 @@ async fn describe(
     check_query_length(&query, state.config.max_query_bytes)?;
     let described =
         Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
-    let mut text = match &described.last_move {
-        Some(label) => format!("After {label}. "),
-        None => String::new(),
-    };
-    text.push_str(&crate::chess::describe::describe(&described.position));
+    let mut text = described.text();
     text.push('\n');
     let mut response = (
         [
@@ -272,6 +268,12 @@ async fn describe(
         response
             .headers_mut()
             .insert("x-game-plies", HeaderValue::from(plies));
+    }
+    if let Some(label) = described.last_move.as_deref() {
+        // The move as SAN (`23...Qxf2+`) whatever the language, for the slider's label.
+        if let Ok(value) = HeaderValue::from_str(label) {
+            response.headers_mut().insert("x-last-move", value);
+        }
     }
     Ok(response)
 }

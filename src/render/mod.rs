@@ -168,10 +168,11 @@ impl Renderer {
         scene::build(position, options, self.font)
     }
 
-    /// Render `position` as SVG text, titled with its description (for screen readers).
+    /// Render `position` as SVG text, titled with its description in `options.lang` (for
+    /// screen readers).
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
         let set = self.set(options)?;
-        let title = crate::chess::describe::describe(position);
+        let title = crate::chess::describe::describe_in(position, options.lang);
         Ok(svg::write_with(
             &self.scene(position, options),
             set,

@@ -3,6 +3,7 @@
 //! Owns the option types and their defaults. Reading them from text (query strings,
 //! command-line flags) and the error messages for bad values are `request.rs`.
 
+use crate::chess::describe::Lang;
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::Square;
 use crate::render::theme::{MarkColor, Rgba, Theme};
@@ -222,6 +223,8 @@ pub struct RenderOptions {
     pub dpi: u16,
     /// How the text board writes pieces (text only; images ignore it).
     pub text_style: TextStyle,
+    /// The language of an SVG's `<title>` (SVG only; pixels have no words).
+    pub lang: Lang,
 }
 
 /// A move annotation, drawn as a badge at the corner of the square the move went to.
@@ -291,6 +294,7 @@ impl Default for RenderOptions {
             glyph: None,
             dpi: DEFAULT_DPI,
             text_style: TextStyle::Letters,
+            lang: Lang::En,
         }
     }
 }

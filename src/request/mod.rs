@@ -4,6 +4,7 @@
 //! and the one-sentence error for every bad value. Everything after this module works on
 //! domain types and cannot fail on user input.
 
+use crate::chess::describe::{LANG_CODES, Lang};
 use crate::chess::fen;
 use crate::chess::game::Game;
 use crate::chess::piece::Piece;
@@ -300,6 +301,12 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Flag,
         "Draw a marker beside the board showing the side to move.",
     ),
+    param(
+        "lang",
+        &["lang", "language"],
+        ParamKind::Choice(&LANG_CODES),
+        "The language of the description: `/describe`'s text and an SVG's `<title>` (other formats have no words and ignore it). A region is ignored (`de-CH` is `de`).",
+    ),
 ];
 
 /// The slot in [`PARAMS`] of a query key (case-insensitive), if it is one we read.
@@ -469,6 +476,7 @@ impl Request {
                 .map(parse_style)
                 .transpose()?
                 .unwrap_or_default(),
+            lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
         };
         let format = match (get("format").map(parse_format), path_format) {
             (None, path) => path.unwrap_or_default(),
@@ -515,16 +523,19 @@ impl Request {
                 .find(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == name))
                 .map(|(_, v)| v.as_str())
         };
+        let lang = get("lang").map(parse_lang).transpose()?.unwrap_or_default();
         match choose_game(&get, limits)? {
             Some(c) => Ok(Described {
                 position: c.game.position(c.ply),
                 last_move: c.game.label(c.ply),
                 plies: Some(c.game.len()),
+                lang,
             }),
             None => Ok(Described {
                 position: parse_fen(get("fen"), limits.fen_bytes)?,
                 last_move: None,
                 plies: None,
+                lang,
             }),
         }
     }
@@ -588,6 +599,10 @@ impl Request {
         }
         if self.format == Format::Pdf {
             let _ = write!(key, "|d{}", o.dpi);
+        }
+        if self.format == Format::Svg {
+            // Only an SVG has words: its `<title>`. Other formats share one entry.
+            let _ = write!(key, "|l{}", o.lang.code());
         }
         for a in &o.arrows {
             let _ = write!(key, "|a{}{}{}", a.color.letter(), a.from, a.to);
@@ -916,6 +931,16 @@ pub struct Described {
     pub last_move: Option<String>,
     /// The game's length in plies, for a game.
     pub plies: Option<usize>,
+    /// The language to describe it in (`lang`).
+    pub lang: Lang,
+}
+
+impl Described {
+    /// The description: the move that led to the position, if any, then the position,
+    /// in [`Described::lang`].
+    pub fn text(&self) -> String {
+        crate::chess::describe::describe_after(&self.position, self.last_move.as_deref(), self.lang)
+    }
 }
 
 /// A game a request named, and the ply it asked for.
@@ -1173,6 +1198,17 @@ fn parse_coordinates(value: &str) -> Result<Coordinates, RequestError> {
 fn parse_format(value: &str) -> Result<Format, RequestError> {
     Format::from_extension(value.trim()).ok_or_else(|| {
         RequestError::bad_value("format", value, "expected png, svg, pdf, webp, gif or txt")
+    })
+}
+
+/// A language of descriptions (`lang`): one of [`LANG_CODES`], a region ignored.
+pub fn parse_lang(value: &str) -> Result<Lang, RequestError> {
+    Lang::from_code(value).ok_or_else(|| {
+        RequestError::bad_value(
+            "lang",
+            value,
+            &format!("expected one of {}", LANG_CODES.join(", ")),
+        )
     })
 }
 

@@ -97,14 +97,14 @@ try {
   await previewLoaded(page, ["fen=start"]);
   const api = await (await fetch(base + "/openapi.json")).json();
   const apiParams = Object.fromEntries(api.paths["/diagram"].get.parameters.map((p) => [p.name, p]));
-  for (const name of ["theme", "pieces", "orientation", "coordinates", "format"]) {
+  for (const name of ["theme", "pieces", "orientation", "coordinates", "format", "lang"]) {
     const offered = await page.$$eval(`#${name} option`, (os) => os.map((o) => o.value));
     check(JSON.stringify(offered) === JSON.stringify(apiParams[name].schema.enum),
       `#${name} offers the API's values (${offered.join(", ")})`);
   }
   check(await page.getAttribute("#size", "max") === String(apiParams.size.schema.maximum),
     "#size's maximum is the API's");
-  for (const id of ["fen", "size", "orientation", "coordinates", "theme", "pieces", "format", "lastMove",
+  for (const id of ["fen", "size", "orientation", "coordinates", "theme", "pieces", "format", "lang", "lastMove",
     "check", "arrows", "squares", "highlight", "annotations", "turn", "light", "dark"]) {
     const labelled = await page.$eval(`#${id}`, (el) => el.labels.length > 0 && el.labels[0].textContent.trim() !== "");
     check(labelled, `#${id} has a label`);
@@ -234,8 +234,18 @@ try {
   check(svgUrl.startsWith(base + "/diagram.svg?") && !svgUrl.includes("format="), `SVG has its own URL: ${svgUrl.slice(base.length)}`);
   check((await bytes(svgUrl)).toString().includes("<svg"), "and answers SVG");
   check(page.url().includes("format=svg"), "the page URL keeps format=svg");
+  // The alt text's language: /describe's words in the alt, and the SVG's title.
+  await page.selectOption("#lang", "de");
+  await previewLoaded(page, ["/diagram.svg?", "lang=de"]);
+  await page.waitForFunction(() => document.querySelector("#preview").alt.startsWith("Weiß:"), null, { timeout: 10000 });
+  const germanTag = await page.inputValue("#out-img");
+  check(/ alt="Weiß: [^"]+Schwarz am Zug\."/.test(germanTag), "the <img> tag's alt is in the chosen language");
+  check((await bytes(await page.inputValue("#out-url"))).toString().includes("<title>Weiß:"),
+    "and so is the SVG's title");
+  await page.selectOption("#lang", "en");
   await page.selectOption("#format", "png");
   await previewLoaded(page, ["/diagram.png?"]);
+  check(!(await page.inputValue("#out-url")).includes("lang="), "a PNG's URL leaves lang out");
 
   // --- bad values: the service's sentence, by the control, and no broken image ----------
   expect400 = true;
