@@ -395,13 +395,6 @@ async fn diagram(
     }
 
     let format = request.format;
-    let mut common = common;
-    if format == Format::Svg {
-        common.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-        );
-    }
     let made = render(state.clone(), request);
     cached(&state, key, made, common, format.content_type()).await
 }
@@ -420,6 +413,22 @@ fn image_headers(key: &str, request: &HeaderMap) -> (HeaderMap, bool) {
     }
     let unchanged = not_modified(request, &tag);
     (common, unchanged)
+}
+
+/// `Content-Type` and `nosniff` on an answer; an SVG also gets a policy that runs nothing
+/// and loads nothing (only its own inline styles).
+fn content_headers(common: &mut HeaderMap, content_type: &'static str) {
+    common.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    common.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if content_type.starts_with("image/svg+xml") {
+        common.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+        );
+    }
 }
 
 /// The image of `key` from the image cache, made by `make` on a miss (identical concurrent
@@ -444,11 +453,7 @@ async fn cached(
         state.metrics.hits.inc();
         CacheStatus::Hit
     };
-    common.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    common.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    content_headers(&mut common, content_type);
     let mut response = (StatusCode::OK, common, entry.into_value()).into_response();
     response.extensions_mut().insert(status);
     Ok(response)
@@ -542,14 +547,7 @@ async fn game_json(
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
     }
-    common.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json; charset=utf-8"),
-    );
-    common.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    content_headers(&mut common, "application/json; charset=utf-8");
     Ok((StatusCode::OK, common, move_list::json(&request.game)).into_response())
 }
 
@@ -574,18 +572,7 @@ async fn piece(
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
     }
-    common.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("image/svg+xml"),
-    );
-    common.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-    );
-    common.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    content_headers(&mut common, "image/svg+xml");
     Ok((StatusCode::OK, common, set.piece_svg(request.piece)).into_response())
 }
 
@@ -763,12 +750,6 @@ async fn sheet(
     common.insert("x-sheet-pages", HeaderValue::from(pages));
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
-    }
-    if format == Format::Svg {
-        common.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
-        );
     }
     let job = move |renderer: &Renderer| match format {
         Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
