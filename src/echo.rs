@@ -27,3 +27,38 @@ impl fmt::Display for Echo<'_> {
         f.write_str("\"")
     }
 }
+
+/// A move as the user wrote it, for messages: bare when it looks like a move (at most 12
+/// letters, digits and `+#=-!?@`), else as [`Echo`] would show it (quoted, shortened,
+/// printable), so a 15 KB "move" or one with control bytes comes back tamed.
+pub struct Token<'a>(pub &'a str);
+
+impl fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plain = self.0.len() <= 12
+            && !self.0.is_empty()
+            && self
+                .0
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+#=-!?@".contains(&b));
+        match plain {
+            true => f.write_str(self.0),
+            false => Echo(self.0).fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_show_bare_and_anything_else_tamed() {
+        assert_eq!(Token("Nxf7+").to_string(), "Nxf7+");
+        assert_eq!(Token("e7e8q").to_string(), "e7e8q");
+        assert_eq!(Token("<script>").to_string(), "\"<script>\"");
+        assert_eq!(Token("a\u{1b}b").to_string(), "\"a?b\"");
+        let long = "N".repeat(15_000);
+        assert!(Token(&long).to_string().chars().count() < 50);
+    }
+}

@@ -7,6 +7,7 @@
 //! takes own rook, which serves both.
 
 use crate::chess::fen;
+use crate::echo::Token;
 use crate::chess::pgn::{self, Pgn};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{CastlingType, Position, Square};
@@ -193,8 +194,8 @@ impl Game {
         let board = self.boards.last().expect("the start is there");
         let number = board.fullmove_number();
         let (label, side) = match board.side_to_move() {
-            cc::Color::White => (format!("{number}. {written}"), "White"),
-            cc::Color::Black => (format!("{number}... {written}"), "Black"),
+            cc::Color::White => (format!("{number}. {}", Token(written)), "White"),
+            cc::Color::Black => (format!("{number}... {}", Token(written)), "Black"),
         };
         let after = match self.plies.len() {
             0 => "in the starting position".to_string(),
@@ -322,8 +323,8 @@ impl Game {
         let board = &self.boards[ply - 1];
         let number = board.fullmove_number();
         match board.side_to_move() {
-            cc::Color::White => format!("{number}. {san}"),
-            cc::Color::Black => format!("{number}...{san}"),
+            cc::Color::White => format!("{number}. {}", Token(san)),
+            cc::Color::Black => format!("{number}...{}", Token(san)),
         }
     }
 
