@@ -659,7 +659,7 @@ async fn quick_renders_on_the_async_worker_give_the_same_bytes_as_the_pool() {
                 &request.position,
                 &request.options,
                 request.format,
-                staunton::http::QUICK_PIXELS
+                staunton::render::cost::QUICK_UNITS
             )
             .is_some(),
         "the size's context is held after the first request"
@@ -776,13 +776,13 @@ async fn describe_names_the_last_move_of_a_game() {
 #[tokio::test]
 async fn an_animation_s_work_is_bounded() {
     let s = state();
-    // 200 plies of knights walking back and forth, at 2048 px: 201 frames of 4 Mpx.
-    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(50);
+    // 300 plies of knights walking back and forth, at 2048 px: 301 frames of 4 Mpx.
+    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(75);
     let big = get(&s, &format!("/game.gif?moves={}&size=2048", encode(&moves))).await;
-    assert_bad(&big, &["201 frames", "600 megapixels", "from, to"]);
+    assert_bad(&big, &["301 frames", "1200 megapixels", "from, to"]);
     let excerpt = get(
         &s,
-        &format!("/game.gif?moves={}&size=2048&from=190", encode(&moves)),
+        &format!("/game.gif?moves={}&size=2048&from=290", encode(&moves)),
     )
     .await;
     assert_eq!(excerpt.status, StatusCode::OK, "{}", excerpt.text());

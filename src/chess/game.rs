@@ -7,10 +7,10 @@
 //! takes own rook, which serves both.
 
 use crate::chess::fen;
-use crate::echo::Token;
 use crate::chess::pgn::{self, Pgn};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{CastlingType, Position, Square};
+use crate::echo::Token;
 use cozy_chess as cc;
 use std::fmt;
 

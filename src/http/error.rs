@@ -9,6 +9,8 @@ use axum::response::{IntoResponse, Response};
 pub struct AppError {
     status: StatusCode,
     message: String,
+    /// Seconds for `Retry-After` (a 503 says 1 when not set).
+    retry_after: Option<u64>,
 }
 
 impl AppError {
@@ -17,6 +19,7 @@ impl AppError {
         AppError {
             status,
             message: message.into(),
+            retry_after: None,
         }
     }
 
@@ -35,8 +38,14 @@ impl AppError {
     }
 
     /// 503: try again later.
-    pub fn unavailable(message: &str) -> AppError {
+    pub fn unavailable(message: impl Into<String>) -> AppError {
         AppError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// The same answer with `Retry-After: seconds`.
+    pub fn retry_after(mut self, seconds: u64) -> AppError {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// The status code.
@@ -60,8 +69,11 @@ impl IntoResponse for AppError {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         );
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            h.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        if self.status == StatusCode::SERVICE_UNAVAILABLE || self.retry_after.is_some() {
+            h.insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(self.retry_after.unwrap_or(1)),
+            );
         }
         response
     }

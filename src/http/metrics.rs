@@ -78,6 +78,8 @@ pub struct Metrics {
     pub misses: Counter,
     /// Requests turned away with 503 because the render queue was full.
     pub rejected: Counter,
+    /// Renders stopped because their request went away (timed out, or its client left).
+    pub cancelled: Counter,
     cache_entries: Gauge,
     cache_weighted_bytes: Gauge,
     queue_depth: Gauge,
@@ -99,6 +101,7 @@ impl Default for Metrics {
             hits: Counter::default(),
             misses: Counter::default(),
             rejected: Counter::default(),
+            cancelled: Counter::default(),
             cache_entries: Gauge::default(),
             cache_weighted_bytes: Gauge::default(),
             queue_depth: Gauge::default(),
@@ -134,8 +137,13 @@ impl Default for Metrics {
         registry.register("staunton_cache_misses", "Images rendered", m.misses.clone());
         registry.register(
             "staunton_rejected",
-            "Requests answered 503 because the render queue was full",
+            "Requests answered 503 because the render queue was full or would not reach them before their deadline",
             m.rejected.clone(),
+        );
+        registry.register(
+            "staunton_cancelled",
+            "Renders stopped because their request went away (timed out, or the client left)",
+            m.cancelled.clone(),
         );
         registry.register(
             "staunton_cache_entries",

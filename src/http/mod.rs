@@ -9,19 +9,23 @@ pub mod api;
 mod error;
 mod metrics;
 mod move_list;
+pub mod pool;
 
 use api::{Animation, Asset, Handler};
 
 pub use error::AppError;
 pub use metrics::Metrics;
+pub use pool::Deadline;
+use pool::{Pace, rendered, run_job};
 
 use crate::render::Renderer;
 use crate::render::animate;
+use crate::render::cost;
 use crate::render::options::Format;
 use crate::request::{GameRequest, Request};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{RawQuery, Request as HttpRequest, State};
+use axum::extract::{Extension, RawQuery, Request as HttpRequest, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -91,8 +95,15 @@ pub struct AppState {
     renderer: Arc<Renderer>,
     cache: Cache<String, Bytes>,
     renders: AtomicU64,
+    /// Renders run on the async worker (quick ones), a part of `renders`.
+    inline_renders: AtomicU64,
     pool: Arc<Semaphore>,
+    /// Renders admitted and not yet ended (running or waiting for a worker).
     queued: AtomicUsize,
+    /// The estimated cost (`render::cost` units) of those renders.
+    backlog: AtomicU64,
+    /// Measured seconds per cost unit.
+    pace: Pace,
     config: Config,
     metrics: Metrics,
     fault: Option<FaultHook>,
@@ -137,8 +148,11 @@ impl AppState {
                 .build(),
             openapi,
             renders: AtomicU64::new(0),
+            inline_renders: AtomicU64::new(0),
             pool: Arc::new(Semaphore::new(config.workers.max(1))),
             queued: AtomicUsize::new(0),
+            backlog: AtomicU64::new(0),
+            pace: Pace::default(),
             config,
             metrics: Metrics::default(),
             fault: None,
@@ -177,6 +191,11 @@ impl AppState {
         self.renders.load(Ordering::Relaxed)
     }
 
+    /// How many of [`AppState::renders`] ran on the async worker because they were quick.
+    pub fn inline_renders(&self) -> u64 {
+        self.inline_renders.load(Ordering::Relaxed)
+    }
+
     /// Bytes held by the image cache (after pending maintenance).
     pub async fn cache_weighted_size(&self) -> u64 {
         self.cache.run_pending_tasks().await;
@@ -199,25 +218,25 @@ pub fn app(state: Arc<AppState>) -> Router {
     }
     router
         .fallback(not_found)
-        .layer(middleware::from_fn_with_state(state.clone(), log_request))
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            state.config.request_timeout,
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            enforce_deadline,
         ))
+        .layer(middleware::from_fn_with_state(state.clone(), log_request))
         .with_state(state)
 }
 
 fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     match handler {
         Handler::Page(asset) => get(move || page(asset)),
-        Handler::Diagram(format) => get(move |s, q, h| diagram(s, q, h, format)),
-        Handler::Game(kind) => get(move |s, q, h| game(s, q, h, None, kind))
-            .post(move |s, q, h, body: Body| game(s, q, h, Some(body), kind)),
+        Handler::Diagram(format) => get(move |s, q, h, d| diagram(s, q, h, d, format)),
+        Handler::Game(kind) => get(move |s, q, h, d| game(s, q, h, d, None, kind))
+            .post(move |s, q, h, d, body: Body| game(s, q, h, d, Some(body), kind)),
         Handler::Image => get(image),
         Handler::Piece => get(piece),
         Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
             .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
-        Handler::Sheet(format) => get(move |s, q, h| sheet(s, q, h, format)),
+        Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
@@ -379,6 +398,7 @@ async fn diagram(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
@@ -395,7 +415,7 @@ async fn diagram(
     }
 
     let format = request.format;
-    let made = render(state.clone(), request);
+    let made = render(state.clone(), request, deadline);
     cached(&state, key, made, common, format.content_type()).await
 }
 
@@ -465,12 +485,13 @@ async fn game(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
     body: Option<Body>,
     kind: Animation,
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
-    let text = pgn_body(body, state.config.max_body_bytes).await?;
+    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
     let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
@@ -487,27 +508,60 @@ async fn game(
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
     }
+    let units = cost::frames(&request.frames);
     let job = move |renderer: &Renderer| match kind {
         Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
         Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
     };
-    let made = run_job(state.clone(), ("game", kind.name()), job);
+    let made = run_job(state.clone(), (units, deadline), ("game", kind.name()), job);
     cached(&state, key, made, common, kind.content_type()).await
 }
 
-/// The PGN of a POST: at most `max` bytes (else 413), UTF-8 text, not blank (else 400).
-/// `None` for a GET.
-async fn pgn_body(body: Option<Body>, max: usize) -> Result<Option<String>, AppError> {
-    let Some(body) = body else {
+/// The PGN of a POST: at most `max` bytes (else 413, at once, before `100 Continue`
+/// when the declared `Content-Length` is over), UTF-8 text, not blank, and whole (a body
+/// cut short or malformed is 400). `None` for a GET.
+async fn pgn_body(
+    body: Option<Body>,
+    headers: &HeaderMap,
+    max: usize,
+) -> Result<Option<String>, AppError> {
+    use http_body_util::BodyExt as _;
+    let Some(mut body) = body else {
         return Ok(None);
     };
-    let bytes = axum::body::to_bytes(body, max).await.map_err(|_| {
+    let too_long = || {
         AppError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the request body is too long: a PGN of at most {max} bytes is allowed"),
         )
-    })?;
-    let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        // Answered before the body is read, so hyper never sends `100 Continue`.
+        return Err(too_long());
+    }
+    let mut bytes = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            AppError::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "the request body could not be read ({}): POST the whole PGN, with a correct Content-Length or chunked encoding",
+                    crate::echo::Echo(&e.to_string())
+                ),
+            )
+        })?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > max {
+                return Err(too_long());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
         AppError::new(
             StatusCode::BAD_REQUEST,
             "the request body is not UTF-8 text: POST the game's PGN as text",
@@ -533,7 +587,7 @@ async fn game_json(
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
-    let text = pgn_body(body, state.config.max_body_bytes).await?;
+    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
     let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
@@ -576,42 +630,35 @@ async fn piece(
     Ok((StatusCode::OK, common, set.piece_svg(request.piece)).into_response())
 }
 
-/// Counts a render from admission until it finishes (or is abandoned).
-struct Queued<'a>(&'a AtomicUsize);
-
-impl Drop for Queued<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// Renders of at most this many pixels run on the async worker when they are quick (see
-/// [`Renderer::render_if_quick`]): about a megapixel, at most half a millisecond.
-pub const QUICK_PIXELS: u64 = 1 << 20;
-
-/// Render at most `workers` at a time; when `workers + queue` renders are already
-/// admitted, answer 503 at once instead of waiting.
+/// Render a diagram under the pool's admission (see [`pool`]).
 ///
-/// A quick render (SVG, or a PNG at a size whose context is held, up to [`QUICK_PIXELS`])
-/// runs right here, on the async worker: handing it to the blocking pool and back costs
-/// two thread wake-ups, more than the render itself (warm throughput over HTTP doubled:
-/// see the README's Performance). Every other render goes to the blocking pool, so a slow
-/// one never holds up the executor. With a fault hook installed every render goes to the
-/// pool.
-async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppError> {
-    let (_queued, permit) = admit(&state).await?;
+/// A quick render (its estimated cost at most [`cost::QUICK_UNITS`], and for a PNG the
+/// board's context at this size held) runs right here, on the async worker: handing it to
+/// the blocking pool and back costs two thread wake-ups, more than the render itself (warm
+/// throughput over HTTP doubled: see the README's Performance). Every other render goes to
+/// the blocking pool, so a slow one never holds up the executor: the estimate counts the
+/// marks, so a one-megapixel board under 64 arrows goes there too. With a fault hook
+/// installed every render goes to the pool.
+async fn render(
+    state: Arc<AppState>,
+    request: Request,
+    deadline: Deadline,
+) -> Result<Bytes, AppError> {
+    let units = cost::diagram(&request.options, request.format);
+    let admitted = pool::admit(&state, units, deadline).await?;
     if state.fault.is_none() {
         let start = Instant::now();
         let (position, options) = (&request.position, &request.options);
         let quick = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             state
                 .renderer
-                .render_if_quick(position, options, request.format, QUICK_PIXELS)
+                .render_if_quick(position, options, request.format, cost::QUICK_UNITS)
         }));
         match quick {
             Ok(Some(out)) => {
-                drop(permit);
+                drop(admitted);
                 state.renders.fetch_add(1, Ordering::Relaxed);
+                state.inline_renders.fetch_add(1, Ordering::Relaxed);
                 let format = request.format.extension();
                 state
                     .metrics
@@ -635,7 +682,7 @@ async fn render(state: Arc<AppState>, request: Request) -> Result<Bytes, AppErro
         renderer.render(&request.position, &request.options, request.format)
     };
     let what = ("diagram", request_format);
-    blocking(&state, permit, what, job).await
+    pool::blocking(&state, admitted, what, job).await
 }
 
 /// `/image.gif`, lila-gif's still route: a diagram as GIF, with player bars when `white` or
@@ -644,6 +691,7 @@ async fn image(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
 ) -> Result<Response, AppError> {
     let query = query.unwrap_or_default();
     check_query_length(&query, state.config.max_query_bytes)?;
@@ -681,14 +729,16 @@ async fn image(
             crate::chess::piece::Color::Black => [white, black],
         }
     });
-    let mut key = request.cache_key();
-    if let Some([top, bottom]) = &bars {
-        key.push_str(&format!("|bars|{}|{}", top.player, bottom.player));
-    }
+    let mut key = crate::request::key::KeyWriter::new("image");
+    request.key_fields(&mut key);
+    key.optional(bars.as_ref().map(|[top, _]| &top.player))
+        .optional(bars.as_ref().map(|[_, bottom]| &bottom.player));
+    let key = key.finish();
     let (common, unchanged) = image_headers(&key, &headers);
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
     }
+    let units = cost::diagram(&request.options, Format::Gif);
     let job = move |renderer: &Renderer| match bars {
         None => renderer.render(&request.position, &request.options, Format::Gif),
         Some(bars) => {
@@ -701,7 +751,7 @@ async fn image(
             animate::gif(renderer, std::slice::from_ref(&frame), false)
         }
     };
-    let made = run_job(state.clone(), ("image", "gif"), job);
+    let made = run_job(state.clone(), (units, deadline), ("image", "gif"), job);
     cached(&state, key, made, common, "image/gif").await
 }
 
@@ -711,6 +761,7 @@ async fn sheet(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
     use crate::render::sheet::Sheet;
@@ -751,88 +802,43 @@ async fn sheet(
     if unchanged {
         return Ok((StatusCode::NOT_MODIFIED, common).into_response());
     }
+    let units = sheet.units(format, page);
     let job = move |renderer: &Renderer| match format {
         Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
         Format::Png => sheet.png(renderer, page),
         _ => sheet.pdf(renderer),
     };
-    let made = run_job(state.clone(), ("sheet", format.extension()), job);
+    let made = run_job(
+        state.clone(),
+        (units, deadline),
+        ("sheet", format.extension()),
+        job,
+    );
     cached(&state, key, made, common, format.content_type()).await
 }
 
-/// Run `job` on the blocking pool under the same admission as diagrams (at most
-/// `workers` at a time, 503 beyond `workers + queue`). `what` is the kind of route and the
-/// format, for the metrics.
-async fn run_job(
-    state: Arc<AppState>,
-    what: (&'static str, &'static str),
-    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
-) -> Result<Bytes, AppError> {
-    let (_queued, permit) = admit(&state).await?;
-    blocking(&state, permit, what, job).await
-}
-
-/// Admit one render: counted until the guard drops, with one of the `workers` permits;
-/// 503 at once when `workers + queue` are already admitted.
-async fn admit(
-    state: &AppState,
-) -> Result<(Queued<'_>, tokio::sync::OwnedSemaphorePermit), AppError> {
-    let limit = state.config.workers.max(1) + state.config.queue;
-    if state.queued.fetch_add(1, Ordering::Relaxed) >= limit {
-        state.queued.fetch_sub(1, Ordering::Relaxed);
-        state.metrics.rejected.inc();
-        return Err(AppError::unavailable(
-            "the service is busy rendering other diagrams: retry in a second",
-        ));
-    }
-    let queued = Queued(&state.queued);
-    let permit = match state.pool.clone().try_acquire_owned() {
-        Ok(permit) => permit,
-        Err(_) => state
-            .pool
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| AppError::unavailable("the render pool is shutting down"))?,
-    };
-    Ok((queued, permit))
-}
-
-/// Run `job` on the blocking pool, holding `permit` until it ends; `what` (kind of route,
-/// format) labels its render in the metrics.
-async fn blocking(
-    state: &Arc<AppState>,
-    permit: tokio::sync::OwnedSemaphorePermit,
-    (route, format): (&'static str, &'static str),
-    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, crate::render::RenderError> + Send + 'static,
-) -> Result<Bytes, AppError> {
-    let worker = state.clone();
-    let result = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let start = Instant::now();
-        worker.renders.fetch_add(1, Ordering::Relaxed);
-        let out = job(&worker.renderer);
-        worker
-            .metrics
-            .render(route, format, start.elapsed().as_secs_f64());
-        out
-    })
-    .await;
-    match result {
-        Ok(out) => rendered(out),
-        Err(join) => Err(AppError::internal(format!("render task failed: {join}"))),
-    }
-}
-
-/// The body of a finished render, or the error it met.
-fn rendered(out: Result<Vec<u8>, crate::render::RenderError>) -> Result<Bytes, AppError> {
-    match out {
-        Ok(mut bytes) => {
-            // The cache weighs entries by length: hold no more than that.
-            bytes.shrink_to_fit();
-            Ok(Bytes::from(bytes))
-        }
-        Err(e) => Err(AppError::internal(e.to_string())),
+/// Every request's deadline, `Config::request_timeout` from now: put in its extensions for
+/// admission (see [`pool`]), and kept here. Past it the answer is 408 with one sentence,
+/// and the request's future is dropped, which cancels the render it waits for. This layer
+/// sits inside the logging one, so a 408 is logged and counted like any answer.
+async fn enforce_deadline(
+    State(state): State<Arc<AppState>>,
+    mut request: HttpRequest,
+    next: Next,
+) -> Response {
+    let timeout = state.config.request_timeout;
+    let deadline = tokio::time::Instant::now() + timeout;
+    request.extensions_mut().insert(Deadline(deadline));
+    match tokio::time::timeout_at(deadline, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => AppError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the answer was not ready within {:.1} s, the time this service allows a request: ask for a smaller size, fewer marks or fewer moves",
+                timeout.as_secs_f64()
+            ),
+        )
+        .into_response(),
     }
 }
 

@@ -384,6 +384,7 @@ fn for_each_canvas(
     };
     let (mut previous, mut current) = (Canvas::default(), Canvas::default());
     for (i, frame) in frames.iter().enumerate() {
+        crate::render::cancel::check()?;
         composer.canvas(frame, &mut current)?;
         if i > 0 && (current.width, current.height) != (previous.width, previous.height) {
             // Frames of one animation share a size; options that change it are the caller's

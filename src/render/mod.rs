@@ -12,7 +12,9 @@
 //! whole images (that is the service's job, `http/`).
 
 pub mod animate;
+pub mod cancel;
 pub mod convert;
+pub mod cost;
 pub mod deflate;
 pub mod encode;
 pub mod font;
@@ -52,6 +54,9 @@ pub enum RenderError {
     /// An encoder failed (an animation without frames, or frames of different sizes).
     #[error("{0}")]
     Encode(String),
+    /// The render was stopped because nobody waits for it any more (see [`cancel`]).
+    #[error("the render was stopped: its request was abandoned")]
+    Cancelled,
 }
 
 /// Per-thread buffers kept between renders at most this large (those of a diagram of about
@@ -215,17 +220,21 @@ impl Renderer {
         self.png_of(&self.scene(position, options), set)
     }
 
-    /// `position` in `format` if that is quick: SVG always; PNG when the image has at most
-    /// `max_pixels` pixels and the board's context at this size is held (a composition and
-    /// an encoding, no sprites rasterised and no context built: 0.1–0.5 ms up to 1000 px).
-    /// `None` otherwise, for the caller to render it where a long render blocks nothing.
+    /// `position` in `format` if that is quick: its estimated cost ([`cost::diagram`], which
+    /// counts pixels and marks) at most `max_units`, and for a PNG the board's context at
+    /// this size held (a composition and an encoding, no sprites rasterised and no context
+    /// built: 0.1–0.5 ms up to 1000 px unmarked). `None` otherwise, for the caller to
+    /// render it where a long render blocks nothing.
     pub fn render_if_quick(
         &self,
         position: &Position,
         options: &RenderOptions,
         format: Format,
-        max_pixels: u64,
+        max_units: u64,
     ) -> Option<Result<Vec<u8>, RenderError>> {
+        if cost::diagram(options, format) > max_units {
+            return None;
+        }
         match format {
             Format::Svg | Format::Txt => return Some(self.render(position, options, format)),
             Format::Png => {}
@@ -238,9 +247,7 @@ impl Renderer {
         };
         let scene = self.scene(position, options);
         let labels = raster::labels_in_margin(&scene, self.font);
-        let small = u64::from(scene.width) * u64::from(scene.height) <= max_pixels;
-        (small && indexed::has_context(&scene, set, &self.tiles, labels))
-            .then(|| self.png_of(&scene, set))
+        indexed::has_context(&scene, set, &self.tiles, labels).then(|| self.png_of(&scene, set))
     }
 
     /// [`Renderer::png`] of a laid-out scene.

@@ -186,6 +186,10 @@ fn paint_into(
         paint_labels(scene, font, pixmap);
     }
     for shape in &scene.marks {
+        // A checkpoint: an arrow over a large board is milliseconds of work.
+        if crate::render::cancel::requested() {
+            return;
+        }
         if touches(within, reach(shape)) {
             draw_shape(pixmap, sprites, shape, within);
         }
@@ -196,6 +200,9 @@ fn paint_into(
         }
     }
     for shape in &scene.overlays {
+        if crate::render::cancel::requested() {
+            return;
+        }
         draw_shape(pixmap, sprites, shape, within);
     }
     if !labels_in_margin {

@@ -575,6 +575,7 @@ impl Sheet {
                     }
                 }
                 Item::Diagram { entry, x, y, size } => {
+                    crate::render::cancel::check()?;
                     let e = &self.entries[*entry];
                     let svg = renderer.svg(&e.position, &self.diagram_options(*size))?;
                     out.push_str(&crate::render::svg::nested(
@@ -613,6 +614,7 @@ impl Sheet {
                 ),
                 Item::Diagram { entry, x, y, size } => {
                     // The diagram's own PNG pixels, copied in.
+                    crate::render::cancel::check()?;
                     let e = &self.entries[*entry];
                     let mut diagram = Indexed::default();
                     renderer.indexed(&e.position, &self.diagram_options(*size), &mut diagram)?;
@@ -621,6 +623,38 @@ impl Sheet {
             }
         }
         Ok(encode::png(&pixmap))
+    }
+
+    /// The estimated cost of drawing this sheet in `format` (page `n` for SVG and PNG, every
+    /// page for PDF), in `render::cost` units: its diagrams, and a PNG's page pixels.
+    pub fn units(&self, format: crate::render::options::Format, n: usize) -> u64 {
+        use crate::render::options::Format;
+        let pages = match format {
+            Format::Pdf => &self.pages[..],
+            _ => {
+                &self.pages[n.min(self.pages.len().saturating_sub(1))..][..1.min(self.pages.len())]
+            }
+        };
+        let diagram_format = match format {
+            Format::Png => Format::Png,
+            _ => Format::Svg,
+        };
+        let mut units = 0u64;
+        for page in pages {
+            if format == Format::Png {
+                units += u64::from(page.width) * u64::from(page.height);
+            }
+            for item in &page.items {
+                if let Item::Diagram { size, .. } = item {
+                    let options = self.diagram_options(*size);
+                    units += crate::render::cost::diagram(&options, diagram_format);
+                }
+            }
+        }
+        match format {
+            Format::Pdf => units * crate::render::cost::PDF_FACTOR,
+            _ => units,
+        }
     }
 
     /// Every page as one PDF, vector throughout.

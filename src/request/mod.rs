@@ -17,6 +17,7 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
+pub mod key;
 pub mod move_list;
 pub mod piece;
 pub mod puzzles;
@@ -553,65 +554,59 @@ impl Request {
     /// The cache key: everything that decides the output bytes, normalised, so that two
     /// spellings of one diagram share an entry. Includes the renderer version.
     pub fn cache_key(&self) -> String {
-        use std::fmt::Write as _;
+        self.key_fields(&mut key::KeyWriter::new("diagram"))
+            .finish()
+    }
+
+    /// Write this request's fields into `key` (for keys that hold a diagram and more).
+    pub fn key_fields<'k>(&self, key: &'k mut key::KeyWriter) -> &'k mut key::KeyWriter {
         let o = &self.options;
+        let bottom = o.orientation.bottom(self.position.turn).letter();
         if self.format == Format::Txt {
             // Text shows only the position, the side at the bottom, the labels and the style.
-            return format!(
-                "{}|txt|{}|{}|{}|{}",
-                env!("CARGO_PKG_VERSION"),
-                self.position,
-                o.orientation.bottom(self.position.turn).letter(),
-                o.coordinates,
-                o.text_style.name(),
-            );
+            return key
+                .field("txt")
+                .field(&self.position)
+                .field(bottom)
+                .field(o.coordinates)
+                .field(o.text_style.name());
         }
         let t = &o.theme;
-        let mut key = format!(
-            "{}|{}|{}|{}|{}|{}|{}|{}{}{}{}{}{}{}",
-            env!("CARGO_PKG_VERSION"),
-            self.format.extension(),
-            self.position,
-            o.size,
-            o.orientation.bottom(self.position.turn).letter(),
-            o.coordinates,
-            o.piece_set.to_ascii_lowercase(),
-            t.light,
-            t.dark,
-            u8::from(t.hatched),
-            t.margin,
-            t.frame,
-            t.label,
-            t.last_move,
+        key.field(self.format.extension())
+            .field(&self.position)
+            .field(o.size)
+            .field(bottom)
+            .field(o.coordinates)
+            .field(o.piece_set.to_ascii_lowercase());
+        for colour in [t.light, t.dark, t.margin, t.frame, t.label, t.last_move] {
+            key.field(colour);
+        }
+        key.field(u8::from(t.hatched));
+        key.optional(
+            o.last_move
+                .map(|m| format!("{:?}{}{:?}", m.from, m.to, m.piece.map(|p| p.fen_char()))),
         );
-        if let Some(m) = o.last_move {
-            let _ = write!(
-                key,
-                "|m{:?}{}{:?}",
-                m.from,
-                m.to,
-                m.piece.map(|p| p.fen_char())
-            );
-        }
-        let _ = write!(key, "|c{:?}|t{}", o.check, u8::from(o.turn_marker));
-        if let Some(g) = o.glyph {
-            let _ = write!(key, "|g{}", g.symbol());
-        }
+        key.field(format!("{:?}", o.check))
+            .field(u8::from(o.turn_marker))
+            .optional(o.glyph.map(|g| g.symbol()));
         if self.format == Format::Pdf {
-            let _ = write!(key, "|d{}", o.dpi);
+            key.field(o.dpi);
         }
         if self.format == Format::Svg {
             // Only an SVG has words: its `<title>`. Other formats share one entry.
-            let _ = write!(key, "|l{}", o.lang.code());
+            key.field(o.lang.code());
         }
+        key.field(o.arrows.len());
         for a in &o.arrows {
-            let _ = write!(key, "|a{}{}{}", a.color.letter(), a.from, a.to);
+            key.field(format!("{}{}{}", a.color.letter(), a.from, a.to));
         }
+        key.field(o.crosses.len());
         for s in &o.crosses {
-            let _ = write!(key, "|x{s}");
+            key.field(s);
         }
+        key.field(o.highlights.len());
         for (s, c) in &o.highlights {
-            let _ = write!(key, "|h{s}{c}");
+            key.field(format!("{s}{c}"));
         }
         key
     }
@@ -657,10 +652,6 @@ pub const GAME_PARAMS: &[Param] = &[
         "Player bars above and below the board: names, titles and ratings from the tags, clocks from `[%clk]` (default: on when the PGN names a player).",
     ),
 ];
-
-/// Most pixels an animation renders in all (frames × size²): a thousand plies at 720 px,
-/// about 140 at 2048 px; a whole game is a second or two of one worker at most.
-pub const MAX_ANIMATION_PIXELS: u64 = 600_000_000;
 
 /// Longest frame delay, in hundredths of a second (a minute).
 pub const MAX_DELAY: u16 = 6000;
@@ -765,18 +756,6 @@ impl GameRequest {
         let bars = players
             .unwrap_or_else(|| ["White", "Black"].iter().any(|s| named(&game, s)))
             .then(|| player_lines(&game));
-        let size = u64::from(request.options.size);
-        let pixels = (to - from + 1) as u64 * size * size;
-        if pixels > MAX_ANIMATION_PIXELS {
-            return Err(RequestError::new(
-                "size",
-                format!(
-                    "the animation would be {} frames of {size}×{size} pixels: at most {} megapixels are rendered in all; choose a smaller size or an excerpt (from, to)",
-                    to - from + 1,
-                    MAX_ANIMATION_PIXELS / 1_000_000
-                ),
-            ));
-        }
         let files = request.position.files();
         let bottom = request.options.orientation.bottom(game.position(0).turn);
         let clocks = clocks(&game, to);
@@ -817,6 +796,18 @@ impl GameRequest {
                 bars,
             });
         }
+        // Every frame's marks count: a thousand plies of 64 arrows at 2048 px would keep a
+        // worker for minutes.
+        let size = request.options.size;
+        crate::render::cost::within_bound(
+            crate::render::cost::frames(&frames),
+            &format!(
+                "the animation of {} frames of {size}×{size} pixels",
+                frames.len()
+            ),
+            "choose a smaller size, fewer arrows or an excerpt (from, to)",
+        )
+        .map_err(|why| RequestError::new("size", why))?;
         let source = body
             .or_else(|| {
                 pairs
@@ -833,12 +824,17 @@ impl GameRequest {
                     .map(|(_, v)| v.as_str())
             })
             .unwrap_or("");
-        let key = format!(
-            "game|{kind}|{}|{from}|{to}|{delay}|{last_delay}|{}|{}|{source}",
-            request.cache_key(),
-            u8::from(looped),
-            u8::from(bars.is_some()),
-        );
+        let key = request
+            .key_fields(&mut key::KeyWriter::new("game"))
+            .field(kind)
+            .field(from)
+            .field(to)
+            .field(delay)
+            .field(last_delay)
+            .field(u8::from(looped))
+            .field(u8::from(bars.is_some()))
+            .field(source)
+            .finish();
         Ok(GameRequest {
             frames,
             looped,

@@ -50,17 +50,17 @@ impl MoveListRequest {
                 "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
             ));
         };
-        let source = match get("pgn") {
-            Some(pgn) => format!("pgn|{pgn}"),
-            None => format!(
-                "moves|{}|{}",
-                get("fen").unwrap_or(""),
-                get("moves").unwrap_or("")
-            ),
+        let mut key = crate::request::key::KeyWriter::new("game.json");
+        match get("pgn") {
+            Some(pgn) => key.field("pgn").field(pgn),
+            None => key
+                .field("moves")
+                .optional(get("fen"))
+                .optional(get("moves")),
         };
         Ok(MoveListRequest {
             game: chosen.game,
-            key: format!("{}|game.json|{source}", env!("CARGO_PKG_VERSION")),
+            key: key.finish(),
         })
     }
 

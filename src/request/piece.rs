@@ -72,12 +72,10 @@ impl PieceRequest {
 
     /// The cache key: the renderer version, the set and the piece.
     pub fn cache_key(&self) -> String {
-        format!(
-            "{}|piece|{}|{}",
-            env!("CARGO_PKG_VERSION"),
-            self.piece_set,
-            self.piece.code()
-        )
+        crate::request::key::KeyWriter::new("piece")
+            .field(&self.piece_set)
+            .field(self.piece.code())
+            .finish()
     }
 }
 

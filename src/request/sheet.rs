@@ -306,38 +306,32 @@ impl SheetRequest {
 
     /// The cache key: everything that decides the output bytes, normalised.
     pub fn cache_key(&self) -> String {
-        use std::fmt::Write as _;
         let o = &self.options;
-        let mut key = format!(
-            "sheet|{}|{}|{}|{}|{:?}|{}|{}|{:?}",
-            self.format.extension(),
-            if self.format == Format::Pdf {
-                0
-            } else {
-                self.page
-            },
-            o.paper.name(),
-            o.columns,
-            o.rows,
-            o.dpi,
-            u8::from(o.solutions),
-            o.title,
-        );
+        let mut key = crate::request::key::KeyWriter::new("sheet");
+        key.field(self.format.extension())
+            .field(match self.format {
+                Format::Pdf => 0,
+                _ => self.page,
+            })
+            .field(o.paper.name())
+            .field(o.columns)
+            .optional(o.rows)
+            .field(o.dpi)
+            .field(u8::from(o.solutions))
+            .optional(o.title.as_deref())
+            .field(self.entries.len());
         for e in &self.entries {
             let request = Request {
                 position: e.position.clone(),
                 options: o.diagram.clone(),
                 format: Format::Svg,
             };
-            let _ = write!(
-                key,
-                "|{}|{:?}|{:?}",
-                request.cache_key(),
-                e.caption,
-                e.solution
-            );
+            request
+                .key_fields(&mut key)
+                .optional(e.caption.as_deref())
+                .optional(e.solution.as_deref());
         }
-        key
+        key.finish()
     }
 }
 

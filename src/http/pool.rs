@@ -1,0 +1,221 @@
+//! The render pool: admission, where a render runs, and stopping the abandoned ones.
+//!
+//! Every render is admitted with its estimated cost (`render::cost` units) and the deadline
+//! of its request. Admission answers 503 at once, with `Retry-After`, when `workers +
+//! queue` renders are already admitted, or when the work already admitted would keep this
+//! one from finishing before its deadline (the backlog's units × the measured seconds per
+//! unit, shared among the workers). An admitted render is counted (queue gauge, backlog)
+//! until it really ends, not until its request goes away.
+//!
+//! A render runs on tokio's blocking pool with one of `workers` permits, under a
+//! [`Cancel`] token that the waiting future cancels when it is dropped (a timeout, a
+//! client gone): the render stops at its next checkpoint and frees its permit.
+
+use super::{AppError, AppState};
+use crate::render::cancel::Cancel;
+use crate::render::{RenderError, Renderer};
+use bytes::Bytes;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Seconds per cost unit assumed before any render has been measured: the release build
+/// on the 2-core machine of the README's figures (see Reliability there).
+pub const DEFAULT_SECONDS_PER_UNIT: f64 = 2e-9;
+
+/// Renders smaller than this many units are not measured for the pace: their time is
+/// mostly fixed costs, not units.
+const MEASURED_UNITS: u64 = 250_000;
+
+/// The measured speed of renders: seconds per cost unit, rising at once to a slower
+/// render's and falling slowly (a tenth of the way to a faster one), so that a burst of
+/// slow work is never underestimated for long.
+#[derive(Debug)]
+pub struct Pace(AtomicU64);
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace(AtomicU64::new(DEFAULT_SECONDS_PER_UNIT.to_bits()))
+    }
+}
+
+impl Pace {
+    /// Seconds per unit now.
+    pub fn seconds_per_unit(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    /// Learn from a render of `units` that took `seconds`.
+    pub fn observe(&self, units: u64, seconds: f64) {
+        if units < MEASURED_UNITS {
+            return;
+        }
+        let sample = seconds / units as f64;
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
+                let old = f64::from_bits(bits);
+                let new = match sample > old {
+                    true => sample,
+                    false => old * 0.9 + sample * 0.1,
+                };
+                Some(new.to_bits())
+            });
+    }
+}
+
+/// An admitted render: counted in the queue and its units in the backlog until dropped,
+/// which is when the render ends (or its request goes away before it started).
+pub(super) struct Admitted {
+    state: Arc<AppState>,
+    units: u64,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.state.queued.fetch_sub(1, Ordering::Relaxed);
+        self.state.backlog.fetch_sub(self.units, Ordering::Relaxed);
+    }
+}
+
+/// When the request being served must be answered by: the service's deadline layer puts
+/// one in every request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline(pub tokio::time::Instant);
+
+/// 503 with a `Retry-After` of `wait` (whole seconds, at least one).
+fn busy(state: &AppState, wait: Duration) -> AppError {
+    state.metrics.rejected.inc();
+    let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+    AppError::unavailable(
+        "the service is busy rendering other diagrams: retry in a moment".to_string(),
+    )
+    .retry_after(seconds)
+}
+
+/// Admit a render of `units` that must end by `deadline`, or answer 503 at once (see the
+/// module's documentation); then wait for one of the `workers` permits.
+pub(super) async fn admit(
+    state: &Arc<AppState>,
+    units: u64,
+    deadline: Deadline,
+) -> Result<(Admitted, tokio::sync::OwnedSemaphorePermit), AppError> {
+    crate::render::cost::within_bound(units, "this image", "choose a smaller size or fewer marks")
+        .map_err(|why| AppError::new(axum::http::StatusCode::BAD_REQUEST, why))?;
+    let workers = state.config.workers.max(1);
+    let limit = workers + state.config.queue;
+    let pace = state.pace.seconds_per_unit();
+    // Reserve first, then decide on what was there before: concurrent requests each see
+    // the others' reservations (a check, then an add, would let a burst all through).
+    let queued = state.queued.fetch_add(1, Ordering::Relaxed);
+    let backlog = state.backlog.fetch_add(units, Ordering::Relaxed);
+    let admitted = Admitted {
+        state: state.clone(),
+        units,
+    };
+    let wait = Duration::from_secs_f64(backlog as f64 * pace / workers as f64);
+    if queued >= limit {
+        return Err(busy(state, wait));
+    }
+    let own = Duration::from_secs_f64(units as f64 * pace);
+    let left = deadline
+        .0
+        .saturating_duration_since(tokio::time::Instant::now());
+    // With nothing admitted, waiting cannot make it sooner: a render alone always runs.
+    if backlog > 0 && wait + own > left {
+        return Err(busy(state, wait));
+    }
+    let permit = state
+        .pool
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| AppError::unavailable("the render pool is shutting down".to_string()))?;
+    Ok((admitted, permit))
+}
+
+/// Run `job` on the blocking pool, holding `permit` and `admitted` until it ends; `what`
+/// (kind of route, format) labels its render in the metrics. Dropping the returned future
+/// cancels the job at its next checkpoint.
+pub(super) async fn blocking(
+    state: &Arc<AppState>,
+    (admitted, permit): (Admitted, tokio::sync::OwnedSemaphorePermit),
+    (route, format): (&'static str, &'static str),
+    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
+) -> Result<Bytes, AppError> {
+    let token = Cancel::new();
+    let guard = token.on_drop();
+    let worker = state.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let (_permit, units) = (permit, admitted.units);
+        let _admitted = admitted;
+        if token.is_cancelled() {
+            // Its request went away while it waited for a thread.
+            worker.metrics.cancelled.inc();
+            return Err(RenderError::Cancelled);
+        }
+        let start = Instant::now();
+        worker.renders.fetch_add(1, Ordering::Relaxed);
+        let out = token.run(|| job(&worker.renderer));
+        let seconds = start.elapsed().as_secs_f64();
+        worker.metrics.render(route, format, seconds);
+        match &out {
+            Err(RenderError::Cancelled) => {
+                worker.metrics.cancelled.inc();
+            }
+            Ok(_) => worker.pace.observe(units, seconds),
+            Err(_) => {}
+        }
+        out
+    })
+    .await;
+    guard.disarm();
+    match result {
+        Ok(out) => rendered(out),
+        Err(join) => Err(AppError::internal(format!("render task failed: {join}"))),
+    }
+}
+
+/// Admit `job` (of `units`, by `deadline`) and run it on the blocking pool.
+pub(super) async fn run_job(
+    state: Arc<AppState>,
+    (units, deadline): (u64, Deadline),
+    what: (&'static str, &'static str),
+    job: impl FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
+) -> Result<Bytes, AppError> {
+    let admitted = admit(&state, units, deadline).await?;
+    blocking(&state, admitted, what, job).await
+}
+
+/// The body of a finished render, or the error it met.
+pub(super) fn rendered(out: Result<Vec<u8>, RenderError>) -> Result<Bytes, AppError> {
+    match out {
+        Ok(mut bytes) => {
+            // The cache weighs entries by length: hold no more than that.
+            bytes.shrink_to_fit();
+            Ok(Bytes::from(bytes))
+        }
+        Err(e) => Err(AppError::internal(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pace_rises_fast_and_falls_slowly_and_ignores_small_renders() {
+        let pace = Pace::default();
+        let start = pace.seconds_per_unit();
+        pace.observe(1000, 10.0);
+        assert_eq!(
+            pace.seconds_per_unit(),
+            start,
+            "a small render says nothing"
+        );
+        pace.observe(1_000_000, 1_000_000.0 * start * 3.0);
+        assert!((pace.seconds_per_unit() - 3.0 * start).abs() < start * 1e-9);
+        pace.observe(1_000_000, 0.0);
+        assert!((pace.seconds_per_unit() - 2.7 * start).abs() < start * 1e-9);
+    }
+}

@@ -1,0 +1,157 @@
+//! What a render will cost, known before it runs.
+//!
+//! One estimate, in **units** (one unit is about the work of one pixel of a plain PNG
+//! diagram), for every kind of render: a diagram in any format, an animation (the sum of
+//! its frames, the marks of every frame counted), a worksheet (the sum of its diagrams).
+//! The service uses it to decide where a render runs (on the async worker only when it is
+//! tiny), whether it runs at all (a bound over all of it: [`MAX_UNITS`]) and how long the
+//! queue in front of a new request is.
+//!
+//! The weights were fitted to `cargo bench --bench cost`, which prints each case's estimate
+//! beside its time: a mark costs in proportion to the board's pixels (an arrow spans
+//! squares whose size grows with the board), and a long arrow over a large board costs
+//! more than the board itself. The README's Reliability section has the table.
+
+use crate::render::animate::Frame;
+use crate::render::options::{Check, Format, RenderOptions};
+
+/// Per mille of the board's pixels that an arrow adds for each square of the box around
+/// it (its files × its ranks), up to [`ARROW_SPAN`] squares. An arrow costs mostly its
+/// stamp, painted once over that box: a knight's move (6 squares) about a third of a
+/// 17-square arrow. Boxes larger than a stamp may be are painted in place, which costs
+/// less again (64 board-wide diagonals at 2048 px: 0.15–0.3 s, against 1 s for the
+/// benchmark's 64 arrows of 17 squares on average, 1.1–1.9× the board each).
+pub const ARROW_SQUARE: u64 = 105;
+/// The most squares an arrow's box is counted for (see [`ARROW_SQUARE`]).
+pub const ARROW_SPAN: u64 = 17;
+/// Per mille of the board's pixels that one highlighted square adds, on a board without
+/// arrows (0.3–2 % measured).
+pub const HIGHLIGHT: u64 = 20;
+/// Per mille of the board's pixels that one cross adds, on a board without arrows (1–6 %
+/// measured).
+pub const CROSS: u64 = 50;
+/// Per mille of the board's pixels that the check glow adds.
+pub const GLOW: u64 = 200;
+/// Per mille of the board's pixels that each square mark (highlight, cross, the check
+/// glow) adds on a board that also has arrows: translucent arrows over tinted squares make
+/// more shades than a palette holds, and the image is then painted in full colour and
+/// quantised (about 0.9× the board for each mark, measured at 256–1024 px).
+pub const UNDER_ARROWS: u64 = 900;
+/// Units of an SVG document, whatever its size: writing text, no pixels.
+pub const SVG_BASE: u64 = 20_000;
+/// Units of one mark in an SVG document.
+pub const SVG_MARK: u64 = 800;
+/// How many times an SVG's cost a PDF costs (the SVG, then its conversion: 10.5 ms for
+/// the maximal markup at 1024 px, against 0.36 ms for the SVG).
+pub const PDF_FACTOR: u64 = 30;
+/// Per mille of a PNG's cost that a WebP or GIF still costs (the same composition,
+/// another encoder: 1.2× and 0.8× measured).
+pub const ENCODER_FACTOR: u64 = 1200;
+
+/// Most units one request may cost: about two and a half seconds of one worker of the
+/// machine the README's figures come from (one unit is about 2 ns there). The heaviest
+/// still diagram the per-parameter limits allow is within it (64 arrows, 80 highlights
+/// and 80 crosses at 2048 px as WebP: 1.17 G units), and so is a plain animation of a
+/// thousand plies at 1000 px, or 280 at 2048 px.
+pub const MAX_UNITS: u64 = 1_200_000_000;
+
+/// At most this many units run on the async worker instead of the render pool (see the
+/// service's `render`): about 2 ms, and a plain PNG of one megapixel (1024 px).
+pub const QUICK_UNITS: u64 = 1 << 20;
+
+/// The board's pixels and the per-mille weight of its marks, for a raster render.
+fn raster(options: &RenderOptions) -> u64 {
+    let pixels = u64::from(options.size) * u64::from(options.size);
+    let arrows = options.arrows.len() as u64;
+    let spans: u64 = options
+        .arrows
+        .iter()
+        .map(|a| {
+            let files = u64::from(a.from.file.abs_diff(a.to.file)) + 1;
+            let ranks = u64::from(a.from.rank.abs_diff(a.to.rank)) + 1;
+            (files * ranks).min(ARROW_SPAN)
+        })
+        .sum();
+    let glow = u64::from(!matches!(options.check, Check::Off));
+    let (highlights, crosses) = (
+        options.highlights.len() as u64,
+        options.crosses.len() as u64,
+    );
+    let squares = match arrows {
+        0 => HIGHLIGHT * highlights + CROSS * crosses + GLOW * glow,
+        _ => UNDER_ARROWS * (highlights + crosses + glow),
+    };
+    pixels.saturating_mul(1000 + ARROW_SQUARE * spans + squares) / 1000
+}
+
+/// The units of an SVG document of `options` (no pixels: text and marks).
+fn svg(options: &RenderOptions) -> u64 {
+    let marks = options.arrows.len() + options.highlights.len() + options.crosses.len();
+    SVG_BASE + SVG_MARK * marks as u64
+}
+
+/// The estimated units of rendering one diagram with `options` in `format`.
+pub fn diagram(options: &RenderOptions, format: Format) -> u64 {
+    match format {
+        Format::Png => raster(options),
+        Format::Svg => svg(options),
+        Format::Txt => 1_000,
+        Format::Pdf => svg(options) * PDF_FACTOR,
+        Format::Webp | Format::Gif => raster(options).saturating_mul(ENCODER_FACTOR) / 1000,
+    }
+}
+
+/// The estimated units of an animation of `frames`: every frame composed as a PNG would
+/// be, its marks counted (encoding a frame costs little beside composing it: only what
+/// changed is encoded).
+pub fn frames(frames: &[Frame]) -> u64 {
+    frames
+        .iter()
+        .map(|f| raster(&f.options))
+        .fold(0u64, u64::saturating_add)
+}
+
+/// `Ok` when `units` are within [`MAX_UNITS`]; else the sentence that says so: `what`
+/// (the image, as the user will recognise it) and `way_out` (what to ask for instead).
+pub fn within_bound(units: u64, what: &str, way_out: &str) -> Result<(), String> {
+    if units <= MAX_UNITS {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} would cost {} megapixels of rendering (pixels × frames, each arrow counting up to {}× the board's pixels by the squares it spans, each other mark less): at most {} megapixels are rendered for one request; {way_out}",
+        megapixels(units),
+        (ARROW_SQUARE * ARROW_SPAN) as f64 / 1000.0,
+        MAX_UNITS / 1_000_000
+    ))
+}
+
+/// `units` as megapixels of plain diagram, for messages: `12.3`.
+pub fn megapixels(units: u64) -> String {
+    format!("{:.1}", units as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Request;
+
+    fn units(query: &str) -> u64 {
+        let r = Request::from_query(query, None).expect("valid");
+        diagram(&r.options, r.format)
+    }
+
+    #[test]
+    fn marks_and_pixels_both_count() {
+        let plain = units("fen=start&size=1024");
+        assert_eq!(plain, 1024 * 1024);
+        let arrows = units("fen=start&size=1024&arrows=a1h8,h1a8");
+        assert!(arrows > 3 * plain, "two long arrows outweigh the board");
+        assert!(units("fen=start&size=2048&arrows=a1h8,h1a8") > 3 * arrows);
+        let crosses = units("fen=start&size=1024&squares=a1,b2");
+        assert!(plain < crosses && crosses < arrows);
+        assert!(units("fen=start&size=1024&format=svg") < plain / 10);
+        assert!(
+            units("fen=start&size=1024&format=svg&arrows=a1h8") > units("fen=start&format=svg")
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! Cache keys: one encoder for every route, so that no two requests share a key unless
+//! they share every output byte.
+//!
+//! A key is the renderer's version, the kind of answer, then fields, each written as its
+//! length in bytes, `:`, and the text: `0.1.0|diagram|3:png|56:rnbqkbnr/…`. A field may hold
+//! any text, separators included (a player called `a|b`, a caption with `|`), and still
+//! cannot run into the next one: the length says where it ends.
+
+use std::fmt::{Display, Write as _};
+
+/// A cache key being written (see the module's documentation).
+#[derive(Debug, Clone)]
+pub struct KeyWriter {
+    key: String,
+    scratch: String,
+}
+
+impl KeyWriter {
+    /// A key for answers of `kind` (`diagram`, `game`, `sheet`, …).
+    pub fn new(kind: &str) -> KeyWriter {
+        let mut key = String::with_capacity(160);
+        key.push_str(env!("CARGO_PKG_VERSION"));
+        key.push('|');
+        key.push_str(kind);
+        KeyWriter {
+            key,
+            scratch: String::new(),
+        }
+    }
+
+    /// Add `value` as the next field.
+    pub fn field(&mut self, value: impl Display) -> &mut KeyWriter {
+        self.scratch.clear();
+        // Writing into a String cannot fail.
+        let _ = write!(self.scratch, "{value}");
+        let _ = write!(self.key, "|{}:{}", self.scratch.len(), self.scratch);
+        self
+    }
+
+    /// Add an optional field: absent and present-but-empty are different keys.
+    pub fn optional(&mut self, value: Option<impl Display>) -> &mut KeyWriter {
+        match value {
+            None => {
+                self.key.push_str("|-");
+                self
+            }
+            Some(v) => self.field(v),
+        }
+    }
+
+    /// The key.
+    pub fn finish(&mut self) -> String {
+        std::mem::take(&mut self.key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_separators_cannot_run_together() {
+        let key = |a: &str, b: &str| KeyWriter::new("t").field(a).field(b).finish();
+        assert_ne!(key("a|b", "c"), key("a", "b|c"));
+        assert_ne!(key("1:a", ""), key("1", ":a"));
+        assert_ne!(key("", "3:abc"), key("3:abc", ""));
+        assert_eq!(key("a|b", "c"), key("a|b", "c"));
+        let optional = |v: Option<&str>| KeyWriter::new("t").optional(v).finish();
+        assert_ne!(optional(None), optional(Some("")));
+        assert_ne!(optional(None), optional(Some("-")));
+    }
+}
