@@ -48,6 +48,9 @@ pub struct PieceArt {
     /// most piece sets, and of the built-in one). The SVG backend then shares path data
     /// and styles between the pieces of a document.
     pub paths: Option<Vec<ArtPath>>,
+    /// The piece alone as a standalone SVG document (see [`PieceSet::piece_svg`]), written
+    /// once at load.
+    pub document: bytes::Bytes,
 }
 
 /// One path of a piece: its style and its data (relative, on a grid of 1/100 unit).
@@ -258,12 +261,37 @@ fn load_art(set: &str, piece: Piece, svg: &str) -> Result<PieceArt, PieceSetErro
         .map_or_else(|| written.clone(), |p| standalone(p, view_box));
     let tree = usvg::Tree::from_str(&source, &isolated_options())
         .map_err(|e| broken(format!("usvg cannot re-read its own output: {e}")))?;
+    let document = piece_document(paths.as_deref(), &body, view_box).into();
     Ok(PieceArt {
         tree,
         view_box,
         symbol_body: body,
         paths,
+        document,
     })
+}
+
+/// The drawing alone as an SVG document: flat paths as sprites are rasterised from them,
+/// or usvg's normalised body, on a transparent square (a drawing that is not square is
+/// centred, as on a board), at the artwork's own size.
+fn piece_document(paths: Option<&[ArtPath]>, body: &str, (w, h): (f32, f32)) -> String {
+    let drawing = match paths {
+        Some(paths) => standalone(paths, (w, h)),
+        None => format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">{body}</svg>"#
+        ),
+    };
+    if w == h {
+        return drawing;
+    }
+    let side = w.max(h);
+    let (x, y) = ((side - w) / 2.0, (side - h) / 2.0);
+    let inner = drawing
+        .strip_prefix(r#"<svg xmlns="http://www.w3.org/2000/svg" "#)
+        .unwrap_or(&drawing);
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}"><svg x="{x}" y="{y}" {inner}</svg>"#
+    )
 }
 
 /// Drop the spaces usvg writes around path commands (`M 50 80 L 71 80` → `M50 80L71 80`)
@@ -360,28 +388,10 @@ impl PieceSet {
     /// `piece` alone as an SVG document: the drawing the SVG backend places on a board
     /// (flat paths as sprites are rasterised from them, or usvg's normalised body), on a
     /// transparent square (a drawing that is not square is centred, as on a board), at
-    /// the artwork's own size. For palettes: no board, no labels, no styles.
-    pub fn piece_svg(&self, piece: Piece) -> String {
-        let art = self.art(piece);
-        let (w, h) = art.view_box;
-        let drawing = match &art.paths {
-            Some(paths) => standalone(paths, (w, h)),
-            None => format!(
-                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">{}</svg>"#,
-                art.symbol_body
-            ),
-        };
-        if w == h {
-            return drawing;
-        }
-        let side = w.max(h);
-        let (x, y) = ((side - w) / 2.0, (side - h) / 2.0);
-        let inner = drawing
-            .strip_prefix(r#"<svg xmlns="http://www.w3.org/2000/svg" "#)
-            .unwrap_or(&drawing);
-        format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{side}" viewBox="0 0 {side} {side}"><svg x="{x}" y="{y}" {inner}</svg>"#
-        )
+    /// the artwork's own size. For palettes: no board, no labels, no styles. Written once
+    /// when the set is loaded; this is a shared handle to those bytes (UTF-8 SVG text).
+    pub fn piece_svg(&self, piece: Piece) -> bytes::Bytes {
+        self.art(piece).document.clone()
     }
 }
 
@@ -575,6 +585,7 @@ mod tests {
         let set = PieceSet::builtin();
         let knight = Piece::from_fen_char('N').expect("a piece");
         let svg = set.piece_svg(knight);
+        let svg = std::str::from_utf8(&svg).expect("UTF-8");
         assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">"#), "{svg}");
         for path in set.art(knight).paths.as_ref().expect("flat paths") {
             assert!(svg.contains(&format!(r#" d="{}""#, path.d)));
@@ -584,12 +595,21 @@ mod tests {
         })
         .expect("loads");
         let svg = wide.piece_svg(knight);
+        let svg = std::str::from_utf8(&svg).expect("UTF-8");
         assert!(
             svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><svg x="0" y="10" width="40" height="20" viewBox="0 0 40 20">"#),
             "{svg}"
         );
-        let tree = usvg::Tree::from_str(&svg, &isolated_options()).expect("parses");
+        let tree = usvg::Tree::from_str(svg, &isolated_options()).expect("parses");
         let bbox = tree.root().abs_bounding_box();
         assert_eq!((bbox.top(), bbox.bottom()), (10.0, 30.0));
+    }
+
+    #[test]
+    fn a_piece_document_is_written_once_and_shared() {
+        let set = PieceSet::builtin();
+        let knight = Piece::from_fen_char('n').expect("a piece");
+        let (a, b) = (set.piece_svg(knight), set.piece_svg(knight));
+        assert_eq!(a.as_ptr(), b.as_ptr(), "the same bytes, not a copy");
     }
 }
