@@ -605,8 +605,8 @@ async fn game_json(
     Ok((StatusCode::OK, common, move_list::json(&request.game)).into_response())
 }
 
-/// `/piece.svg`: one piece of a set, alone, for a palette. Written from the set's parsed
-/// artwork on each request (a few hundred bytes of copying); cacheable like an image.
+/// `/piece.svg`: one piece of a set, alone, for a palette: the document the set wrote once
+/// at load, shared (no copy); cacheable like an image.
 async fn piece(
     State(state): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
