@@ -133,25 +133,57 @@ pub fn megapixels(units: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::Request;
+    use crate::chess::position::Square;
+    use crate::render::options::Arrow;
+    use crate::render::theme::MarkColor;
 
-    fn units(query: &str) -> u64 {
-        let r = Request::from_query(query, None).expect("valid");
-        diagram(&r.options, r.format)
+    fn units(size: u32, arrows: &[(Square, Square)], crosses: usize, format: Format) -> u64 {
+        let options = RenderOptions {
+            size,
+            arrows: arrows
+                .iter()
+                .map(|&(from, to)| Arrow {
+                    from,
+                    to,
+                    color: MarkColor::Green,
+                })
+                .collect(),
+            crosses: (0..crosses as u8)
+                .map(|i| Square::new(i % 8, i / 8))
+                .collect(),
+            ..RenderOptions::default()
+        };
+        diagram(&options, format)
     }
 
     #[test]
     fn marks_and_pixels_both_count() {
-        let plain = units("fen=start&size=1024");
+        let png = Format::Png;
+        let plain = units(1024, &[], 0, png);
         assert_eq!(plain, 1024 * 1024);
-        let arrows = units("fen=start&size=1024&arrows=a1h8,h1a8");
-        assert!(arrows > 3 * plain, "two long arrows outweigh the board");
-        assert!(units("fen=start&size=2048&arrows=a1h8,h1a8") > 3 * arrows);
-        let crosses = units("fen=start&size=1024&squares=a1,b2");
-        assert!(plain < crosses && crosses < arrows);
-        assert!(units("fen=start&size=1024&format=svg") < plain / 10);
-        assert!(
-            units("fen=start&size=1024&format=svg&arrows=a1h8") > units("fen=start&format=svg")
+        let (a1, h8, h1, a8) = (
+            Square::new(0, 0),
+            Square::new(7, 7),
+            Square::new(7, 0),
+            Square::new(0, 7),
         );
+        let long = units(1024, &[(a1, h8), (h1, a8)], 0, png);
+        assert!(long > 3 * plain, "two long arrows outweigh the board");
+        let knight = units(1024, &[(Square::new(6, 0), Square::new(5, 2))], 0, png);
+        assert!(
+            plain < knight && knight < long / 4,
+            "a short arrow costs less"
+        );
+        assert!(units(2048, &[(a1, h8), (h1, a8)], 0, png) > 3 * long);
+        let crosses = units(1024, &[], 2, png);
+        assert!(plain < crosses && crosses < knight);
+        let crossed_under_arrows = units(1024, &[(a1, h8)], 2, png);
+        assert!(crossed_under_arrows > units(1024, &[(a1, h8)], 0, png) + plain);
+        assert!(units(1024, &[], 0, Format::Svg) < plain / 10);
+        assert!(units(1024, &[(a1, h8)], 0, Format::Svg) > units(1024, &[], 0, Format::Svg));
+        assert!(within_bound(MAX_UNITS, "x", "y").is_ok());
+        let refused = within_bound(MAX_UNITS + 1, "this image", "ask for less").unwrap_err();
+        assert!(refused.starts_with("this image would cost 1200.0 megapixels"));
+        assert!(refused.ends_with("ask for less"));
     }
 }

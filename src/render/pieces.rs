@@ -863,7 +863,8 @@ fn trial(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {page_side} {page_side}"><rect width="{page_side}" height="{page_side}" fill="#ffffff"/>{}</svg>"##,
         page_side * 0.75,
         page_side * 0.75,
-        crate::render::svg::nested(&diagram, "t-", 1, 1)
+        // Nested as a worksheet nests a diagram (one document, so no ids to prefix).
+        diagram.replacen("<svg ", r#"<svg x="1" y="1" "#, 1)
     );
     crate::render::convert::pdf(&diagram, 72)
         .and_then(|_| crate::render::convert::pdf_pages(&[page], (page_side, page_side)))
