@@ -171,7 +171,7 @@ mod tests {
         assert!(long > 3 * plain, "two long arrows outweigh the board");
         let knight = units(1024, &[(Square::new(6, 0), Square::new(5, 2))], 0, png);
         assert!(
-            plain < knight && knight < long / 4,
+            plain < knight && knight < long / 2,
             "a short arrow costs less"
         );
         assert!(units(2048, &[(a1, h8), (h1, a8)], 0, png) > 3 * long);
