@@ -218,7 +218,7 @@ async fn a_client_that_disconnects_cancels_its_render() {
 async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408() {
     let _serial = SERIAL.lock().await;
     let s = state_with(Config {
-        request_timeout: Duration::from_secs(4),
+        request_timeout: Duration::from_secs(8),
         workers: 2,
         ..Config::default()
     });
