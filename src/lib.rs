@@ -46,9 +46,11 @@
 
 pub mod cache;
 pub mod chess;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod echo;
 pub mod hash;
+#[cfg(feature = "server")]
 pub mod http;
 pub mod render;
 pub mod request;
