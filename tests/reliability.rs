@@ -57,12 +57,12 @@ async fn get(state: &Arc<AppState>, uri: &str) -> Answer {
     }
 }
 
-/// The value of the sample `name` (with its labels) in `/metrics`, 0 when absent.
+/// The value of the sample `name` (with its labels) in `/metrics`; it must be there.
 async fn metric(state: &Arc<AppState>, name: &str) -> f64 {
     let text = get(state, "/metrics").await.text();
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-        .unwrap_or(0.0)
+        .unwrap_or_else(|| panic!("no sample {name} in /metrics"))
 }
 
 /// Wait until no render is admitted any more (the queue gauge is 0); `false` if that
@@ -168,6 +168,7 @@ async fn an_abandoned_render_stops_and_frees_its_worker() {
         settles(&s, Duration::from_secs(5)).await,
         "the abandoned render still holds the queue"
     );
+    // Stopped at a checkpoint, not finished and thrown away.
     assert_eq!(metric(&s, "staunton_cancelled_total").await, 1.0);
     assert_eq!(
         metric(
@@ -210,6 +211,7 @@ async fn a_client_that_disconnects_cancels_its_render() {
         settles(&s, Duration::from_secs(5)).await,
         "the render of a client that left still runs"
     );
+    // Stopped at a checkpoint, not finished and thrown away.
     assert_eq!(metric(&s, "staunton_cancelled_total").await, 1.0);
     served.stop().await;
 }
@@ -223,12 +225,14 @@ async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408()
         ..Config::default()
     });
     let heavy = |v: usize| format!("/diagram?fen=start&size=2048&arrows={}", arrows(64, v));
-    // Two renders side by side teach the service how fast this machine (and build) is
+    // Renders two by two teach the service how fast this machine (and build) is
     // with both workers busy.
-    let (one, two) = (heavy(99), heavy(98));
-    let (first, second) = tokio::join!(get(&s, &one), get(&s, &two));
-    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
-    assert_eq!(second.status, StatusCode::OK, "{}", second.text());
+    for pair in [(99, 98), (97, 96)] {
+        let (one, two) = (heavy(pair.0), heavy(pair.1));
+        let (first, second) = tokio::join!(get(&s, &one), get(&s, &two));
+        assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+        assert_eq!(second.status, StatusCode::OK, "{}", second.text());
+    }
     let mut tasks = Vec::new();
     for v in 0..20 {
         let (s, uri) = (s.clone(), heavy(v));
@@ -248,7 +252,7 @@ async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408()
     }
     println!("20 concurrent heavy renders: {counts:?}");
     assert_eq!(counts.get(&408), None, "{counts:?}");
-    assert!(counts.get(&200).is_some_and(|&n| n >= 2), "{counts:?}");
+    assert!(counts.get(&200).is_some_and(|&n| n >= 1), "{counts:?}");
     assert!(counts.get(&503).is_some_and(|&n| n >= 1), "{counts:?}");
     assert_eq!(counts.values().sum::<usize>(), 20);
 }
@@ -327,8 +331,8 @@ async fn separators_in_every_free_text_parameter_give_distinct_keys() {
     // Pairs of queries that a key joining fields with `|` would confuse.
     let pairs = [
         (
-            "/game.json?moves=e2e4&fen=start",
-            "/game.json?moves=e2e4%7C&fen=start",
+            "/game.json?pgn=1.%20e4%20%7Ba%7Cb%7D%20e5",
+            "/game.json?pgn=1.%20e4%20%7Ba%7D%20e5",
         ),
         (
             "/sheet.svg?fen=start&caption=a%7Cb&fen=start&caption=c",
@@ -345,21 +349,13 @@ async fn separators_in_every_free_text_parameter_give_distinct_keys() {
     ];
     for (one, other) in pairs {
         let (a, b) = (get(&s, one).await, get(&s, other).await);
-        if a.status == StatusCode::OK && b.status == StatusCode::OK {
-            assert_ne!(
-                a.header(header::ETAG),
-                b.header(header::ETAG),
-                "{one} and {other} share a key"
-            );
-        } else {
-            assert_ne!(
-                a.status,
-                b.status,
-                "{one}: {}; {other}: {}",
-                a.text(),
-                b.text()
-            );
-        }
+        assert_eq!(a.status, StatusCode::OK, "{one}: {}", a.text());
+        assert_eq!(b.status, StatusCode::OK, "{other}: {}", b.text());
+        assert_ne!(
+            a.header(header::ETAG),
+            b.header(header::ETAG),
+            "{one} and {other} share a key"
+        );
     }
 }
 

@@ -3,8 +3,8 @@
 //! Every render is admitted with its estimated cost (`render::cost` units) and the deadline
 //! of its request. Admission answers 503 at once, with `Retry-After`, when `workers +
 //! queue` renders are already admitted, or when the work already admitted would keep this
-//! one from finishing before its deadline (the backlog's units × the measured seconds per
-//! unit, shared among the workers). An admitted render is counted (queue gauge, backlog)
+//! one from finishing within three quarters of the time to its deadline (the backlog's
+//! units × the measured seconds per unit, shared among the workers). An admitted render is counted (queue gauge, backlog)
 //! until it really ends, not until its request goes away.
 //!
 //! A render runs on tokio's blocking pool with one of `workers` permits, under a
@@ -27,9 +27,10 @@ pub const DEFAULT_SECONDS_PER_UNIT: f64 = 2e-9;
 /// mostly fixed costs, not units.
 const MEASURED_UNITS: u64 = 250_000;
 
-/// The measured speed of renders: seconds per cost unit, rising at once to a slower
-/// render's and falling slowly (a tenth of the way to a faster one), so that a burst of
-/// slow work is never underestimated for long.
+/// The measured speed of renders: seconds per cost unit, rising fast towards a slower
+/// render's (at most doubling with one render, so one cold render that drew a new size's
+/// sprites does not make everything look slow) and falling slowly (a tenth of the way to a
+/// faster one), so that a burst of slow work is never underestimated for long.
 #[derive(Debug)]
 pub struct Pace(AtomicU64);
 
@@ -56,7 +57,7 @@ impl Pace {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |bits| {
                 let old = f64::from_bits(bits);
                 let new = match sample > old {
-                    true => sample,
+                    true => sample.min(2.0 * old),
                     false => old * 0.9 + sample * 0.1,
                 };
                 Some(new.to_bits())
@@ -122,7 +123,10 @@ pub(super) async fn admit(
         .0
         .saturating_duration_since(tokio::time::Instant::now());
     // With nothing admitted, waiting cannot make it sooner: a render alone always runs.
-    if backlog > 0 && wait + own > left {
+    // Else it must be expected to end within three quarters of its time: estimates of
+    // single renders miss by a third either way (the marks' shapes, other work on the
+    // machine).
+    if backlog > 0 && wait + own > left.mul_f64(0.75) {
         return Err(busy(state, wait));
     }
     let permit = state
@@ -158,13 +162,19 @@ pub(super) async fn blocking(
         worker.renders.fetch_add(1, Ordering::Relaxed);
         let out = token.run(|| job(&worker.renderer));
         let seconds = start.elapsed().as_secs_f64();
-        worker.metrics.render(route, format, seconds);
         match &out {
+            // Counted only when a checkpoint stopped it (a render that finished anyway is
+            // thrown away, but it was not stopped); its time is no render's time.
             Err(RenderError::Cancelled) => {
-                worker.metrics.cancelled.inc();
+                if token.stopped() {
+                    worker.metrics.cancelled.inc();
+                }
             }
-            Ok(_) => worker.pace.observe(units, seconds),
-            Err(_) => {}
+            Ok(_) => {
+                worker.metrics.render(route, format, seconds);
+                worker.pace.observe(units, seconds);
+            }
+            Err(_) => worker.metrics.render(route, format, seconds),
         }
         out
     })
@@ -213,8 +223,13 @@ mod tests {
             start,
             "a small render says nothing"
         );
-        pace.observe(1_000_000, 1_000_000.0 * start * 3.0);
-        assert!((pace.seconds_per_unit() - 3.0 * start).abs() < start * 1e-9);
+        pace.observe(1_000_000, 1_000_000.0 * start * 1.5);
+        assert!((pace.seconds_per_unit() - 1.5 * start).abs() < start * 1e-9);
+        pace.observe(1_000_000, 1_000_000.0 * start * 100.0);
+        assert!(
+            (pace.seconds_per_unit() - 3.0 * start).abs() < start * 1e-9,
+            "at most doubled"
+        );
         pace.observe(1_000_000, 0.0);
         assert!((pace.seconds_per_unit() - 2.7 * start).abs() < start * 1e-9);
     }

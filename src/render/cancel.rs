@@ -21,7 +21,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A flag shared between the one who waits for a render and the thread that runs it.
 #[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel(Arc<Flags>);
+
+/// Whether the token was cancelled, and whether a checkpoint saw it (the render stopped).
+#[derive(Debug, Default)]
+struct Flags {
+    cancelled: AtomicBool,
+    stopped: AtomicBool,
+}
 
 thread_local! {
     /// The token of the render this thread runs, if any.
@@ -36,12 +43,18 @@ impl Cancel {
 
     /// Ask every render under this token to stop.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancelled.store(true, Ordering::Relaxed);
     }
 
     /// Whether [`Cancel::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Whether a checkpoint of a render under this token saw it cancelled, so the render
+    /// stopped early (rather than finishing and being thrown away).
+    pub fn stopped(&self) -> bool {
+        self.0.stopped.load(Ordering::Relaxed)
     }
 
     /// Run `render` with this token as the thread's: its checkpoints stop it once the
@@ -51,9 +64,16 @@ impl Cancel {
         &self,
         render: impl FnOnce() -> Result<T, RenderError>,
     ) -> Result<T, RenderError> {
-        let previous = CURRENT.with(|c| c.replace(Some(self.clone())));
+        /// Puts the thread's previous token back, even if the render panics.
+        struct Restore(Option<Cancel>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                CURRENT.with(|c| *c.borrow_mut() = previous);
+            }
+        }
+        let _restore = Restore(CURRENT.with(|c| c.replace(Some(self.clone()))));
         let out = render();
-        CURRENT.with(|c| *c.borrow_mut() = previous);
         if self.is_cancelled() {
             return Err(RenderError::Cancelled);
         }
@@ -90,7 +110,17 @@ impl Drop for CancelOnDrop {
 /// [`Cancel::run`]). For loops that can stop early and leave the unfinished image for
 /// [`Cancel::run`] to throw away.
 pub fn requested() -> bool {
-    CURRENT.with(|c| c.borrow().as_ref().is_some_and(Cancel::is_cancelled))
+    CURRENT.with(|c| {
+        let current = c.borrow();
+        let Some(token) = current.as_ref() else {
+            return false;
+        };
+        let cancelled = token.is_cancelled();
+        if cancelled {
+            token.0.stopped.store(true, Ordering::Relaxed);
+        }
+        cancelled
+    })
 }
 
 /// `Err(RenderError::Cancelled)` when the render running on this thread has been
@@ -116,7 +146,26 @@ mod tests {
             Ok(requested())
         });
         assert!(matches!(seen, Err(RenderError::Cancelled)));
+        assert!(token.stopped(), "a checkpoint saw it");
         assert!(!requested(), "the token is the thread's only inside run");
+        let finished = Cancel::new();
+        let late = finished.run(|| {
+            finished.cancel();
+            Ok(())
+        });
+        assert!(matches!(late, Err(RenderError::Cancelled)));
+        assert!(
+            !finished.stopped(),
+            "finished, then thrown away: no checkpoint saw it"
+        );
+        let panicked = Cancel::new();
+        panicked.cancel();
+        let caught = std::panic::catch_unwind(|| panicked.run(|| -> Result<(), _> { panic!() }));
+        assert!(caught.is_err());
+        assert!(
+            !requested(),
+            "a panic does not leave the token on the thread"
+        );
         let other = Cancel::new();
         assert_eq!(other.run(|| Ok(requested())).ok(), Some(false));
     }
