@@ -175,21 +175,7 @@ impl Default for Metrics {
             "The memory limit of the process's cgroup, in bytes (0: none)",
             m.memory_limit.clone(),
         );
-        registry.register(
-            "staunton_cache_bytes",
-            "Bytes held by each cache (its entries' weights)",
-            m.cache_bytes.clone(),
-        );
-        registry.register(
-            "staunton_cache_bound_bytes",
-            "The most each cache holds",
-            m.cache_bound.clone(),
-        );
-        registry.register(
-            "staunton_cache_entries_held",
-            "Entries held by each cache",
-            m.cache_held.clone(),
-        );
+        register_per_cache(&mut registry, &m);
         registry.register(
             "staunton_build",
             "The version of this build",
@@ -197,6 +183,25 @@ impl Default for Metrics {
         );
         Metrics { registry, ..m }
     }
+}
+
+/// The families with one sample per cache (bytes, bound, entries), in `registry`.
+fn register_per_cache(registry: &mut Registry, m: &Metrics) {
+    registry.register(
+        "staunton_cache_bytes",
+        "Bytes held by each cache (its entries' weights)",
+        m.cache_bytes.clone(),
+    );
+    registry.register(
+        "staunton_cache_bound_bytes",
+        "The most each cache holds",
+        m.cache_bound.clone(),
+    );
+    registry.register(
+        "staunton_cache_entries_held",
+        "Entries held by each cache",
+        m.cache_held.clone(),
+    );
 }
 
 /// Gauges hold `i64`; byte counts and sizes fit.

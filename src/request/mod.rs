@@ -796,18 +796,7 @@ impl GameRequest {
                 bars,
             });
         }
-        // Every frame's marks count: a thousand plies of 64 arrows at 2048 px would keep a
-        // worker for minutes.
-        let size = request.options.size;
-        crate::render::cost::within_bound(
-            crate::render::cost::frames(&frames),
-            &format!(
-                "the animation of {} frames of {size}×{size} pixels",
-                frames.len()
-            ),
-            "choose a smaller size, fewer arrows or an excerpt (from, to)",
-        )
-        .map_err(|why| RequestError::new("size", why))?;
+        within_cost(&frames, request.options.size)?;
         let source = body
             .or_else(|| {
                 pairs
@@ -846,6 +835,20 @@ impl GameRequest {
     pub fn cache_key(&self) -> &str {
         &self.key
     }
+}
+
+/// `Ok` when an animation of `frames` at `size` is within the cost bound. Every frame's
+/// marks count: a thousand plies of 64 arrows at 2048 px would keep a worker for minutes.
+fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<(), RequestError> {
+    crate::render::cost::within_bound(
+        crate::render::cost::frames(frames),
+        &format!(
+            "the animation of {} frames of {size}×{size} pixels",
+            frames.len()
+        ),
+        "choose a smaller size, fewer arrows or an excerpt (from, to)",
+    )
+    .map_err(|why| RequestError::new("size", why))
 }
 
 /// Whether the tag `side` names a player (not empty, not `?`).
