@@ -1,7 +1,7 @@
 //! Renders the contact sheet of the built-in piece set: every piece on a light and a dark
 //! square at 24, 48 and 120 px squares, stacked into one PNG.
 //!
-//! `cargo run --release --example contact_sheet -- docs/img/pieces.png`
+//! `cargo run --release --example contact_sheet -- docs/src/img/pieces.png`
 
 use image::{Rgba, RgbaImage};
 use staunton::{Color, Coordinates, Piece, Position, RenderOptions, Renderer, Role, Square};

@@ -2,7 +2,7 @@
 """Draws the built-in piece set `staunton` (original geometry of this project).
 
 Usage, from the repository root:  python3 scripts/draw_pieces.py assets/pieces/staunton
-Then look at the contact sheet (cargo run --release --example contact_sheet -- docs/img/pieces.png)
+Then look at the contact sheet (cargo run --release --example contact_sheet -- docs/src/img/pieces.png)
 and rewrite the golden images (UPDATE_GOLDEN=1 cargo test --test golden).
 """
 import os, sys, math
