@@ -1,6 +1,6 @@
 //! `Renderer::rgba`: the pixels the PNG decodes to, without encoding one.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::encode::{Scratch, png_with, rgba_of};

@@ -3,7 +3,7 @@
 //! what was there), shows the still diagram of its ply within the golden tolerance; and the
 //! first, a middle and the last frame match golden images.
 
-mod common;
+use crate::common;
 
 use image::RgbaImage;
 use staunton::Renderer;

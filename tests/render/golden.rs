@@ -1,14 +1,14 @@
 //! Golden images: each case is rendered and compared by pixels with `tests/golden/<name>.png`.
 //!
 //! A tolerance absorbs anti-aliasing noise; on a mismatch the actual image and a diff image
-//! are written beside the golden one. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the
-//! golden images and then fails, so a rewrite is never a silent pass: look at the images,
-//! commit them, and run the tests again.
+//! are written beside the golden one. `UPDATE_GOLDEN=1 cargo test --test render golden::`
+//! rewrites the golden images and then fails, so a rewrite is never a silent pass: look at
+//! the images, commit them, and run the tests again.
 //!
 //! Both formats are checked against the same golden image: the PNG directly, and the SVG
 //! through resvg's rasteriser.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::request::Request;
@@ -22,7 +22,7 @@ const TOLERANCE: Tolerance = Tolerance {
 };
 
 /// The cases, `NAME QUERY` a line: `tests/fixtures/render-cases.txt`, which
-/// `tests/determinism.rs` and `examples/render_hashes.rs` read too.
+/// `tests/render/determinism.rs` and `examples/render_hashes.rs` read too.
 fn cases() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(common::fixture("render-cases.txt")).expect("cases");
     text.lines()

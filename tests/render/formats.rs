@@ -1,7 +1,7 @@
 //! The other encodings: PDF (vector, the SVG's drawing), lossless WebP and still GIF (the
 //! PNG's pixels), each decoded and compared with the PNG of the same request.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::options::Format;

@@ -3,7 +3,7 @@
 //! where the layout put it, and each board, cut out square by square and matched against
 //! reference tiles like the decoding test does, must be its puzzle's position.
 
-mod common;
+use crate::common;
 
 use image::RgbaImage;
 use staunton::render::sheet::{Entry, Item, Page, Sheet, SheetOptions};

@@ -4,7 +4,7 @@
 //! against reference tiles (single pieces rendered alone, and empty squares) of the same
 //! square colour. Every square must decode to the right piece, in both orientations.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use image::RgbaImage;

@@ -1,6 +1,6 @@
 //! One look, two encodings: the PNG must equal resvg's rasterisation of our SVG output.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::request::Request;

@@ -1,7 +1,7 @@
 //! The PNG encoding is visually lossless: decoded, no pixel differs from the full-colour
 //! render by more than 3/255 per channel, on every golden position; and it is small.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::request::Request;
