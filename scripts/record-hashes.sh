@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records a hash of every format of every render case (tests/fixtures/render-cases.txt) from a
 # release build into tests/fixtures/render-hashes.txt, which `cargo test` (a debug build,
-# tests/determinism.rs) checks its own output against: the same bytes whatever the
+# tests/render/determinism.rs) checks its own output against: the same bytes whatever the
 # optimisation level. Run it when a drawing changes on purpose, and commit the file.
 #
 #   scripts/record-hashes.sh           # write tests/fixtures/render-hashes.txt

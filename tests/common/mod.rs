@@ -1,8 +1,10 @@
-//! Helpers shared by the integration tests: decoding, pixel comparison, golden files.
+//! Helpers shared by the integration tests: decoding, pixel comparison (through
+//! `staunton::snapshot`), golden files.
 #![allow(dead_code)]
 
 use image::{Rgba, RgbaImage};
-use std::path::PathBuf;
+use staunton::snapshot::{self, Diff, Tolerance};
+use std::path::{Path, PathBuf};
 
 /// Decode PNG bytes into RGBA pixels.
 pub fn decode(png: &[u8]) -> RgbaImage {
@@ -35,34 +37,33 @@ pub fn rasterise_svg(svg: &str) -> RgbaImage {
     from_pixmap(&pixmap)
 }
 
-/// How two images differ.
-#[derive(Debug)]
-pub struct Difference {
-    /// Largest difference of any channel of any pixel.
-    pub max: u8,
-    /// Pixels with some channel differing by more than the tolerance.
-    pub over: usize,
-    /// The difference image: black where equal, red where over the tolerance.
-    pub image: RgbaImage,
+/// An `image` buffer as the crate's own RGBA image, for `staunton::snapshot`.
+pub fn rgba(img: &RgbaImage) -> staunton::render::RgbaImage {
+    staunton::render::RgbaImage {
+        width: img.width(),
+        height: img.height(),
+        pixels: img.as_raw().clone(),
+    }
 }
 
-/// Compare two images of the same size pixel by pixel.
-pub fn compare(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> Difference {
-    assert_eq!(a.dimensions(), b.dimensions(), "image sizes differ");
-    let mut image = RgbaImage::new(a.width(), a.height());
-    let (mut max, mut over) = (0u8, 0usize);
-    for ((pa, pb), pd) in a.pixels().zip(b.pixels()).zip(image.pixels_mut()) {
-        let d = (0..4).map(|i| pa[i].abs_diff(pb[i])).max().unwrap_or(0);
-        max = max.max(d);
-        if d > tolerance {
-            over += 1;
-            *pd = Rgba([255, 0, 0, 255]);
-        } else {
-            let g = d.saturating_mul(20);
-            *pd = Rgba([g, g, g, 255]);
-        }
-    }
-    Difference { max, over, image }
+/// Compare `actual` with `expected` through the crate's snapshot code
+/// ([`staunton::snapshot::compare`]); panics when their sizes differ.
+pub fn compare(expected: &RgbaImage, actual: &RgbaImage, tolerance: Tolerance) -> Diff {
+    snapshot::compare(&rgba(expected), &rgba(actual), tolerance).expect("image sizes differ")
+}
+
+/// Write `actual` and the snapshot code's picture of its `diff` from `expected`
+/// ([`staunton::snapshot::diff_image`]) as PNG files.
+pub fn write_mismatch(
+    expected: &RgbaImage,
+    actual: &RgbaImage,
+    diff: &Diff,
+    (actual_path, diff_path): (&Path, &Path),
+) {
+    let (expected, actual) = (rgba(expected), rgba(actual));
+    snapshot::write_png(actual_path, &actual).expect("write actual");
+    let picture = snapshot::diff_image(&expected, &actual, diff).expect("same size");
+    snapshot::write_png(diff_path, &picture).expect("write diff");
 }
 
 /// Directory of the golden images.

@@ -1,7 +1,7 @@
 //! Hostile input and faults: every one answered with a 4xx (or 503/500 for faults), the
 //! process keeps serving, nothing hangs.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Method, Request as HttpRequest, StatusCode, header};

@@ -3,16 +3,20 @@
 //! what was there), shows the still diagram of its ply within the golden tolerance; and the
 //! first, a middle and the last frame match golden images.
 
-mod common;
+use crate::common;
 
 use image::RgbaImage;
 use staunton::Renderer;
 use staunton::render::animate;
 use staunton::request::{GameRequest, Limits, Request};
+use staunton::snapshot::Tolerance;
 
-const TOLERANCE: u8 = 8;
-/// Pixels allowed beyond the tolerance per frame (edge noise).
-const MAX_OVER: usize = 24;
+/// Largest per-channel difference that still counts as equal, and the pixels allowed
+/// beyond it per frame (edge noise).
+const TOLERANCE: Tolerance = Tolerance {
+    channel: 8,
+    pixels: 24,
+};
 
 fn game_text(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -114,12 +118,13 @@ fn every_frame_shows_the_still_diagram_of_its_ply() {
             let png = renderer
                 .png(&still.position, &still.options)
                 .expect("renders");
-            let diff = common::compare(&board(frame, bar, 200), &common::decode(&png), TOLERANCE);
+            let diff = common::compare(&common::decode(&png), &board(frame, bar, 200), TOLERANCE);
             assert!(
-                diff.over <= MAX_OVER,
-                "{kind} frame {ply}: {} pixels differ by more than {TOLERANCE} (max {})",
-                diff.over,
-                diff.max
+                diff.matches(),
+                "{kind} frame {ply}: {} pixels differ by more than {} (max {})",
+                diff.differing,
+                TOLERANCE.channel,
+                diff.largest
             );
         }
     }
@@ -150,14 +155,20 @@ fn first_middle_and_last_frames_match_golden_images() {
                 continue;
             }
             let expected = common::decode(&std::fs::read(&path).expect("a golden image"));
-            let diff = common::compare(actual, &expected, TOLERANCE);
-            if diff.over > MAX_OVER {
-                diff.image
-                    .save(dir.join(format!("{name}.diff.png")))
-                    .expect("write diff");
+            let diff = common::compare(&expected, actual, TOLERANCE);
+            if !diff.matches() {
+                common::write_mismatch(
+                    &expected,
+                    actual,
+                    &diff,
+                    (
+                        &dir.join(format!("{name}.actual.png")),
+                        &dir.join(format!("{name}.diff.png")),
+                    ),
+                );
                 failures.push(format!(
                     "{name}: {} pixels differ (max {})",
-                    diff.over, diff.max
+                    diff.differing, diff.largest
                 ));
             }
         }

@@ -1,6 +1,6 @@
 //! The command line, run as a real process.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,25 +1,28 @@
 //! Golden images: each case is rendered and compared by pixels with `tests/golden/<name>.png`.
 //!
 //! A tolerance absorbs anti-aliasing noise; on a mismatch the actual image and a diff image
-//! are written beside the golden one. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the
-//! golden images and then fails, so a rewrite is never a silent pass: look at the images,
-//! commit them, and run the tests again.
+//! are written beside the golden one. `UPDATE_GOLDEN=1 cargo test --test render golden::`
+//! rewrites the golden images and then fails, so a rewrite is never a silent pass: look at
+//! the images, commit them, and run the tests again.
 //!
 //! Both formats are checked against the same golden image: the PNG directly, and the SVG
 //! through resvg's rasteriser.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::request::Request;
+use staunton::snapshot::Tolerance;
 
-/// Largest per-channel difference that still counts as equal.
-const TOLERANCE: u8 = 8;
-/// Pixels allowed beyond the tolerance (edge noise).
-const MAX_OVER: usize = 16;
+/// Largest per-channel difference that still counts as equal, and the pixels allowed
+/// beyond it (edge noise).
+const TOLERANCE: Tolerance = Tolerance {
+    channel: 8,
+    pixels: 16,
+};
 
 /// The cases, `NAME QUERY` a line: `tests/fixtures/render-cases.txt`, which
-/// `tests/determinism.rs` and `examples/render_hashes.rs` read too.
+/// `tests/render/determinism.rs` and `examples/render_hashes.rs` read too.
 fn cases() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(common::fixture("render-cases.txt")).expect("cases");
     text.lines()
@@ -75,17 +78,20 @@ fn golden_images_match() {
                 ));
                 continue;
             }
-            let diff = common::compare(&actual, &expected, TOLERANCE);
-            if diff.over > MAX_OVER {
-                actual
-                    .save(dir.join(format!("{name}.{format}.actual.png")))
-                    .expect("write actual");
-                diff.image
-                    .save(dir.join(format!("{name}.{format}.diff.png")))
-                    .expect("write diff");
+            let diff = common::compare(&expected, &actual, TOLERANCE);
+            if !diff.matches() {
+                common::write_mismatch(
+                    &expected,
+                    &actual,
+                    &diff,
+                    (
+                        &dir.join(format!("{name}.{format}.actual.png")),
+                        &dir.join(format!("{name}.{format}.diff.png")),
+                    ),
+                );
                 failures.push(format!(
-                    "{name} ({format}): {} pixels differ by more than {TOLERANCE} (max {}); see {name}.{format}.diff.png",
-                    diff.over, diff.max
+                    "{name} ({format}): {} pixels differ by more than {} (max {}); see {name}.{format}.diff.png",
+                    diff.differing, TOLERANCE.channel, diff.largest
                 ));
             }
         }

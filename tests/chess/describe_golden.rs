@@ -7,8 +7,8 @@
 //! move.
 //!
 //! A mismatch writes `NAME.LANG.actual.txt` beside the golden file. `UPDATE_GOLDEN=1 cargo
-//! test --test describe_golden` rewrites the golden files and then fails, so a rewrite is
-//! never a silent pass: read every text, commit them, and run the tests again.
+//! test --test chess describe_golden` rewrites the golden files and then fails, so a
+//! rewrite is never a silent pass: read every text, commit them, and run the tests again.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

@@ -513,7 +513,12 @@ fn compare_reports_the_count_the_largest_difference_and_the_box() {
 fn child(dir: &Path, name: &str, update: Option<&str>) -> (bool, String) {
     let mut command = Command::new(std::env::current_exe().expect("test binary"));
     command
-        .args(["--exact", "child_asserts_in_a_folder", "--ignored"])
+        // Its name in this binary (tests/render/main.rs): the module, then the function.
+        .args([
+            "--exact",
+            "snapshot::child_asserts_in_a_folder",
+            "--ignored",
+        ])
         .env("STAUNTON_TEST_SNAPSHOT_DIR", dir)
         .env("STAUNTON_TEST_SNAPSHOT_NAME", name);
     match update {

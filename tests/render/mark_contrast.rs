@@ -18,7 +18,7 @@
 //! every cross on a black piece (seen along 0–80 % of its length) and every yellow circle
 //! on a dark square (0–74 %).
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::request::Request;

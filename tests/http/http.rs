@@ -1,6 +1,6 @@
 //! The HTTP contract, through the router (`oneshot`) and once over a real socket.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};

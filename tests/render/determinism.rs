@@ -6,7 +6,7 @@
 //! `scripts/record-hashes.sh` (CI runs `scripts/record-hashes.sh --check`, which fails when
 //! the committed file is not what the release build makes).
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::hash::fnv1a;

@@ -1,11 +1,12 @@
 //! The other encodings: PDF (vector, the SVG's drawing), lossless WebP and still GIF (the
 //! PNG's pixels), each decoded and compared with the PNG of the same request.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::options::Format;
 use staunton::request::Request;
+use staunton::snapshot::Tolerance;
 
 const QUERY: &str = "fen=r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR_b_KQkq_-_0_4&lastMove=h5f7&check=auto&arrows=Gc4f7&highlight=Rh5";
 
@@ -143,14 +144,19 @@ fn the_pdf_rasterised_matches_the_png() {
         // a little differently from tiny-skia, so edge pixels may differ more than the
         // golden tolerance; the picture must not. Pixel by pixel, 97.5 % within 8 (the
         // hatched board: each 4 × 4 block's mean, 99 %).
-        let pixels = (png.width() * png.height()) as usize;
+        let pixels = u64::from(png.width() * png.height());
         if name != "print" {
-            let diff = common::compare(&raster, &png, 8);
+            // At most one pixel in 40 more than 8 apart, none more than 96.
+            let tolerance = Tolerance {
+                channel: 8,
+                pixels: pixels / 40,
+            };
+            let diff = common::compare(&png, &raster, tolerance);
             assert!(
-                diff.over * 40 <= pixels && diff.max <= 96,
+                diff.matches() && diff.largest <= 96,
                 "{name}: {} of {pixels} pixels differ by more than 8 (max {})",
-                diff.over,
-                diff.max
+                diff.differing,
+                diff.largest
             );
         }
         let blocks = |img: &image::RgbaImage| {
@@ -161,13 +167,18 @@ fn the_pdf_rasterised_matches_the_png() {
                 image::imageops::FilterType::Triangle,
             )
         };
-        let diff = common::compare(&blocks(&raster), &blocks(&png), 8);
+        // At most one block in a hundred more than 8 apart.
+        let tolerance = Tolerance {
+            channel: 8,
+            pixels: pixels / 16 / 100,
+        };
+        let diff = common::compare(&blocks(&png), &blocks(&raster), tolerance);
         assert!(
-            diff.over * 100 <= pixels / 16,
+            diff.matches(),
             "{name}: {} of {} blocks differ by more than 8 (max {})",
-            diff.over,
+            diff.differing,
             pixels / 16,
-            diff.max
+            diff.largest
         );
     }
 }

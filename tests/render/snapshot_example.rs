@@ -1,8 +1,8 @@
 //! The snapshot helper as a user of the library writes it (the README's "Snapshot tests"
 //! shows this file): each diagram kept as `tests/snapshots/NAME.png`. After an intended
 //! change to how diagrams look, run
-//! `STAUNTON_UPDATE_SNAPSHOTS=1 cargo test --test snapshot_example`, look at the files and
-//! commit them.
+//! `STAUNTON_UPDATE_SNAPSHOTS=1 cargo test --test render snapshot_example`, look at the
+//! files and commit them.
 
 use staunton::RenderOptions;
 use staunton::request::Request;

@@ -4,10 +4,10 @@
 //! every orientation and placement of coordinates.
 //!
 //! A mismatch writes `NAME.actual.txt` beside the golden file. `UPDATE_GOLDEN=1 cargo test
-//! --test text_board` rewrites the golden files and then fails, so a rewrite is never a
-//! silent pass: read the diff, commit it, and run the tests again.
+//! --test chess text_board` rewrites the golden files and then fails, so a rewrite is never
+//! a silent pass: read the diff, commit it, and run the tests again.
 
-mod common;
+use crate::common;
 
 use staunton::Renderer;
 use staunton::options::{Coordinates, Format, Orientation, TextStyle};

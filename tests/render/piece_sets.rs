@@ -1,6 +1,6 @@
 //! Piece sets loaded from a folder at start-up (`--pieces-dir`).
 
-mod common;
+use crate::common;
 
 use staunton::pieces::PieceSets;
 use staunton::request::Request;

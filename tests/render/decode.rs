@@ -4,11 +4,12 @@
 //! against reference tiles (single pieces rendered alone, and empty squares) of the same
 //! square colour. Every square must decode to the right piece, in both orientations.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use image::RgbaImage;
 use staunton::request::Request;
+use staunton::snapshot::Tolerance;
 use staunton::{Color, Orientation, Piece, Position, RenderOptions, Renderer, Square};
 
 const SQUARE: u32 = 40;
@@ -140,5 +141,9 @@ fn the_request_path_draws_the_same_board() {
     .expect("valid");
     let via_request = common::decode(&renderer.png(&r.position, &r.options).expect("renders"));
     let direct = render(&renderer, &r.position, Orientation::White);
-    assert_eq!(common::compare(&via_request, &direct, 0).over, 0);
+    let exact = Tolerance {
+        channel: 0,
+        pixels: 0,
+    };
+    assert!(common::compare(&direct, &via_request, exact).matches());
 }
