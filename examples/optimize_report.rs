@@ -1,4 +1,4 @@
-//! What `render --optimize` saves: every golden case of `tests/golden.rs` rendered by the
+//! What `render --optimize` saves: every render case of `tests/fixtures/render-cases.txt` rendered by the
 //! fast encoder and then optimised (oxipng with zopfli), with bytes and times.
 //!
 //! ```text
@@ -10,20 +10,23 @@ use staunton::request::Request;
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // The cases are the `("name", "query")` pairs of the golden test, read from its source.
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden.rs"))?;
-    let body = &source[source.find("const CASES").ok_or("no CASES")?..];
-    let body = &body[..body.find("];").ok_or("no end of CASES")?];
-    let strings: Vec<&str> = body.split('"').skip(1).step_by(2).collect();
+    // The cases are the golden test's: `NAME QUERY` a line, `#` for comments.
+    let cases = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/render-cases.txt"
+    ))?;
     let renderer = Renderer::default();
     let (mut fast_bytes, mut small_bytes) = (0usize, 0usize);
     let (mut fast_time, mut small_time) = (0.0f64, 0.0f64);
+    let mut count = 0;
     println!(
         "{:<22} {:>9} {:>9} {:>7} {:>9} {:>10}",
         "case", "PNG", "optimised", "saved", "encode", "optimise"
     );
-    for pair in strings.chunks_exact(2) {
-        let (name, query) = (pair[0], pair[1]);
+    let lines = cases
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'));
+    for (name, query) in lines.filter_map(|line| line.split_once(' ')) {
         let request = Request::from_query(query, None)?;
         let started = Instant::now();
         let png = renderer.png(&request.position, &request.options)?;
@@ -43,10 +46,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         small_bytes += small.len();
         fast_time += fast;
         small_time += slow;
+        count += 1;
     }
     println!(
         "{} cases: {fast_bytes} bytes -> {small_bytes} bytes ({:.1}% saved); {:.1} ms to render and encode, {:.1} s to optimise",
-        strings.len() / 2,
+        count,
         100.0 * (1.0 - small_bytes as f64 / fast_bytes as f64),
         fast_time * 1e3,
         small_time

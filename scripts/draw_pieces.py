@@ -3,7 +3,7 @@
 
 Usage, from the repository root:  python3 scripts/draw_pieces.py assets/pieces/staunton
 Then look at the contact sheet (cargo run --release --example contact_sheet -- docs/src/img/pieces.png)
-and rewrite the golden images (UPDATE_GOLDEN=1 cargo test --test golden).
+and rewrite the golden images (UPDATE_GOLDEN=1 cargo test --test render golden).
 """
 import os, sys, math
 
