@@ -44,12 +44,24 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cache;
+/// Declares a module that is the crate's own business: `pub(crate)`, or `pub` (and hidden
+/// from the docs) with the `bench-internals` feature, which the benches and tests turn on.
+macro_rules! internal_mod {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "bench-internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "bench-internals"))]
+        pub(crate) mod $name;
+    )*};
+}
+
+internal_mod!(cache, echo, hash);
 pub mod chess;
+/// The command line (the `staunton` binary's code): not a library API.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
-pub mod echo;
-pub mod hash;
 #[cfg(feature = "server")]
 pub mod http;
 pub mod render;
@@ -57,8 +69,12 @@ pub mod request;
 pub mod snapshot;
 
 // The modules most users name, at the top as before.
-pub use chess::{attacks, describe, fen, piece, position};
-pub use render::{encode, options, pieces, scene, svg};
+#[cfg(feature = "bench-internals")]
+pub use chess::attacks;
+pub use chess::{describe, fen, piece, position};
+#[cfg(feature = "bench-internals")]
+pub use render::{encode, scene, svg};
+pub use render::{options, pieces};
 
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};

@@ -5,11 +5,11 @@
 //! by bytes, single-flight), conditional requests (ETag / 304), and runs renders off the
 //! async executor on a pool bounded to one job per core.
 
-pub mod api;
+internal_mod!(api);
 mod error;
 mod metrics;
 mod move_list;
-pub mod pool;
+internal_mod!(pool);
 
 use api::{Animation, Asset, Handler};
 

@@ -12,22 +12,12 @@
 //! whole images (that is the service's job, `http/`).
 
 pub mod animate;
-pub mod cancel;
-pub mod convert;
-pub mod cost;
-pub mod deflate;
-pub mod encode;
-pub mod font;
-pub mod indexed;
-pub mod lzw;
+internal_mod!(
+    cancel, convert, cost, deflate, encode, font, indexed, lzw, pathdata, raster, scene, svg, text
+);
 pub mod options;
-pub mod pathdata;
 pub mod pieces;
-pub mod raster;
-pub mod scene;
 pub mod sheet;
-pub mod svg;
-pub mod text;
 pub mod text_board;
 pub mod theme;
 

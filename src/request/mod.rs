@@ -17,9 +17,7 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
-pub mod key;
-pub mod move_list;
-pub mod piece;
+internal_mod!(key, move_list, piece);
 pub mod puzzles;
 pub mod sheet;
 
