@@ -84,7 +84,17 @@ pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
 
-/// Anything that can go wrong in the one-call API.
+/// Anything that can go wrong in the one-call API. Its message is one sentence naming what
+/// was wrong, fit to show a user.
+///
+/// ```
+/// use staunton::{render_png, Error, RenderOptions};
+///
+/// match render_png("rnbqkbnr/pppppppp/8/8", &RenderOptions::default()) {
+///     Err(Error::Fen(e)) => assert!(e.to_string().contains("4 ranks")),
+///     other => panic!("expected a FEN error, got {other:?}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The FEN does not parse.

@@ -104,6 +104,24 @@ pub struct RgbaImage {
 pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
+///
+/// Keep one for many renders: it holds the piece sets and the caches that make a second
+/// render of a board cheap. [`Renderer::default`] has the built-in pieces;
+/// [`Renderer::new`] takes sets loaded from a folder ([`PieceSets::with_dir`]).
+///
+/// ```
+/// use staunton::{fen, Format, RenderOptions, Renderer};
+///
+/// let renderer = Renderer::default();
+/// let position = fen::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
+/// let options = RenderOptions { size: 320, ..RenderOptions::default() };
+///
+/// let png = renderer.png(&position, &options)?;
+/// let svg = renderer.svg(&position, &options)?;
+/// let pdf = renderer.render(&position, &options, Format::Pdf)?;
+/// assert!(png.starts_with(b"\x89PNG") && svg.starts_with("<svg") && pdf.starts_with(b"%PDF"));
+/// # Ok::<(), staunton::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Renderer {
     sets: PieceSets,
