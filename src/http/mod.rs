@@ -210,7 +210,7 @@ enum CacheStatus {
     Miss,
 }
 
-/// The router with every route of [`api::ROUTES`], over `state`.
+/// The router with every route of `api::ROUTES`, over `state`.
 pub fn app(state: Arc<AppState>) -> Router {
     let mut router = Router::new();
     for route in api::ROUTES {

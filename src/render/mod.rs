@@ -44,7 +44,7 @@ pub enum RenderError {
     /// An encoder failed (an animation without frames, or frames of different sizes).
     #[error("{0}")]
     Encode(String),
-    /// The render was stopped because nobody waits for it any more (see [`cancel`]).
+    /// The render was stopped because nobody waits for it any more (see `render::cancel`).
     #[error("the render was stopped: its request was abandoned")]
     Cancelled,
 }
@@ -100,7 +100,7 @@ pub struct RgbaImage {
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
-/// cell tiles, SVG parts): 64 MiB. What is not asked for goes after [`crate::cache::IDLE`].
+/// cell tiles, SVG parts): 64 MiB. What is not asked for goes after `cache::IDLE` (an idle time).
 pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
@@ -228,7 +228,7 @@ impl Renderer {
         self.png_of(&self.scene(position, options), set)
     }
 
-    /// `position` in `format` if that is quick: its estimated cost ([`cost::diagram`], which
+    /// `position` in `format` if that is quick: its estimated cost (`cost::diagram`, which
     /// counts pixels and marks) at most `max_units`, and for a PNG the board's context at
     /// this size held (a composition and an encoding, no sprites rasterised and no context
     /// built: 0.1–0.5 ms up to 1000 px unmarked). `None` otherwise, for the caller to
