@@ -44,12 +44,24 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cache;
+/// Declares a module that is the crate's own business: `pub(crate)`, or `pub` (and hidden
+/// from the docs) with the `bench-internals` feature, which the benches and tests turn on.
+macro_rules! internal_mod {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "bench-internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "bench-internals"))]
+        pub(crate) mod $name;
+    )*};
+}
+
+internal_mod!(cache, echo, hash);
 pub mod chess;
+/// The command line (the `staunton` binary's code): not a library API.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
-pub mod echo;
-pub mod hash;
 #[cfg(feature = "server")]
 pub mod http;
 pub mod render;
@@ -57,8 +69,12 @@ pub mod request;
 pub mod snapshot;
 
 // The modules most users name, at the top as before.
-pub use chess::{attacks, describe, fen, piece, position};
-pub use render::{encode, options, pieces, scene, svg};
+#[cfg(feature = "bench-internals")]
+pub use chess::attacks;
+pub use chess::{describe, fen, piece, position};
+#[cfg(feature = "bench-internals")]
+pub use render::{encode, scene, svg};
+pub use render::{options, pieces};
 
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};
@@ -68,7 +84,17 @@ pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
 
-/// Anything that can go wrong in the one-call API.
+/// Anything that can go wrong in the one-call API. Its message is one sentence naming what
+/// was wrong, fit to show a user.
+///
+/// ```
+/// use staunton::{render_png, Error, RenderOptions};
+///
+/// match render_png("rnbqkbnr/pppppppp/8/8", &RenderOptions::default()) {
+///     Err(Error::Fen(e)) => assert!(e.to_string().contains("4 ranks")),
+///     other => panic!("expected a FEN error, got {other:?}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The FEN does not parse.

@@ -1,7 +1,7 @@
 //! Positions in words: the alt text of a diagram, for screen readers and search engines.
 //!
 //! Owns the description of a position in each language Staunton writes ([`Lang`]): one
-//! table of words per language ([`Words`]), one writer that follows it. `/describe` answers
+//! table of words per language (`Words`), one writer that follows it. `/describe` answers
 //! it, the SVG carries it as its `<title>`, and the front page puts it in the `alt` of the
 //! tags it writes. Square names stay as they are (`e4`) in every language.
 

@@ -43,6 +43,28 @@ struct Ply {
 }
 
 /// A game: the positions after every ply of its main line.
+///
+/// Read from PGN ([`Game::from_pgn`]), or from moves in SAN or UCI after a position; each
+/// move is checked by the rules. Any ply's position is then a diagram like any other.
+///
+/// ```
+/// use staunton::chess::game::Game;
+/// use staunton::options::LastMove;
+/// use staunton::{render_png, RenderOptions};
+///
+/// let game = Game::from_pgn("[White \"Morphy\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 *", 1000)?;
+/// assert_eq!((game.len(), game.header("white")), (6, Some("Morphy")));
+/// assert_eq!(game.label(6).as_deref(), Some("3...Bg4"));
+///
+/// let (from, to) = game.last_move(6).expect("a move led there");
+/// let options = RenderOptions {
+///     last_move: Some(LastMove { from: Some(from), to, piece: None }),
+///     ..RenderOptions::default()
+/// };
+/// let png = render_png(&game.position(6).to_string(), &options)?;
+/// assert!(png.starts_with(b"\x89PNG"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Game {
     headers: Vec<(String, String)>,

@@ -6,7 +6,7 @@
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
 //! SAN or UCI), giving the position after any ply.
 
-pub mod attacks;
+internal_mod!(attacks);
 pub mod describe;
 pub mod epd;
 pub mod fen;

@@ -5,11 +5,11 @@
 //! by bytes, single-flight), conditional requests (ETag / 304), and runs renders off the
 //! async executor on a pool bounded to one job per core.
 
-pub mod api;
+internal_mod!(api);
 mod error;
 mod metrics;
 mod move_list;
-pub mod pool;
+internal_mod!(pool);
 
 use api::{Animation, Asset, Handler};
 
@@ -210,7 +210,7 @@ enum CacheStatus {
     Miss,
 }
 
-/// The router with every route of [`api::ROUTES`], over `state`.
+/// The router with every route of `api::ROUTES`, over `state`.
 pub fn app(state: Arc<AppState>) -> Router {
     let mut router = Router::new();
     for route in api::ROUTES {

@@ -12,22 +12,12 @@
 //! whole images (that is the service's job, `http/`).
 
 pub mod animate;
-pub mod cancel;
-pub mod convert;
-pub mod cost;
-pub mod deflate;
-pub mod encode;
-pub mod font;
-pub mod indexed;
-pub mod lzw;
+internal_mod!(
+    cancel, convert, cost, deflate, encode, font, indexed, lzw, pathdata, raster, scene, svg, text
+);
 pub mod options;
-pub mod pathdata;
 pub mod pieces;
-pub mod raster;
-pub mod scene;
 pub mod sheet;
-pub mod svg;
-pub mod text;
 pub mod text_board;
 pub mod theme;
 
@@ -54,7 +44,7 @@ pub enum RenderError {
     /// An encoder failed (an animation without frames, or frames of different sizes).
     #[error("{0}")]
     Encode(String),
-    /// The render was stopped because nobody waits for it any more (see [`cancel`]).
+    /// The render was stopped because nobody waits for it any more (see `render::cancel`).
     #[error("the render was stopped: its request was abandoned")]
     Cancelled,
 }
@@ -110,10 +100,28 @@ pub struct RgbaImage {
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
-/// cell tiles, SVG parts): 64 MiB. What is not asked for goes after [`crate::cache::IDLE`].
+/// cell tiles, SVG parts): 64 MiB. What is not asked for goes after `cache::IDLE` (an idle time).
 pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
+///
+/// Keep one for many renders: it holds the piece sets and the caches that make a second
+/// render of a board cheap. [`Renderer::default`] has the built-in pieces;
+/// [`Renderer::new`] takes sets loaded from a folder ([`PieceSets::with_dir`]).
+///
+/// ```
+/// use staunton::{fen, Format, RenderOptions, Renderer};
+///
+/// let renderer = Renderer::default();
+/// let position = fen::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
+/// let options = RenderOptions { size: 320, ..RenderOptions::default() };
+///
+/// let png = renderer.png(&position, &options)?;
+/// let svg = renderer.svg(&position, &options)?;
+/// let pdf = renderer.render(&position, &options, Format::Pdf)?;
+/// assert!(png.starts_with(b"\x89PNG") && svg.starts_with("<svg") && pdf.starts_with(b"%PDF"));
+/// # Ok::<(), staunton::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Renderer {
     sets: PieceSets,
@@ -220,7 +228,7 @@ impl Renderer {
         self.png_of(&self.scene(position, options), set)
     }
 
-    /// `position` in `format` if that is quick: its estimated cost ([`cost::diagram`], which
+    /// `position` in `format` if that is quick: its estimated cost (`cost::diagram`, which
     /// counts pixels and marks) at most `max_units`, and for a PNG the board's context at
     /// this size held (a composition and an encoding, no sprites rasterised and no context
     /// built: 0.1–0.5 ms up to 1000 px unmarked). `None` otherwise, for the caller to

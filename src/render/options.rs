@@ -192,7 +192,30 @@ pub struct Arrow {
     pub color: MarkColor,
 }
 
-/// Everything that decides how a position looks.
+/// Everything that decides how a position looks: a plain struct, filled in by name with
+/// the rest from [`RenderOptions::default`] (400 px, White at the bottom, labels inside,
+/// the built-in pieces, the `brown` theme).
+///
+/// ```
+/// use staunton::options::{Arrow, Check, LastMove};
+/// use staunton::render::theme::{MarkColor, Theme};
+/// use staunton::{render_png, Orientation, RenderOptions, Square};
+///
+/// let square = |name| Square::parse(name, 8).expect("a square");
+/// let options = RenderOptions {
+///     size: 480,
+///     orientation: Orientation::Black,
+///     theme: Theme::named("blue").expect("a built-in theme"),
+///     last_move: Some(LastMove { from: Some(square("d8")), to: square("h4"), piece: None }),
+///     check: Check::Auto,
+///     arrows: vec![Arrow { from: square("h4"), to: square("e1"), color: MarkColor::Red }],
+///     crosses: vec![square("g2")],
+///     ..RenderOptions::default()
+/// };
+/// let png = render_png("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", &options)?;
+/// assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 480); // the PNG's width
+/// # Ok::<(), staunton::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RenderOptions {
     /// Width of the whole image in pixels, [`MIN_SIZE`]..=[`MAX_SIZE`].

@@ -17,9 +17,7 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
-pub mod key;
-pub mod move_list;
-pub mod piece;
+internal_mod!(key, move_list, piece);
 pub mod puzzles;
 pub mod sheet;
 
@@ -67,7 +65,22 @@ impl Default for Limits {
     }
 }
 
-/// A validated diagram request.
+/// A validated diagram request: the query string of the service's image routes (the same
+/// parameters, spellings and error sentences) as a position, options and a format.
+///
+/// ```
+/// use staunton::request::Request;
+/// use staunton::{Format, Renderer};
+///
+/// let request = Request::from_query("fen=start&size=240&arrows=Ge2e4&format=svg", None)?;
+/// assert_eq!((request.options.size, request.format), (240, Format::Svg));
+/// let svg = Renderer::default().render(&request.position, &request.options, request.format)?;
+/// assert!(svg.starts_with(b"<svg"));
+///
+/// let error = Request::from_query("fen=start&size=9000", None).unwrap_err();
+/// assert_eq!(error.param, "size");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     /// The position.
