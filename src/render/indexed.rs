@@ -525,38 +525,50 @@ impl Scratch {
 pub fn compose(
     context: &Context,
     scene: &Scene,
-    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
+    caches: (&PieceSet, &SpriteCache, &Tiles),
     font: &LabelFont,
     labels_in_margin: bool,
     scratch: &mut Scratch,
 ) -> bool {
-    let (w, h) = (scene.width, scene.height);
     scratch.indices.clear();
     scratch.indices.extend_from_slice(&context.base);
     scratch.palette.clear();
     scratch.palette.extend_from_slice(&context.palette);
     scratch.used = context.base_uses;
-    let dirty = &mut scratch.dirty;
-    dirty.clear();
-    let square = scene.square.max(1) as f32;
-    // The painted run of each row of a shape, from its stamp; or boxes around it.
-    let bound = |shape: &Shape, dirty: &mut Vec<Rect>| {
-        if !raster::footprint(sprites, shape, (w, h), &mut |r| dirty.push(r)) {
-            shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+    scratch.dirty.clear();
+    mark_cells(context, scene, caches.1, scratch);
+    place_pieces(context, scene, caches, scratch);
+    if !labels_in_margin {
+        let (w, h) = (scene.width, scene.height);
+        for l in &scene.labels {
+            if let Some(ink) = ink_box(font, l) {
+                push_clipped(&mut scratch.dirty, ink, w, h);
+            }
         }
-    };
-    let (marked, occupied, placed) = (
-        &mut scratch.marked,
-        &mut scratch.occupied,
-        &mut scratch.placed,
-    );
+    }
+    cover(&scratch.dirty, &mut scratch.spans);
+    !scratch.dirty.is_empty()
+}
+
+/// The pixels `shape` paints, as the runs of its stamp or else boxes around it, onto
+/// `dirty`.
+fn bound(sprites: &SpriteCache, shape: &Shape, scene: &Scene, dirty: &mut Vec<Rect>) {
+    let (w, h) = (scene.width, scene.height);
+    if !raster::footprint(sprites, shape, (w, h), &mut |r| dirty.push(r)) {
+        let square = scene.square.max(1) as f32;
+        shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+    }
+}
+
+/// Sort the marks and overlays: onto the plain cells they lie on (`scratch.marked`), or
+/// dirty.
+fn mark_cells(context: &Context, scene: &Scene, sprites: &SpriteCache, scratch: &mut Scratch) {
+    let (marked, dirty) = (&mut scratch.marked, &mut scratch.dirty);
     marked.clear();
-    occupied.clear();
-    placed.clear();
     for (i, shape) in scene.marks.iter().enumerate() {
         match context.cell_mark(shape) {
             Some(cell) => marked.push((cell, false, i)),
-            None => bound(shape, dirty),
+            None => bound(sprites, shape, scene, dirty),
         }
     }
     // An overlay whose painted pixels all lie on plain cells goes onto those cells' tiles;
@@ -564,16 +576,39 @@ pub fn compose(
     for (i, shape) in scene.overlays.iter().enumerate() {
         let before = marked.len();
         let mut on_cells = true;
-        let stamped = raster::footprint(sprites, shape, (w, h), &mut |run| {
+        let size = (scene.width, scene.height);
+        let stamped = raster::footprint(sprites, shape, size, &mut |run| {
             on_cells &= context.cells_of_run(run, &mut |cell| marked.push((cell, true, i)));
         });
         if !stamped || !on_cells {
             marked.truncate(before);
-            bound(shape, dirty);
+            bound(sprites, shape, scene, dirty);
         }
     }
     marked.sort_unstable();
     marked.dedup();
+}
+
+/// The pieces from the context's tiles, and the marked cells (with their pieces) from the
+/// cell cache into `scratch.placed`; what neither has is dirty.
+fn place_pieces(
+    context: &Context,
+    scene: &Scene,
+    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
+    scratch: &mut Scratch,
+) {
+    let (w, h) = (scene.width, scene.height);
+    let Scratch {
+        indices,
+        used,
+        dirty,
+        marked,
+        occupied,
+        placed,
+        ..
+    } = scratch;
+    occupied.clear();
+    placed.clear();
     let marks_on = |cell: usize| {
         let from = marked.partition_point(|&(c, _, _)| c < cell);
         let to = marked.partition_point(|&(c, _, _)| c <= cell);
@@ -609,9 +644,9 @@ pub fn compose(
             Some(tile) => {
                 let (x, y, sq) = (p.rect.x as usize, p.rect.y as usize, p.rect.w as usize);
                 for (row, src) in tile.indices.chunks_exact(sq).enumerate() {
-                    scratch.indices[(y + row) * width + x..][..sq].copy_from_slice(src);
+                    indices[(y + row) * width + x..][..sq].copy_from_slice(src);
                 }
-                scratch.used.union(&tile.uses);
+                used.union(&tile.uses);
             }
             None => dirty.push(p.rect),
         }
@@ -624,27 +659,19 @@ pub fn compose(
             place(cell, None, dirty);
         }
     }
-    if !labels_in_margin {
-        for l in &scene.labels {
-            let Some(ink) = font
-                .glyph(l.ch)
-                .and_then(|g| g.path.as_ref())
-                .map(|p| p.bounds())
-            else {
-                continue;
-            };
-            let s = l.scale;
-            let b = (
-                l.x + ink.left() * s,
-                l.y - ink.bottom() * s,
-                l.x + ink.right() * s,
-                l.y - ink.top() * s,
-            );
-            push_clipped(dirty, b, w, h);
-        }
-    }
-    cover(dirty, &mut scratch.spans);
-    !dirty.is_empty()
+}
+
+/// The box around the ink of `label`'s glyph, in pixels (left, top, right, bottom); `None`
+/// when it has no ink.
+fn ink_box(font: &LabelFont, label: &crate::render::scene::Label) -> Option<(f32, f32, f32, f32)> {
+    let ink = font.glyph(label.ch)?.path.as_ref()?.bounds();
+    let s = label.scale;
+    Some((
+        label.x + ink.left() * s,
+        label.y - ink.bottom() * s,
+        label.x + ink.right() * s,
+        label.y - ink.top() * s,
+    ))
 }
 
 /// The pixels of `rects` as row runs in `runs`, sorted, none overlapping: the
@@ -686,10 +713,64 @@ fn cover(rects: &[Rect], runs: &mut Vec<Run>) {
 /// `2 × tolerance` wide per channel (drawn by its centre, as `encode`'s second try does),
 /// or open a box in an entry nothing in this diagram uses.
 pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
+    if scratch.spans.is_empty() && scratch.placed.is_empty() {
+        return true;
+    }
+    scratch.unknown.reset(1024);
+    scratch.extra.clear();
+    scratch.codes.clear();
+    scratch.cell_codes.clear();
+    if !code_colours(context, rgba, scratch) {
+        return false;
+    }
+    if !scratch.extra.is_empty() && !open_entries(context, scratch) {
+        return false;
+    }
+    write_indices(context, scratch);
+    true
+}
+
+/// Pass one of [`convert`]'s colours: each colour's code, its entry if the context knows
+/// it, else 256 + its number among the unknown ones.
+struct Coder<'a> {
+    context: &'a Context,
+    used: &'a mut Entries,
+    unknown: &'a mut ColorMap,
+    extra: &'a mut Vec<Extra>,
+}
+
+impl Coder<'_> {
+    /// The code of `colour`, counting `run` pixels of it; `None` when it is translucent or
+    /// there are too many unknown colours.
+    fn code(&mut self, colour: u32, run: u32) -> Option<u16> {
+        if colour >> 24 != 255 {
+            return None;
+        }
+        if let Some(i) = self.context.entry(colour) {
+            self.used.insert(i);
+            return Some(u16::from(i));
+        }
+        if let Some(n) = self.unknown.get(colour) {
+            self.extra[usize::from(n)].count += run;
+            return Some(256 + n);
+        }
+        let n = self.extra.len() as u16;
+        if self.extra.len() >= MAX_EXTRA || !self.unknown.insert(colour, n) {
+            return None;
+        }
+        self.extra.push(Extra {
+            colour,
+            count: run,
+            entry: 0,
+        });
+        Some(256 + n)
+    }
+}
+
+/// Pass one: the codes of the marked cells' colours, then of the dirty pixels, run by run.
+fn code_colours(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     let width = context.width;
     let Scratch {
-        indices,
-        palette,
         spans,
         placed,
         cell_codes,
@@ -697,47 +778,17 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
         unknown,
         extra,
         codes,
-        order,
-        boxes,
-        lut,
         ..
     } = scratch;
-    if spans.is_empty() && placed.is_empty() {
-        return true;
-    }
-    unknown.reset(1024);
-    extra.clear();
-    codes.clear();
-    cell_codes.clear();
-    // A colour's code in pass one, counting `run` pixels of it: its entry if the context
-    // knows it, else 256 + its number in `extra`.
-    let mut code_of = |colour: u32, run: u32| -> Option<u16> {
-        if colour >> 24 != 255 {
-            return None;
-        }
-        if let Some(i) = context.entry(colour) {
-            used.insert(i);
-            return Some(u16::from(i));
-        }
-        if let Some(n) = unknown.get(colour) {
-            extra[usize::from(n)].count += run;
-            return Some(256 + n);
-        }
-        let n = extra.len() as u16;
-        if extra.len() >= MAX_EXTRA || !unknown.insert(colour, n) {
-            return None;
-        }
-        extra.push(Extra {
-            colour,
-            count: run,
-            entry: 0,
-        });
-        Some(256 + n)
+    let mut coder = Coder {
+        context,
+        used,
+        unknown,
+        extra,
     };
-    // Pass one: the marked cells by colour, then the dirty pixels by run.
     for (tile, _, _) in placed.iter() {
         for &(colour, count) in &tile.colours {
-            let Some(code) = code_of(colour, count) else {
+            let Some(code) = coder.code(colour, count) else {
                 return false;
             };
             cell_codes.push(code);
@@ -757,7 +808,7 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
                 continue;
             }
             if run > 0 {
-                let Some(code) = code_of(last, run) else {
+                let Some(code) = coder.code(last, run) else {
                     return false;
                 };
                 codes.extend(std::iter::repeat_n(code, run as usize));
@@ -768,46 +819,73 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
             }
         }
     }
-    // Entries for the unknown colours.
-    if !extra.is_empty() {
-        order.clear();
-        order.extend(0..extra.len() as u16);
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
-            b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
-        });
-        boxes.clear();
-        for i in 0..context.boxes.len {
-            if used.contains(i as u8) {
-                let (lo, hi) = context.boxes.bounds(i);
-                boxes.push(lo, hi, context.boxes.exact[i], i as u8);
-            }
-        }
-        let mut free = (0..=255u8).filter(|&i| !used.contains(i));
-        for &n in order.iter() {
-            let e = &mut extra[usize::from(n)];
-            let [r, g, b, _] = e.colour.to_le_bytes();
-            e.entry = match boxes.join([r, g, b]) {
-                Some(i) => i,
-                None => match free.next() {
-                    Some(i) => {
-                        boxes.push([r, g, b], [r, g, b], false, i);
-                        boxes.grown[boxes.len - 1] = true;
-                        i
-                    }
-                    None => return false,
-                },
-            };
-        }
-        for j in (0..boxes.len).filter(|&j| boxes.grown[j]) {
-            let at = usize::from(boxes.entries[j]) * 3;
-            if palette.len() < at + 3 {
-                palette.resize(at + 3, 0);
-            }
-            palette[at..at + 3].copy_from_slice(&boxes.colour(j));
+    true
+}
+
+/// Entries for the colours the context lacks, most frequent first: in a box of an entry
+/// in use, or in a new box in a free entry, whose colour the palette then gets. `false`
+/// when there are no free entries left.
+fn open_entries(context: &Context, scratch: &mut Scratch) -> bool {
+    let Scratch {
+        palette,
+        used,
+        extra,
+        order,
+        boxes,
+        ..
+    } = scratch;
+    order.clear();
+    order.extend(0..extra.len() as u16);
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
+        b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
+    });
+    boxes.clear();
+    for i in 0..context.boxes.len {
+        if used.contains(i as u8) {
+            let (lo, hi) = context.boxes.bounds(i);
+            boxes.push(lo, hi, context.boxes.exact[i], i as u8);
         }
     }
-    // Pass two: the indices, from the codes.
+    let mut free = (0..=255u8).filter(|&i| !used.contains(i));
+    for &n in order.iter() {
+        let e = &mut extra[usize::from(n)];
+        let [r, g, b, _] = e.colour.to_le_bytes();
+        e.entry = match boxes.join([r, g, b]) {
+            Some(i) => i,
+            None => match free.next() {
+                Some(i) => {
+                    boxes.push([r, g, b], [r, g, b], false, i);
+                    boxes.grown[boxes.len - 1] = true;
+                    i
+                }
+                None => return false,
+            },
+        };
+    }
+    for j in (0..boxes.len).filter(|&j| boxes.grown[j]) {
+        let at = usize::from(boxes.entries[j]) * 3;
+        if palette.len() < at + 3 {
+            palette.resize(at + 3, 0);
+        }
+        palette[at..at + 3].copy_from_slice(&boxes.colour(j));
+    }
+    true
+}
+
+/// Pass two: the marked cells' and the dirty pixels' indices, from their codes.
+fn write_indices(context: &Context, scratch: &mut Scratch) {
+    let width = context.width;
+    let Scratch {
+        indices,
+        spans,
+        placed,
+        cell_codes,
+        extra,
+        codes,
+        lut,
+        ..
+    } = scratch;
     let mut entry_of = [0u8; 256 + MAX_EXTRA];
     for (i, e) in entry_of.iter_mut().enumerate().take(256) {
         *e = i as u8;
@@ -842,7 +920,6 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
             *o = entry_of[usize::from(code)];
         }
     }
-    true
 }
 
 /// Boxes of colours, each drawn by one palette entry: an *exact* box is drawn by its
@@ -1189,23 +1266,12 @@ fn paint_labels(
     let (w, h) = (scene.width, scene.height);
     let (mut patch, mut counts) = (Vec::new(), ColorMap::default());
     for label in &scene.labels {
-        let Some(ink) = font
-            .glyph(label.ch)
-            .and_then(|g| g.path.as_ref())
-            .map(|p| p.bounds())
-        else {
+        let Some((left, top, right, bottom)) = ink_box(font, label) else {
             continue;
         };
-        let s = label.scale;
         let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
-        let (x0, x1) = (
-            clamp((label.x + ink.left() * s).floor() - 1.0, w),
-            clamp((label.x + ink.right() * s).ceil() + 1.0, w),
-        );
-        let (y0, y1) = (
-            clamp((label.y - ink.bottom() * s).floor() - 1.0, h),
-            clamp((label.y - ink.top() * s).ceil() + 1.0, h),
-        );
+        let (x0, x1) = (clamp(left.floor() - 1.0, w), clamp(right.ceil() + 1.0, w));
+        let (y0, y1) = (clamp(top.floor() - 1.0, h), clamp(bottom.ceil() + 1.0, h));
         if x0 >= x1 || y0 >= y1 {
             continue;
         }
