@@ -9,8 +9,8 @@
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-/// Largest per-channel difference a palette colour may have from the pixel it stands for.
-pub const PALETTE_TOLERANCE: u8 = 3;
+pub use crate::render::palette::PALETTE_TOLERANCE;
+use crate::render::palette::{ColorMap, boxed};
 
 /// More distinct colours than this and the image is written as RGB: no palette is tried.
 const MAX_DISTINCT: usize = 32_768;
@@ -45,7 +45,7 @@ impl Scratch {
             + self.filtered.capacity()
             + self.deflated.capacity()
             + self.deflater.capacity()
-            + self.colors.as_ref().map_or(0, |c| c.slots.len() * 8)
+            + self.colors.as_ref().map_or(0, |c| c.map.slots.len() * 8)
     }
 }
 
@@ -265,33 +265,28 @@ fn key(px: &[u8]) -> u32 {
     u32::from_le_bytes([px[0], px[1], px[2], px[3]])
 }
 
-/// Whether opaque colours `a` and `b` (RGBA as little-endian `u32`) are within
-/// [`PALETTE_TOLERANCE`] of each other on every channel.
-pub(crate) fn close(a: u32, b: u32) -> bool {
-    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
-    (0..3).all(|i| a[i].abs_diff(b[i]) <= PALETTE_TOLERANCE)
-}
-
-/// Distinct colours of an image, numbered in order of appearance, with an open-addressing
-/// table (opaque pixels are never 0, which marks a free slot).
+/// Distinct colours of an image, numbered in order of appearance.
 struct Colors {
-    slots: Vec<(u32, u16)>,
+    map: ColorMap,
     colors: Vec<u32>,
     counts: Vec<u32>,
 }
 
 impl Colors {
+    /// Slots of the table: at most half full, it holds [`MAX_DISTINCT`] colours.
     const SLOTS: usize = 2 * MAX_DISTINCT;
 
     fn clear(&mut self) {
-        self.slots.fill((0, 0));
+        self.map.reset(Self::SLOTS);
         self.colors.clear();
         self.counts.clear();
     }
 
     fn new() -> Colors {
+        let mut map = ColorMap::default();
+        map.reset(Self::SLOTS);
         Colors {
-            slots: vec![(0, 0); Self::SLOTS],
+            map,
             colors: Vec::with_capacity(512),
             counts: Vec::with_capacity(512),
         }
@@ -299,91 +294,17 @@ impl Colors {
 
     /// The number of `color`, adding it if new; `None` once there are too many colours.
     fn id(&mut self, color: u32) -> Option<u16> {
-        let mut slot = (color.wrapping_mul(0x9e37_79b9) >> 19) as usize % Self::SLOTS;
-        loop {
-            let (key, id) = self.slots[slot];
-            if key == color {
-                return Some(id);
-            }
-            if key == 0 {
-                if self.colors.len() >= MAX_DISTINCT {
-                    return None;
-                }
-                let id = self.colors.len() as u16;
-                self.slots[slot] = (color, id);
-                self.colors.push(color);
-                self.counts.push(0);
-                return Some(id);
-            }
-            slot = (slot + 1) % Self::SLOTS;
+        if let Some(id) = self.map.get(color) {
+            return Some(id);
         }
+        let id = self.colors.len() as u16;
+        if !self.map.insert(color, id) {
+            return None;
+        }
+        self.colors.push(color);
+        self.counts.push(0);
+        Some(id)
     }
-}
-
-/// Palette entries for colours in `order` (most frequent first): each colour joins the
-/// first entry it is close to, or becomes an entry while there is room. Frequent colours
-/// (squares, piece bodies) are reproduced exactly. `None` past 256 entries.
-fn anchored(order: &[u16], colors: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
-    let mut entries: Vec<u32> = Vec::with_capacity(256);
-    let mut index_of = vec![0u8; colors.len()];
-    for &id in order {
-        let color = colors[usize::from(id)];
-        let index = match entries.iter().position(|e| close(*e, color)) {
-            Some(i) => i,
-            None if entries.len() < 256 => {
-                entries.push(color);
-                entries.len() - 1
-            }
-            None => return None,
-        };
-        index_of[usize::from(id)] = index as u8;
-    }
-    let palette = entries
-        .iter()
-        .flat_map(|c| {
-            let [r, g, b, _] = c.to_le_bytes();
-            [r, g, b]
-        })
-        .collect();
-    Some((palette, index_of))
-}
-
-/// The second try, for images with more shades (translucent arrows over pieces, glows):
-/// each entry is a box of colours at most `2 × tolerance` wide per channel, grown as
-/// colours join it, and stands for them by its centre. Covers the same colours with about a
-/// fifth fewer entries than [`anchored`]. `None` past 256 entries.
-fn boxed(order: &[u16], colors: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
-    let span = 2 * PALETTE_TOLERANCE;
-    let mut boxes: Vec<([u8; 3], [u8; 3])> = Vec::with_capacity(256);
-    let mut index_of = vec![0u8; colors.len()];
-    for &id in order {
-        let [r, g, b, _] = colors[usize::from(id)].to_le_bytes();
-        let c = [r, g, b];
-        let fits = |(lo, hi): &([u8; 3], [u8; 3])| {
-            (0..3).all(|i| hi[i].max(c[i]) - lo[i].min(c[i]) <= span)
-        };
-        let index = match boxes.iter().position(fits) {
-            Some(i) => {
-                let (lo, hi) = &mut boxes[i];
-                for k in 0..3 {
-                    lo[k] = lo[k].min(c[k]);
-                    hi[k] = hi[k].max(c[k]);
-                }
-                i
-            }
-            None if boxes.len() < 256 => {
-                boxes.push((c, c));
-                boxes.len() - 1
-            }
-            None => return None,
-        };
-        index_of[usize::from(id)] = index as u8;
-    }
-    let palette = boxes
-        .iter()
-        .flat_map(|(lo, hi)| [0, 1, 2].map(|k| ((u16::from(lo[k]) + u16::from(hi[k])) / 2) as u8))
-        .collect();
-    Some((palette, index_of))
 }
 
 /// Colours covering at least this share of the pixels (1/`PINNED_SHARE`) keep an entry of
@@ -644,8 +565,12 @@ fn palettise(rgba: &[u8], width: usize, scratch: &mut Scratch) -> Option<Vec<u8>
             .cmp(&colors.counts[a])
             .then(colors.colors[a].cmp(&colors.colors[b]))
     });
-    let (palette, index_of) = anchored(&order, &colors.colors)
-        .or_else(|| boxed(&order, &colors.colors))
+    // First try: exact boxes, each drawn by its first colour, so frequent colours
+    // (squares, piece bodies) are reproduced exactly. Then, for images with more shades
+    // (translucent arrows over pieces, glows), boxes drawn by their centres: the same
+    // colours in about a fifth fewer entries.
+    let (palette, index_of) = boxed(&order, &colors.colors, true)
+        .or_else(|| boxed(&order, &colors.colors, false))
         .unwrap_or_else(|| quantised(&order, &colors.colors, &colors.counts));
     // Pass two expands the runs into palette indices.
     let indices = &mut scratch.indices;

@@ -21,6 +21,7 @@ pub mod font;
 pub mod indexed;
 pub mod lzw;
 pub mod options;
+pub(crate) mod palette;
 pub mod pathdata;
 pub mod pieces;
 pub mod raster;
