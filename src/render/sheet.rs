@@ -167,8 +167,43 @@ pub struct Sheet {
 
 /// Why a sheet cannot be laid out: one sentence.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SheetError(pub String);
+#[error("{kind}")]
+pub struct SheetError {
+    /// What was wrong.
+    pub kind: SheetErrorKind,
+}
+
+impl From<SheetErrorKind> for SheetError {
+    fn from(kind: SheetErrorKind) -> SheetError {
+        SheetError { kind }
+    }
+}
+
+/// The kinds of [`SheetError`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SheetErrorKind {
+    /// No entries.
+    #[error("a sheet needs at least one position")]
+    NoPositions,
+    /// The compiled-in text font could not be read.
+    #[error("{FONT_UNREADABLE}")]
+    Font,
+    /// Even the smallest diagrams do not fit `rows` rows on a page of `paper`.
+    #[error("{rows} rows of diagrams do not fit on a {} page: use fewer rows", paper.name())]
+    RowsDoNotFit {
+        /// The rows asked for (or chosen).
+        rows: u32,
+        /// The paper.
+        paper: Paper,
+    },
+    /// An answer key was asked for, and no entry has a solution.
+    #[error("no position has a solution to print (EPD bm or pv operations, PGN moves)")]
+    NoSolutions,
+}
+
+/// Why the text font is missing.
+const FONT_UNREADABLE: &str = "the built-in text font could not be read";
 
 /// Copy `image`'s pixels (opaque) into `page` with their top left corner at `at`, clipped
 /// to the page.
@@ -210,8 +245,7 @@ const LEADING: f32 = 1.3;
 const CAPTION_LINES: usize = 2;
 
 fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
-    TextFace::builtin(bold)
-        .ok_or_else(|| RenderError::Encode("the built-in text font could not be read".into()))
+    TextFace::builtin(bold).ok_or_else(|| RenderError::Encode(FONT_UNREADABLE.into()))
 }
 
 /// `text` broken into lines at most `max` pixels wide at `px`; at most `lines` lines, the
@@ -259,8 +293,8 @@ impl Frame {
         let (pw, ph) = o.paper.points();
         let (width, height) = ((pw * scale).round() as u32, (ph * scale).round() as u32);
         let (book, bold) = (
-            face(false).map_err(|e| SheetError(e.to_string()))?,
-            face(true).map_err(|e| SheetError(e.to_string()))?,
+            face(false).map_err(|_| SheetErrorKind::Font)?,
+            face(true).map_err(|_| SheetErrorKind::Font)?,
         );
         let columns = u32::from(o.columns.clamp(1, MAX_COLUMNS));
         let margin = MARGIN * scale;
@@ -370,7 +404,7 @@ impl Sheet {
 
     fn lay_out(&mut self, renderer: &Renderer) -> Result<(), SheetError> {
         if self.entries.is_empty() {
-            return Err(SheetError("a sheet needs at least one position".into()));
+            return Err(SheetErrorKind::NoPositions.into());
         }
         let frame = Frame::of(&self.options)?;
         let mut first = frame.page();
@@ -478,10 +512,8 @@ impl Sheet {
         // The largest size at which `rows` rows fit (heights grow with the size).
         let size = largest(MIN_SIZE, widest, |size| fits(size, rows));
         if !fits(size, rows) {
-            return Err(SheetError(format!(
-                "{rows} rows of diagrams do not fit on a {} page: use fewer rows",
-                o.paper.name()
-            )));
+            let paper = o.paper;
+            return Err(SheetErrorKind::RowsDoNotFit { rows, paper }.into());
         }
         let spare = available - rows as f32 * cell(size);
         let gap = match rows {
@@ -585,9 +617,7 @@ impl Sheet {
         bold: &TextFace,
     ) -> Result<(), SheetError> {
         if self.entries.iter().all(|e| e.solution.is_none()) {
-            return Err(SheetError(
-                "no position has a solution to print (EPD bm or pv operations, PGN moves)".into(),
-            ));
+            return Err(SheetErrorKind::NoSolutions.into());
         }
         let scale = f32::from(self.options.dpi) / 72.0;
         let pt = |v: f32| v * scale;
@@ -777,5 +807,39 @@ impl Sheet {
             .map(|n| self.svg(renderer, n))
             .collect::<Result<Vec<_>, _>>()?;
         crate::render::convert::pdf_pages(&pages, self.options.paper.points())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_kind_has_its_exact_message() {
+        let message = |kind: SheetErrorKind| SheetError::from(kind).to_string();
+        assert_eq!(
+            message(SheetErrorKind::NoPositions),
+            "a sheet needs at least one position"
+        );
+        assert_eq!(
+            message(SheetErrorKind::Font),
+            "the built-in text font could not be read"
+        );
+        let paper = Paper::Letter;
+        assert_eq!(
+            message(SheetErrorKind::RowsDoNotFit { rows: 9, paper }),
+            "9 rows of diagrams do not fit on a letter page: use fewer rows"
+        );
+        assert_eq!(
+            message(SheetErrorKind::NoSolutions),
+            "no position has a solution to print (EPD bm or pv operations, PGN moves)"
+        );
+    }
+
+    #[test]
+    fn an_empty_sheet_is_refused_with_its_kind() {
+        let renderer = Renderer::default();
+        let error = Sheet::new(&renderer, Vec::new(), SheetOptions::default());
+        assert_eq!(error.map(|_| ()), Err(SheetErrorKind::NoPositions.into()));
     }
 }
