@@ -694,6 +694,13 @@ impl Sheet {
         }
     }
 
+    /// Entry `entry`'s position and the options its diagram is drawn with at `size`, once
+    /// the render may go on (not cancelled).
+    fn diagram(&self, entry: usize, size: u32) -> Result<(&Position, RenderOptions), RenderError> {
+        crate::render::cancel::check()?;
+        Ok((&self.entries[entry].position, self.diagram_options(size)))
+    }
+
     /// Page `n` (0-based) as an SVG document whose size is the paper's.
     pub fn svg(&self, renderer: &Renderer, n: usize) -> Result<String, RenderError> {
         let page = &self.pages[n];
@@ -719,9 +726,8 @@ impl Sheet {
                     }
                 }
                 Item::Diagram { entry, x, y, size } => {
-                    crate::render::cancel::check()?;
-                    let e = &self.entries[*entry];
-                    let svg = renderer.svg(&e.position, &self.diagram_options(*size))?;
+                    let (position, options) = self.diagram(*entry, *size)?;
+                    let svg = renderer.svg(position, &options)?;
                     out.push_str(&crate::render::svg::nested(
                         &svg,
                         &format!("d{}-", entry + 1),
@@ -758,10 +764,9 @@ impl Sheet {
                 ),
                 Item::Diagram { entry, x, y, size } => {
                     // The diagram's own PNG pixels, copied in.
-                    crate::render::cancel::check()?;
-                    let e = &self.entries[*entry];
+                    let (position, options) = self.diagram(*entry, *size)?;
                     let mut diagram = Indexed::default();
-                    renderer.indexed(&e.position, &self.diagram_options(*size), &mut diagram)?;
+                    renderer.indexed(position, &options, &mut diagram)?;
                     paste(&diagram, (*x, *y), &mut pixmap);
                 }
             }
