@@ -63,43 +63,64 @@ pub struct LabelFont {
     cap_height: f32,
 }
 
-struct Outline {
-    builder: PathBuilder,
-    segments: Vec<Segment>,
-}
-
-/// A coordinate on the grid: in grid units for the segments, in font units for the path.
-fn snap(v: f32) -> (f64, f32) {
-    let units = (v / GLYPH_GRID).round();
-    (f64::from(units), units * GLYPH_GRID)
-}
+/// A glyph's outline as the font gives it: segments in font units (y up). The one outline
+/// builder: the label font snaps it to the grid, free text ([`crate::render::text`]) fills
+/// it or writes it as SVG.
+#[derive(Debug, Default)]
+pub(crate) struct Outline(pub(crate) Vec<Segment>);
 
 impl ttf_parser::OutlineBuilder for Outline {
     fn move_to(&mut self, x: f32, y: f32) {
-        let ((gx, x), (gy, y)) = (snap(x), snap(y));
-        self.builder.move_to(x, y);
-        self.segments.push(Segment::Move(gx, gy));
+        self.0.push(Segment::Move(x.into(), y.into()));
     }
     fn line_to(&mut self, x: f32, y: f32) {
-        let ((gx, x), (gy, y)) = (snap(x), snap(y));
-        self.builder.line_to(x, y);
-        self.segments.push(Segment::Line(gx, gy));
+        self.0.push(Segment::Line(x.into(), y.into()));
     }
     fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        let ((gx1, x1), (gy1, y1), (gx, x), (gy, y)) = (snap(x1), snap(y1), snap(x), snap(y));
-        self.builder.quad_to(x1, y1, x, y);
-        self.segments.push(Segment::Quad(gx1, gy1, gx, gy));
+        let [a, b, c, d] = [x1, y1, x, y].map(f64::from);
+        self.0.push(Segment::Quad(a, b, c, d));
     }
     fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        let ((a, x1), (b, y1), (c, x2), (d, y2), (e, x), (f, y)) =
-            (snap(x1), snap(y1), snap(x2), snap(y2), snap(x), snap(y));
-        self.builder.cubic_to(x1, y1, x2, y2, x, y);
-        self.segments.push(Segment::Cubic(a, b, c, d, e, f));
+        let [a, b, c, d, e, f] = [x1, y1, x2, y2, x, y].map(f64::from);
+        self.0.push(Segment::Cubic(a, b, c, d, e, f));
     }
     fn close(&mut self) {
-        self.builder.close();
-        self.segments.push(Segment::Close);
+        self.0.push(Segment::Close);
     }
+}
+
+/// `segment` with every coordinate through `f`.
+fn map_points(segment: &Segment, f: impl Fn(f64) -> f64) -> Segment {
+    match *segment {
+        Segment::Move(x, y) => Segment::Move(f(x), f(y)),
+        Segment::Line(x, y) => Segment::Line(f(x), f(y)),
+        Segment::Quad(a, b, x, y) => Segment::Quad(f(a), f(b), f(x), f(y)),
+        Segment::Cubic(a, b, c, d, x, y) => Segment::Cubic(f(a), f(b), f(c), f(d), f(x), f(y)),
+        Segment::Close => Segment::Close,
+    }
+}
+
+/// `segments` as a tiny-skia path, each coordinate times `scale`.
+pub(crate) fn path_of(segments: &[Segment], scale: f32) -> Option<Path> {
+    let at = |v: f64| v as f32 * scale;
+    let mut b = PathBuilder::new();
+    for s in segments {
+        match *s {
+            Segment::Move(x, y) => b.move_to(at(x), at(y)),
+            Segment::Line(x, y) => b.line_to(at(x), at(y)),
+            Segment::Quad(x1, y1, x, y) => b.quad_to(at(x1), at(y1), at(x), at(y)),
+            Segment::Cubic(x1, y1, x2, y2, x, y) => {
+                b.cubic_to(at(x1), at(y1), at(x2), at(y2), at(x), at(y))
+            }
+            Segment::Close => b.close(),
+        }
+    }
+    b.finish()
+}
+
+/// A coordinate in font units snapped to the grid, in grid units.
+fn snap(v: f64) -> f64 {
+    f64::from((v as f32 / GLYPH_GRID).round())
 }
 
 const CHARSET: &str = "abcdefghijklmnopqrstuvwxyz0123456789+-!?";
@@ -133,15 +154,14 @@ impl LabelFont {
             .chars()
             .filter_map(|c| {
                 let id = face.glyph_index(c)?;
-                let mut outline = Outline {
-                    builder: PathBuilder::new(),
-                    segments: Vec::new(),
-                };
+                let mut outline = Outline::default();
                 let bbox = face.outline_glyph(id, &mut outline)?;
+                let segments: Vec<Segment> =
+                    outline.0.iter().map(|s| map_points(s, snap)).collect();
                 let glyph = Glyph {
-                    path: outline.builder.finish(),
-                    svg: GlyphPath::of(&outline.segments),
-                    segments: outline.segments,
+                    path: path_of(&segments, GLYPH_GRID),
+                    svg: GlyphPath::of(&segments),
+                    segments,
                     ink_x: (f32::from(bbox.x_min), f32::from(bbox.x_max)),
                 };
                 Some((c, glyph))

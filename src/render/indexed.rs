@@ -13,14 +13,14 @@
 //! shapes' stamps paint, and boxes around labels. The caller paints just those runs in
 //! RGBA (`raster::paint_within`), and they are converted against the context's palette,
 //! extended for this render when new colours appear. Colours join the palette as in
-//! `encode`: a colour within `encode::PALETTE_TOLERANCE` of an entry is drawn by that entry,
+//! `encode` (both through `palette`): a colour within `palette::PALETTE_TOLERANCE` of an entry is drawn by that entry,
 //! so the result is the same visually lossless palette image the full-colour path makes.
 //! When 256 entries are not enough, the caller falls back to that path.
 
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::chess::piece::Piece;
-use crate::render::encode::PALETTE_TOLERANCE;
 use crate::render::font::LabelFont;
+use crate::render::palette::{Boxes, ColorMap};
 use crate::render::pieces::PieceSet;
 use crate::render::raster::{self, SpriteCache};
 use crate::render::scene::{Point, Rect, Run, Scene, Shape};
@@ -133,9 +133,7 @@ impl Context {
                             .sum::<usize>()
                 })
                 .sum::<usize>()
-            + self.boxes.grid.capacity() * size_of::<Vec<u8>>()
-            + self.boxes.grid.iter().map(Vec::capacity).sum::<usize>()
-            + self.boxes.listed.capacity() * 2
+            + self.boxes.heap_bytes()
             + size_of::<Context>()
     }
 
@@ -224,12 +222,10 @@ impl Context {
             }
             tiles.push((colour, row));
         }
-        palette.boxes.journal = None;
+        palette.boxes.stop_recording();
         Some(Context {
             base_uses,
-            palette: (0..palette.boxes.len)
-                .flat_map(|i| palette.boxes.colour(i))
-                .collect(),
+            palette: palette.boxes.palette(),
             colors: palette.exact.compact(),
             boxes: palette.boxes,
             base,
@@ -525,38 +521,50 @@ impl Scratch {
 pub fn compose(
     context: &Context,
     scene: &Scene,
-    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
+    caches: (&PieceSet, &SpriteCache, &Tiles),
     font: &LabelFont,
     labels_in_margin: bool,
     scratch: &mut Scratch,
 ) -> bool {
-    let (w, h) = (scene.width, scene.height);
     scratch.indices.clear();
     scratch.indices.extend_from_slice(&context.base);
     scratch.palette.clear();
     scratch.palette.extend_from_slice(&context.palette);
     scratch.used = context.base_uses;
-    let dirty = &mut scratch.dirty;
-    dirty.clear();
-    let square = scene.square.max(1) as f32;
-    // The painted run of each row of a shape, from its stamp; or boxes around it.
-    let bound = |shape: &Shape, dirty: &mut Vec<Rect>| {
-        if !raster::footprint(sprites, shape, (w, h), &mut |r| dirty.push(r)) {
-            shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+    scratch.dirty.clear();
+    mark_cells(context, scene, caches.1, scratch);
+    place_pieces(context, scene, caches, scratch);
+    if !labels_in_margin {
+        let (w, h) = (scene.width, scene.height);
+        for l in &scene.labels {
+            if let Some(ink) = ink_box(font, l) {
+                push_clipped(&mut scratch.dirty, ink, w, h);
+            }
         }
-    };
-    let (marked, occupied, placed) = (
-        &mut scratch.marked,
-        &mut scratch.occupied,
-        &mut scratch.placed,
-    );
+    }
+    cover(&scratch.dirty, &mut scratch.spans);
+    !scratch.dirty.is_empty()
+}
+
+/// The pixels `shape` paints, as the runs of its stamp or else boxes around it, onto
+/// `dirty`.
+fn bound(sprites: &SpriteCache, shape: &Shape, scene: &Scene, dirty: &mut Vec<Rect>) {
+    let (w, h) = (scene.width, scene.height);
+    if !raster::footprint(sprites, shape, (w, h), &mut |r| dirty.push(r)) {
+        let square = scene.square.max(1) as f32;
+        shape_bounds(shape, square, &mut |b| push_clipped(dirty, b, w, h));
+    }
+}
+
+/// Sort the marks and overlays: onto the plain cells they lie on (`scratch.marked`), or
+/// dirty.
+fn mark_cells(context: &Context, scene: &Scene, sprites: &SpriteCache, scratch: &mut Scratch) {
+    let (marked, dirty) = (&mut scratch.marked, &mut scratch.dirty);
     marked.clear();
-    occupied.clear();
-    placed.clear();
     for (i, shape) in scene.marks.iter().enumerate() {
         match context.cell_mark(shape) {
             Some(cell) => marked.push((cell, false, i)),
-            None => bound(shape, dirty),
+            None => bound(sprites, shape, scene, dirty),
         }
     }
     // An overlay whose painted pixels all lie on plain cells goes onto those cells' tiles;
@@ -564,16 +572,39 @@ pub fn compose(
     for (i, shape) in scene.overlays.iter().enumerate() {
         let before = marked.len();
         let mut on_cells = true;
-        let stamped = raster::footprint(sprites, shape, (w, h), &mut |run| {
+        let size = (scene.width, scene.height);
+        let stamped = raster::footprint(sprites, shape, size, &mut |run| {
             on_cells &= context.cells_of_run(run, &mut |cell| marked.push((cell, true, i)));
         });
         if !stamped || !on_cells {
             marked.truncate(before);
-            bound(shape, dirty);
+            bound(sprites, shape, scene, dirty);
         }
     }
     marked.sort_unstable();
     marked.dedup();
+}
+
+/// The pieces from the context's tiles, and the marked cells (with their pieces) from the
+/// cell cache into `scratch.placed`; what neither has is dirty.
+fn place_pieces(
+    context: &Context,
+    scene: &Scene,
+    (set, sprites, tiles): (&PieceSet, &SpriteCache, &Tiles),
+    scratch: &mut Scratch,
+) {
+    let (w, h) = (scene.width, scene.height);
+    let Scratch {
+        indices,
+        used,
+        dirty,
+        marked,
+        occupied,
+        placed,
+        ..
+    } = scratch;
+    occupied.clear();
+    placed.clear();
     let marks_on = |cell: usize| {
         let from = marked.partition_point(|&(c, _, _)| c < cell);
         let to = marked.partition_point(|&(c, _, _)| c <= cell);
@@ -609,9 +640,9 @@ pub fn compose(
             Some(tile) => {
                 let (x, y, sq) = (p.rect.x as usize, p.rect.y as usize, p.rect.w as usize);
                 for (row, src) in tile.indices.chunks_exact(sq).enumerate() {
-                    scratch.indices[(y + row) * width + x..][..sq].copy_from_slice(src);
+                    indices[(y + row) * width + x..][..sq].copy_from_slice(src);
                 }
-                scratch.used.union(&tile.uses);
+                used.union(&tile.uses);
             }
             None => dirty.push(p.rect),
         }
@@ -624,27 +655,19 @@ pub fn compose(
             place(cell, None, dirty);
         }
     }
-    if !labels_in_margin {
-        for l in &scene.labels {
-            let Some(ink) = font
-                .glyph(l.ch)
-                .and_then(|g| g.path.as_ref())
-                .map(|p| p.bounds())
-            else {
-                continue;
-            };
-            let s = l.scale;
-            let b = (
-                l.x + ink.left() * s,
-                l.y - ink.bottom() * s,
-                l.x + ink.right() * s,
-                l.y - ink.top() * s,
-            );
-            push_clipped(dirty, b, w, h);
-        }
-    }
-    cover(dirty, &mut scratch.spans);
-    !dirty.is_empty()
+}
+
+/// The box around the ink of `label`'s glyph, in pixels (left, top, right, bottom); `None`
+/// when it has no ink.
+fn ink_box(font: &LabelFont, label: &crate::render::scene::Label) -> Option<(f32, f32, f32, f32)> {
+    let ink = font.glyph(label.ch)?.path.as_ref()?.bounds();
+    let s = label.scale;
+    Some((
+        label.x + ink.left() * s,
+        label.y - ink.bottom() * s,
+        label.x + ink.right() * s,
+        label.y - ink.top() * s,
+    ))
 }
 
 /// The pixels of `rects` as row runs in `runs`, sorted, none overlapping: the
@@ -686,10 +709,64 @@ fn cover(rects: &[Rect], runs: &mut Vec<Run>) {
 /// `2 × tolerance` wide per channel (drawn by its centre, as `encode`'s second try does),
 /// or open a box in an entry nothing in this diagram uses.
 pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
+    if scratch.spans.is_empty() && scratch.placed.is_empty() {
+        return true;
+    }
+    scratch.unknown.reset(1024);
+    scratch.extra.clear();
+    scratch.codes.clear();
+    scratch.cell_codes.clear();
+    if !code_colours(context, rgba, scratch) {
+        return false;
+    }
+    if !scratch.extra.is_empty() && !open_entries(context, scratch) {
+        return false;
+    }
+    write_indices(context, scratch);
+    true
+}
+
+/// Pass one of [`convert`]'s colours: each colour's code, its entry if the context knows
+/// it, else 256 + its number among the unknown ones.
+struct Coder<'a> {
+    context: &'a Context,
+    used: &'a mut Entries,
+    unknown: &'a mut ColorMap,
+    extra: &'a mut Vec<Extra>,
+}
+
+impl Coder<'_> {
+    /// The code of `colour`, counting `run` pixels of it; `None` when it is translucent or
+    /// there are too many unknown colours.
+    fn code(&mut self, colour: u32, run: u32) -> Option<u16> {
+        if colour >> 24 != 255 {
+            return None;
+        }
+        if let Some(i) = self.context.entry(colour) {
+            self.used.insert(i);
+            return Some(u16::from(i));
+        }
+        if let Some(n) = self.unknown.get(colour) {
+            self.extra[usize::from(n)].count += run;
+            return Some(256 + n);
+        }
+        let n = self.extra.len() as u16;
+        if self.extra.len() >= MAX_EXTRA || !self.unknown.insert(colour, n) {
+            return None;
+        }
+        self.extra.push(Extra {
+            colour,
+            count: run,
+            entry: 0,
+        });
+        Some(256 + n)
+    }
+}
+
+/// Pass one: the codes of the marked cells' colours, then of the dirty pixels, run by run.
+fn code_colours(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
     let width = context.width;
     let Scratch {
-        indices,
-        palette,
         spans,
         placed,
         cell_codes,
@@ -697,47 +774,17 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
         unknown,
         extra,
         codes,
-        order,
-        boxes,
-        lut,
         ..
     } = scratch;
-    if spans.is_empty() && placed.is_empty() {
-        return true;
-    }
-    unknown.reset(1024);
-    extra.clear();
-    codes.clear();
-    cell_codes.clear();
-    // A colour's code in pass one, counting `run` pixels of it: its entry if the context
-    // knows it, else 256 + its number in `extra`.
-    let mut code_of = |colour: u32, run: u32| -> Option<u16> {
-        if colour >> 24 != 255 {
-            return None;
-        }
-        if let Some(i) = context.entry(colour) {
-            used.insert(i);
-            return Some(u16::from(i));
-        }
-        if let Some(n) = unknown.get(colour) {
-            extra[usize::from(n)].count += run;
-            return Some(256 + n);
-        }
-        let n = extra.len() as u16;
-        if extra.len() >= MAX_EXTRA || !unknown.insert(colour, n) {
-            return None;
-        }
-        extra.push(Extra {
-            colour,
-            count: run,
-            entry: 0,
-        });
-        Some(256 + n)
+    let mut coder = Coder {
+        context,
+        used,
+        unknown,
+        extra,
     };
-    // Pass one: the marked cells by colour, then the dirty pixels by run.
     for (tile, _, _) in placed.iter() {
         for &(colour, count) in &tile.colours {
-            let Some(code) = code_of(colour, count) else {
+            let Some(code) = coder.code(colour, count) else {
                 return false;
             };
             cell_codes.push(code);
@@ -757,7 +804,7 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
                 continue;
             }
             if run > 0 {
-                let Some(code) = code_of(last, run) else {
+                let Some(code) = coder.code(last, run) else {
                     return false;
                 };
                 codes.extend(std::iter::repeat_n(code, run as usize));
@@ -768,46 +815,73 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
             }
         }
     }
-    // Entries for the unknown colours.
-    if !extra.is_empty() {
-        order.clear();
-        order.extend(0..extra.len() as u16);
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
-            b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
-        });
-        boxes.clear();
-        for i in 0..context.boxes.len {
-            if used.contains(i as u8) {
-                let (lo, hi) = context.boxes.bounds(i);
-                boxes.push(lo, hi, context.boxes.exact[i], i as u8);
-            }
-        }
-        let mut free = (0..=255u8).filter(|&i| !used.contains(i));
-        for &n in order.iter() {
-            let e = &mut extra[usize::from(n)];
-            let [r, g, b, _] = e.colour.to_le_bytes();
-            e.entry = match boxes.join([r, g, b]) {
-                Some(i) => i,
-                None => match free.next() {
-                    Some(i) => {
-                        boxes.push([r, g, b], [r, g, b], false, i);
-                        boxes.grown[boxes.len - 1] = true;
-                        i
-                    }
-                    None => return false,
-                },
-            };
-        }
-        for j in (0..boxes.len).filter(|&j| boxes.grown[j]) {
-            let at = usize::from(boxes.entries[j]) * 3;
-            if palette.len() < at + 3 {
-                palette.resize(at + 3, 0);
-            }
-            palette[at..at + 3].copy_from_slice(&boxes.colour(j));
+    true
+}
+
+/// Entries for the colours the context lacks, most frequent first: in a box of an entry
+/// in use, or in a new box in a free entry, whose colour the palette then gets. `false`
+/// when there are no free entries left.
+fn open_entries(context: &Context, scratch: &mut Scratch) -> bool {
+    let Scratch {
+        palette,
+        used,
+        extra,
+        order,
+        boxes,
+        ..
+    } = scratch;
+    order.clear();
+    order.extend(0..extra.len() as u16);
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&extra[usize::from(a)], &extra[usize::from(b)]);
+        b.count.cmp(&a.count).then(a.colour.cmp(&b.colour))
+    });
+    boxes.clear();
+    for i in 0..context.boxes.len {
+        if used.contains(i as u8) {
+            let (lo, hi) = context.boxes.bounds(i);
+            boxes.push(lo, hi, context.boxes.exact[i], i as u8);
         }
     }
-    // Pass two: the indices, from the codes.
+    let mut free = (0..=255u8).filter(|&i| !used.contains(i));
+    for &n in order.iter() {
+        let e = &mut extra[usize::from(n)];
+        let [r, g, b, _] = e.colour.to_le_bytes();
+        e.entry = match boxes.join([r, g, b]) {
+            Some(i) => i,
+            None => match free.next() {
+                Some(i) => {
+                    boxes.push([r, g, b], [r, g, b], false, i);
+                    boxes.grown[boxes.len - 1] = true;
+                    i
+                }
+                None => return false,
+            },
+        };
+    }
+    for j in (0..boxes.len).filter(|&j| boxes.grown[j]) {
+        let at = usize::from(boxes.entries[j]) * 3;
+        if palette.len() < at + 3 {
+            palette.resize(at + 3, 0);
+        }
+        palette[at..at + 3].copy_from_slice(&boxes.colour(j));
+    }
+    true
+}
+
+/// Pass two: the marked cells' and the dirty pixels' indices, from their codes.
+fn write_indices(context: &Context, scratch: &mut Scratch) {
+    let width = context.width;
+    let Scratch {
+        indices,
+        spans,
+        placed,
+        cell_codes,
+        extra,
+        codes,
+        lut,
+        ..
+    } = scratch;
     let mut entry_of = [0u8; 256 + MAX_EXTRA];
     for (i, e) in entry_of.iter_mut().enumerate().take(256) {
         *e = i as u8;
@@ -841,202 +915,6 @@ pub fn convert(context: &Context, rgba: &[u8], scratch: &mut Scratch) -> bool {
         for (o, &code) in out.iter_mut().zip(codes.by_ref()) {
             *o = entry_of[usize::from(code)];
         }
-    }
-    true
-}
-
-/// Boxes of colours, each drawn by one palette entry: an *exact* box is drawn by its
-/// first colour and takes colours within tolerance of it; any other is drawn by its
-/// centre and takes colours while it stays at most `2 × tolerance` wide per channel. Either
-/// way every colour is drawn within tolerance. Stored channel by channel with the range of
-/// values each box takes, and listed by the cubes of colour they reach, so a colour's
-/// search looks at the few boxes listed under its cube.
-#[derive(Debug, Clone)]
-struct Boxes {
-    lo: [[u8; 256]; 3],
-    hi: [[u8; 256]; 3],
-    /// The values box `i` takes on channel `k`: `takes[k][0][i]..=takes[k][1][i]`.
-    takes: [[[u8; 256]; 2]; 3],
-    exact: [bool; 256],
-    /// Whether the box grew since it was kept from the context.
-    grown: [bool; 256],
-    entries: [u8; 256],
-    len: usize,
-    /// The boxes that may take a colour, by the colour's cell of a grid of
-    /// [`GRID_SIDE`]-wide cubes, in the order they were added. What a box takes only
-    /// narrows as it grows, so the cells it was listed under when added stay a superset.
-    grid: Vec<Vec<u8>>,
-    /// The cells of `grid` with boxes listed, to clear.
-    listed: Vec<u16>,
-    /// While recording (see [`Boxes::record`]): each box as it was before it grew, and
-    /// the cells new boxes were listed under, in order, so they can be taken back.
-    journal: Option<Journal>,
-}
-
-/// What [`Boxes::rollback`] undoes.
-#[derive(Debug, Clone, Default)]
-struct Journal {
-    len: usize,
-    grew: Vec<(usize, [u8; 3], [u8; 3], bool)>,
-    cells: Vec<u16>,
-}
-
-/// The side of the cubes of colour [`Boxes`] lists its boxes under: wider than the widest
-/// range a box takes (`2 × 2 × tolerance + 1`), so a box is listed under at most 8.
-const GRID_SIDE: u8 = 32;
-
-fn grid_cell(c: [u8; 3]) -> usize {
-    let [r, g, b] = c.map(|v| usize::from(v / GRID_SIDE));
-    (r * 8 + g) * 8 + b
-}
-
-impl Default for Boxes {
-    fn default() -> Self {
-        Boxes {
-            lo: [[0; 256]; 3],
-            hi: [[0; 256]; 3],
-            takes: [[[0; 256]; 2]; 3],
-            exact: [false; 256],
-            grown: [false; 256],
-            entries: [0; 256],
-            len: 0,
-            grid: vec![Vec::new(); 512],
-            listed: Vec::new(),
-            journal: None,
-        }
-    }
-}
-
-impl Boxes {
-    /// Start recording changes, to keep or take back as one.
-    fn record(&mut self) {
-        let mut journal = self.journal.take().unwrap_or_default();
-        journal.len = self.len;
-        journal.grew.clear();
-        journal.cells.clear();
-        self.journal = Some(journal);
-    }
-
-    /// Take back every change since [`Boxes::record`]: grown boxes shrink back, new ones go.
-    fn rollback(&mut self) {
-        let Some(mut journal) = self.journal.take() else {
-            return;
-        };
-        for &(i, lo, hi, grown) in journal.grew.iter().rev() {
-            for k in 0..3 {
-                self.lo[k][i] = lo[k];
-                self.hi[k][i] = hi[k];
-            }
-            self.grown[i] = grown;
-            self.set_takes(i);
-        }
-        for &cell in journal.cells.iter().rev() {
-            self.grid[usize::from(cell)].pop();
-        }
-        self.len = journal.len;
-        journal.grew.clear();
-        journal.cells.clear();
-        self.journal = Some(journal);
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-        for &cell in &self.listed {
-            self.grid[usize::from(cell)].clear();
-        }
-        self.listed.clear();
-    }
-
-    /// Whether box `i` takes `c`.
-    fn takes(&self, i: usize, c: [u8; 3]) -> bool {
-        (0..3).all(|k| (self.takes[k][0][i]..=self.takes[k][1][i]).contains(&c[k]))
-    }
-
-    /// Put `c` in the first box that takes it; that box's entry.
-    fn join(&mut self, c: [u8; 3]) -> Option<u8> {
-        let i = usize::from(
-            *self.grid[grid_cell(c)]
-                .iter()
-                .find(|&&i| self.takes(usize::from(i), c))?,
-        );
-        if !self.exact[i] {
-            let (lo, hi) = self.bounds(i);
-            if let Some(journal) = &mut self.journal {
-                journal.grew.push((i, lo, hi, self.grown[i]));
-            }
-            for (k, &ck) in c.iter().enumerate() {
-                self.grown[i] |= ck < self.lo[k][i] || ck > self.hi[k][i];
-                self.lo[k][i] = self.lo[k][i].min(ck);
-                self.hi[k][i] = self.hi[k][i].max(ck);
-            }
-            self.set_takes(i);
-        }
-        Some(self.entries[i])
-    }
-
-    /// Work out what box `i` takes from its bounds: within tolerance of its colour if
-    /// exact, else what keeps it at most `2 × tolerance` wide.
-    fn set_takes(&mut self, i: usize) {
-        let (t, span) = (PALETTE_TOLERANCE, 2 * PALETTE_TOLERANCE);
-        for k in 0..3 {
-            let (lo, hi) = (self.lo[k][i], self.hi[k][i]);
-            let (min, max) = if self.exact[i] {
-                (lo.saturating_sub(t), lo.saturating_add(t))
-            } else {
-                (hi.saturating_sub(span), lo.saturating_add(span))
-            };
-            self.takes[k][0][i] = min;
-            self.takes[k][1][i] = max;
-        }
-    }
-
-    /// Add a box `lo`–`hi` drawn by `entry`; `None` past 256 boxes.
-    fn push(&mut self, lo: [u8; 3], hi: [u8; 3], exact: bool, entry: u8) -> Option<()> {
-        let i = self.len;
-        if i == 256 {
-            return None;
-        }
-        for k in 0..3 {
-            self.lo[k][i] = lo[k];
-            self.hi[k][i] = hi[k];
-        }
-        (self.exact[i], self.grown[i], self.entries[i]) = (exact, false, entry);
-        self.set_takes(i);
-        self.len += 1;
-        // List the box under every cell its range reaches.
-        let [r, g, b] = [0, 1, 2]
-            .map(|k| (self.takes[k][0][i] / GRID_SIDE)..=(self.takes[k][1][i] / GRID_SIDE));
-        for r in r {
-            for g in g.clone() {
-                for b in b.clone() {
-                    let cell = grid_cell([r, g, b].map(|v| v * GRID_SIDE));
-                    if self.grid[cell].is_empty() {
-                        self.listed.push(cell as u16);
-                    }
-                    self.grid[cell].push(i as u8);
-                    if let Some(journal) = &mut self.journal {
-                        journal.cells.push(cell as u16);
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-
-    /// The box of `i` (by position).
-    fn bounds(&self, i: usize) -> ([u8; 3], [u8; 3]) {
-        (
-            [0, 1, 2].map(|k| self.lo[k][i]),
-            [0, 1, 2].map(|k| self.hi[k][i]),
-        )
-    }
-
-    /// The colour drawing box `i`: its first colour if exact, else its centre.
-    fn colour(&self, i: usize) -> [u8; 3] {
-        if self.exact[i] {
-            return [0, 1, 2].map(|k| self.lo[k][i]);
-        }
-        [0, 1, 2].map(|k| ((u16::from(self.lo[k][i]) + u16::from(self.hi[k][i])) / 2) as u8)
     }
 }
 
@@ -1189,23 +1067,12 @@ fn paint_labels(
     let (w, h) = (scene.width, scene.height);
     let (mut patch, mut counts) = (Vec::new(), ColorMap::default());
     for label in &scene.labels {
-        let Some(ink) = font
-            .glyph(label.ch)
-            .and_then(|g| g.path.as_ref())
-            .map(|p| p.bounds())
-        else {
+        let Some((left, top, right, bottom)) = ink_box(font, label) else {
             continue;
         };
-        let s = label.scale;
         let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
-        let (x0, x1) = (
-            clamp((label.x + ink.left() * s).floor() - 1.0, w),
-            clamp((label.x + ink.right() * s).ceil() + 1.0, w),
-        );
-        let (y0, y1) = (
-            clamp((label.y - ink.bottom() * s).floor() - 1.0, h),
-            clamp((label.y - ink.top() * s).ceil() + 1.0, h),
-        );
+        let (x0, x1) = (clamp(left.floor() - 1.0, w), clamp(right.ceil() + 1.0, w));
+        let (y0, y1) = (clamp(top.floor() - 1.0, h), clamp(bottom.ceil() + 1.0, h));
         if x0 >= x1 || y0 >= y1 {
             continue;
         }
@@ -1295,11 +1162,7 @@ impl Builder {
             }
             let [r, g, b, _] = colour.to_le_bytes();
             let c = [r, g, b];
-            let entry = self.boxes.join(c).or_else(|| {
-                let entry = self.boxes.len as u8;
-                self.boxes.push(c, c, exact, entry).map(|_| entry)
-            });
-            match entry {
+            match self.boxes.entry(c, exact) {
                 Some(i) => {
                     self.exact.insert_growing(colour, u16::from(i));
                     self.added.push(colour);
@@ -1329,114 +1192,11 @@ impl Builder {
     }
 }
 
-/// Colour → entry, open addressing over a power-of-two table (opaque colours are never 0,
-/// which marks a free slot).
-#[derive(Debug, Default, Clone)]
-struct ColorMap {
-    slots: Vec<(u32, u16)>,
-    len: usize,
-}
-
-impl ColorMap {
-    /// The same map in a table at most half full (to keep in a context).
-    fn compact(&self) -> ColorMap {
-        let mut map = ColorMap::default();
-        map.reset((self.len * 2).next_power_of_two().max(16));
-        for &(c, i) in self.slots.iter().filter(|(c, _)| *c != 0) {
-            map.insert(c, i);
-        }
-        map
-    }
-
-    /// Insert, doubling the table when it is half full.
-    fn insert_growing(&mut self, colour: u32, index: u16) {
-        if self.slots.is_empty() {
-            self.reset(16);
-        }
-        if !self.insert(colour, index) {
-            let old = std::mem::take(&mut self.slots);
-            self.reset(old.len() * 2);
-            for (c, i) in old.into_iter().filter(|(c, _)| *c != 0) {
-                self.insert(c, i);
-            }
-            self.insert(colour, index);
-        }
-    }
-
-    /// Remove `colour` (re-inserting the entries after it in its probe run).
-    fn remove(&mut self, colour: u32) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let mask = self.slots.len() - 1;
-        let mut slot = self.slot(colour);
-        while self.slots[slot].0 != colour {
-            if self.slots[slot].0 == 0 {
-                return;
-            }
-            slot = (slot + 1) & mask;
-        }
-        self.slots[slot] = (0, 0);
-        self.len -= 1;
-        let mut next = (slot + 1) & mask;
-        while self.slots[next].0 != 0 {
-            let (c, i) = std::mem::take(&mut self.slots[next]);
-            self.len -= 1;
-            self.insert(c, i);
-            next = (next + 1) & mask;
-        }
-    }
-
-    /// Empty, with `slots` slots.
-    fn reset(&mut self, slots: usize) {
-        self.slots.clear();
-        self.slots.resize(slots, (0, 0));
-        self.len = 0;
-    }
-
-    fn slot(&self, colour: u32) -> usize {
-        ((u64::from(colour).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize)
-            & (self.slots.len() - 1)
-    }
-
-    fn get(&self, colour: u32) -> Option<u16> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mut slot = self.slot(colour);
-        loop {
-            let (key, index) = self.slots[slot];
-            if key == colour {
-                return Some(index);
-            }
-            if key == 0 {
-                return None;
-            }
-            slot = (slot + 1) & (self.slots.len() - 1);
-        }
-    }
-
-    /// `false` when the table is half full.
-    fn insert(&mut self, colour: u32, index: u16) -> bool {
-        if (self.len + 1) * 2 > self.slots.len() {
-            return false;
-        }
-        let mut slot = self.slot(colour);
-        while self.slots[slot].0 != 0 && self.slots[slot].0 != colour {
-            slot = (slot + 1) & (self.slots.len() - 1);
-        }
-        if self.slots[slot].0 == 0 {
-            self.len += 1;
-        }
-        self.slots[slot] = (colour, index);
-        true
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Renderer;
+    use crate::render::palette::PALETTE_TOLERANCE;
     use crate::request::Request;
 
     /// Compose `query` the way `Renderer::png` does; the scratch and whether it was dirty.

@@ -13,7 +13,8 @@
 
 pub mod animate;
 internal_mod!(
-    cancel, convert, cost, deflate, encode, font, indexed, lzw, pathdata, raster, scene, svg, text
+    cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata, raster, scene,
+    svg, text
 );
 pub mod options;
 pub mod pieces;
@@ -71,6 +72,19 @@ impl Workspace {
     fn capacity(&self) -> usize {
         self.pixels.capacity() + self.indexed.capacity() + self.encode.capacity()
     }
+}
+
+/// Run `f` with this thread's workspace; afterwards its buffers are let go if they grew
+/// past [`KEEP_BYTES`].
+fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
+    WORKSPACE.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let out = f(&mut guard);
+        if guard.capacity() > KEEP_BYTES {
+            *guard = Default::default();
+        }
+        out
+    })
 }
 
 /// An image as palette indices (one byte per pixel, rows top to bottom) and its palette
@@ -264,14 +278,7 @@ impl Renderer {
         scene: &Scene,
         set: &crate::render::pieces::PieceSet,
     ) -> Result<Vec<u8>, RenderError> {
-        WORKSPACE.with(|cell| {
-            let mut guard = cell.borrow_mut();
-            let out = self.png_in(scene, set, &mut guard);
-            if guard.capacity() > KEEP_BYTES {
-                *guard = Default::default();
-            }
-            out
-        })
+        with_workspace(|ws| self.png_in(scene, set, ws))
     }
 
     /// Render `scene` as PNG in `ws`: composed as palette indices when the board's context
@@ -338,18 +345,13 @@ impl Renderer {
         let scene = self.scene(position, options);
         out.width = scene.width;
         out.height = scene.height;
-        WORKSPACE.with(|cell| {
-            let mut guard = cell.borrow_mut();
-            let ws = &mut *guard;
+        with_workspace(|ws| {
             if self.compose_in(&scene, set, ws)? {
                 // Handed over, not copied: the next composition refills the buffers.
                 std::mem::swap(&mut out.indices, &mut ws.indexed.indices);
                 std::mem::swap(&mut out.palette, &mut ws.indexed.palette);
             } else {
                 encode::indexed_of(&ws.pixels, scene.width, &mut ws.encode, out);
-            }
-            if guard.capacity() > KEEP_BYTES {
-                *guard = Default::default();
             }
             Ok(())
         })
@@ -366,18 +368,13 @@ impl Renderer {
         let set = self.set(options)?;
         let scene = self.scene(position, options);
         let mut pixels = Vec::new();
-        WORKSPACE.with(|cell| {
-            let mut guard = cell.borrow_mut();
-            let ws = &mut *guard;
+        with_workspace(|ws| {
             if self.compose_in(&scene, set, ws)? {
                 encode::rgba_of_indexed(&ws.indexed.indices, &ws.indexed.palette, &mut pixels);
             } else {
                 encode::rgba_of(&ws.pixels, scene.width, &mut ws.encode, &mut pixels);
             }
-            if guard.capacity() > KEEP_BYTES {
-                *guard = Default::default();
-            }
-            Ok(())
+            Ok::<_, RenderError>(())
         })?;
         Ok(RgbaImage {
             width: scene.width,

@@ -544,15 +544,13 @@ fn paint_shape(pixmap: &mut PixmapMut, shape: &Shape) {
             width,
             color,
         } => {
-            if let Some(path) = polyline(points, false) {
-                let stroke = Stroke {
-                    width: *width,
-                    line_cap: LineCap::Butt,
-                    line_join: LineJoin::Miter,
-                    ..Stroke::default()
-                };
-                pixmap.stroke_path(&path, &paint_of(*color), &stroke, id, None);
-            }
+            let stroke = Stroke {
+                width: *width,
+                line_cap: LineCap::Butt,
+                line_join: LineJoin::Miter,
+                ..Stroke::default()
+            };
+            stroke_path(pixmap, polyline(points, false), *color, &stroke);
         }
         Shape::Ring {
             center,
@@ -560,13 +558,11 @@ fn paint_shape(pixmap: &mut PixmapMut, shape: &Shape) {
             width,
             color,
         } => {
-            if let Some(path) = circle(*center, *radius) {
-                let stroke = Stroke {
-                    width: *width,
-                    ..Stroke::default()
-                };
-                pixmap.stroke_path(&path, &paint_of(*color), &stroke, id, None);
-            }
+            let stroke = Stroke {
+                width: *width,
+                ..Stroke::default()
+            };
+            stroke_path(pixmap, circle(*center, *radius), *color, &stroke);
         }
         Shape::Disc {
             center,
@@ -582,6 +578,19 @@ fn paint_shape(pixmap: &mut PixmapMut, shape: &Shape) {
             radius,
             stops,
         } => paint_glow(pixmap, *center, *radius, stops),
+    }
+}
+
+/// Stroke `path`, if there is one, in `color`.
+fn stroke_path(
+    pixmap: &mut PixmapMut,
+    path: Option<resvg::tiny_skia::Path>,
+    color: Rgba,
+    stroke: &Stroke,
+) {
+    if let Some(path) = path {
+        let id = Transform::identity();
+        pixmap.stroke_path(&path, &paint_of(color), stroke, id, None);
     }
 }
 

@@ -789,111 +789,119 @@ fn labels(
     theme: &Theme,
     font: &LabelFont,
 ) -> Vec<Label> {
-    let mut out = Vec::new();
-    let sq = grid.square as f32;
-    let cap = font.cap_height() / font.units_per_em();
-    // Place `ch` with its ink centred on `cx`, or its ink starting at `left`, or its ink
-    // ending at `right`; the baseline at `baseline`.
-    enum At {
-        Centre(f32),
-        Left(f32),
-        Right(f32),
+    let mut labels = Labels {
+        font,
+        cap: font.cap_height() / font.units_per_em(),
+        out: Vec::new(),
+    };
+    match coordinates {
+        Coordinates::Outside => labels.outside(position, grid, l, theme),
+        Coordinates::Inside => labels.inside(position, grid, theme),
+        Coordinates::None => {}
     }
-    let mut put = |ch: char, at: At, baseline: f32, cap_px: f32, color: Rgba| {
-        let Some(glyph) = font.glyph(ch) else { return };
-        let scale = cap_px / cap / font.units_per_em();
+    labels.out
+}
+
+/// Where a label's ink goes across: centred on an x, starting at one, or ending at one.
+enum At {
+    Centre(f32),
+    Left(f32),
+    Right(f32),
+}
+
+/// Labels being placed, glyph by glyph.
+struct Labels<'a> {
+    font: &'a LabelFont,
+    /// The cap height in ems.
+    cap: f32,
+    out: Vec<Label>,
+}
+
+impl Labels<'_> {
+    /// Place `ch` with its ink `at` across and its baseline at `baseline`, its capitals
+    /// `cap_px` tall.
+    fn put(&mut self, ch: char, at: At, baseline: f32, cap_px: f32, color: Rgba) {
+        let Some(glyph) = self.font.glyph(ch) else {
+            return;
+        };
+        let scale = cap_px / self.cap / self.font.units_per_em();
         let (ink_l, ink_r) = glyph.ink_x;
         let x = match at {
             At::Centre(cx) => cx - (ink_l + ink_r) / 2.0 * scale,
             At::Left(left) => left - ink_l * scale,
             At::Right(right) => right - ink_r * scale,
         };
-        out.push(Label {
+        self.out.push(Label {
             ch,
             x,
             y: baseline,
             scale,
             color,
         });
-    };
-    match coordinates {
-        Coordinates::Outside => {
-            // Labels sit centred in the margin, clear of the frame; the text height is
-            // about half the margin and never more than a third of a square.
-            let margin = l.margin.saturating_sub(l.frame) as f32;
-            let cap_px = (margin * 0.5).min(sq * 0.34);
-            if cap_px < MIN_CAP_PX {
-                return out;
-            }
-            let below = (grid.board.y + grid.board.h + l.frame) as f32;
-            // Letters mix x-height and ascenders; centring the cap height reads as centred.
-            let band_end = (grid.board.y + grid.board.h + l.margin) as f32;
-            let baseline = (below + band_end) / 2.0 + cap_px / 2.0;
-            for f in 0..position.files() {
-                let r = grid.rect(Square::new(f, 0));
-                let cx = r.x as f32 + sq / 2.0;
-                put(
-                    Square::new(f, 0).file_char(),
-                    At::Centre(cx),
-                    baseline,
-                    cap_px,
-                    theme.label,
-                );
-            }
-            let cx = margin / 2.0;
-            for rank in 0..position.ranks() {
-                let r = grid.rect(Square::new(0, rank));
-                let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
-                put(
-                    Square::new(0, rank).rank_char(),
-                    At::Centre(cx),
-                    baseline,
-                    cap_px,
-                    theme.label,
-                );
-            }
-        }
-        Coordinates::Inside => {
-            // On the board: ranks in the top-left corner of the left-hand column, files in
-            // the bottom-right corner of the bottom row, in the other square colour.
-            let cap_px = sq * 0.2;
-            if cap_px < MIN_CAP_PX {
-                return out;
-            }
-            let pad = (sq * 0.07).max(1.0);
-            // On hatched (printed) boards both square colours are white: labels in ink.
-            let other = |s: Square| match (theme.hatched, s.is_dark()) {
-                (true, _) => theme.label,
-                (false, true) => theme.light,
-                (false, false) => theme.dark,
-            };
-            let (bottom_rank, left_file) = match grid.bottom {
-                Color::White => (0, 0),
-                Color::Black => (position.ranks() - 1, position.files() - 1),
-            };
-            for f in 0..position.files() {
-                let s = Square::new(f, bottom_rank);
-                let r = grid.rect(s);
-                let right = (r.x + r.w) as f32 - pad;
-                // Leave room under the baseline for the descender of g and j.
-                let baseline = (r.y + r.h) as f32 - pad - cap_px * 0.22;
-                put(s.file_char(), At::Right(right), baseline, cap_px, other(s));
-            }
-            for rank in 0..position.ranks() {
-                let s = Square::new(left_file, rank);
-                let r = grid.rect(s);
-                put(
-                    s.rank_char(),
-                    At::Left(r.x as f32 + pad),
-                    r.y as f32 + pad + cap_px,
-                    cap_px,
-                    other(s),
-                );
-            }
-        }
-        Coordinates::None => {}
     }
-    out
+
+    /// Labels centred in the margin, clear of the frame; the text height is about half
+    /// the margin and never more than a third of a square.
+    fn outside(&mut self, position: &Position, grid: &Grid, l: &Layout, theme: &Theme) {
+        let sq = grid.square as f32;
+        let margin = l.margin.saturating_sub(l.frame) as f32;
+        let cap_px = (margin * 0.5).min(sq * 0.34);
+        if cap_px < MIN_CAP_PX {
+            return;
+        }
+        let below = (grid.board.y + grid.board.h + l.frame) as f32;
+        // Letters mix x-height and ascenders; centring the cap height reads as centred.
+        let band_end = (grid.board.y + grid.board.h + l.margin) as f32;
+        let baseline = (below + band_end) / 2.0 + cap_px / 2.0;
+        for f in 0..position.files() {
+            let r = grid.rect(Square::new(f, 0));
+            let cx = r.x as f32 + sq / 2.0;
+            let ch = Square::new(f, 0).file_char();
+            self.put(ch, At::Centre(cx), baseline, cap_px, theme.label);
+        }
+        let cx = margin / 2.0;
+        for rank in 0..position.ranks() {
+            let r = grid.rect(Square::new(0, rank));
+            let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
+            let ch = Square::new(0, rank).rank_char();
+            self.put(ch, At::Centre(cx), baseline, cap_px, theme.label);
+        }
+    }
+
+    /// Labels on the board: ranks in the top-left corner of the left-hand column, files in
+    /// the bottom-right corner of the bottom row, in the other square colour.
+    fn inside(&mut self, position: &Position, grid: &Grid, theme: &Theme) {
+        let sq = grid.square as f32;
+        let cap_px = sq * 0.2;
+        if cap_px < MIN_CAP_PX {
+            return;
+        }
+        let pad = (sq * 0.07).max(1.0);
+        // On hatched (printed) boards both square colours are white: labels in ink.
+        let other = |s: Square| match (theme.hatched, s.is_dark()) {
+            (true, _) => theme.label,
+            (false, true) => theme.light,
+            (false, false) => theme.dark,
+        };
+        let (bottom_rank, left_file) = match grid.bottom {
+            Color::White => (0, 0),
+            Color::Black => (position.ranks() - 1, position.files() - 1),
+        };
+        for f in 0..position.files() {
+            let s = Square::new(f, bottom_rank);
+            let r = grid.rect(s);
+            let right = (r.x + r.w) as f32 - pad;
+            // Leave room under the baseline for the descender of g and j.
+            let baseline = (r.y + r.h) as f32 - pad - cap_px * 0.22;
+            self.put(s.file_char(), At::Right(right), baseline, cap_px, other(s));
+        }
+        for rank in 0..position.ranks() {
+            let s = Square::new(left_file, rank);
+            let r = grid.rect(s);
+            let (left, baseline) = (r.x as f32 + pad, r.y as f32 + pad + cap_px);
+            self.put(s.rank_char(), At::Left(left), baseline, cap_px, other(s));
+        }
+    }
 }
 
 /// The exact description of a scene's base layers (with its labels if `labels`): the

@@ -167,8 +167,43 @@ pub struct Sheet {
 
 /// Why a sheet cannot be laid out: one sentence.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SheetError(pub String);
+#[error("{kind}")]
+pub struct SheetError {
+    /// What was wrong.
+    pub kind: SheetErrorKind,
+}
+
+impl From<SheetErrorKind> for SheetError {
+    fn from(kind: SheetErrorKind) -> SheetError {
+        SheetError { kind }
+    }
+}
+
+/// The kinds of [`SheetError`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SheetErrorKind {
+    /// No entries.
+    #[error("a sheet needs at least one position")]
+    NoPositions,
+    /// The compiled-in text font could not be read.
+    #[error("{FONT_UNREADABLE}")]
+    Font,
+    /// Even the smallest diagrams do not fit `rows` rows on a page of `paper`.
+    #[error("{rows} rows of diagrams do not fit on a {} page: use fewer rows", paper.name())]
+    RowsDoNotFit {
+        /// The rows asked for (or chosen).
+        rows: u32,
+        /// The paper.
+        paper: Paper,
+    },
+    /// An answer key was asked for, and no entry has a solution.
+    #[error("no position has a solution to print (EPD bm or pv operations, PGN moves)")]
+    NoSolutions,
+}
+
+/// Why the text font is missing.
+const FONT_UNREADABLE: &str = "the built-in text font could not be read";
 
 /// Copy `image`'s pixels (opaque) into `page` with their top left corner at `at`, clipped
 /// to the page.
@@ -210,8 +245,7 @@ const LEADING: f32 = 1.3;
 const CAPTION_LINES: usize = 2;
 
 fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
-    TextFace::builtin(bold)
-        .ok_or_else(|| RenderError::Encode("the built-in text font could not be read".into()))
+    TextFace::builtin(bold).ok_or_else(|| RenderError::Encode(FONT_UNREADABLE.into()))
 }
 
 /// `text` broken into lines at most `max` pixels wide at `px`; at most `lines` lines, the
@@ -239,6 +273,111 @@ fn wrap(face: &TextFace, text: &str, px: f32, max: f32, lines: usize) -> Vec<Str
     out
 }
 
+/// A sheet's pages in page pixels: their size, margin and columns, and the type faces.
+struct Frame {
+    /// Page pixels per point.
+    scale: f32,
+    width: u32,
+    height: u32,
+    margin: f32,
+    columns: u32,
+    /// The width of a column.
+    column: f32,
+    book: &'static TextFace,
+    bold: &'static TextFace,
+}
+
+impl Frame {
+    fn of(o: &SheetOptions) -> Result<Frame, SheetError> {
+        let scale = f32::from(o.dpi) / 72.0;
+        let (pw, ph) = o.paper.points();
+        let (width, height) = ((pw * scale).round() as u32, (ph * scale).round() as u32);
+        let (book, bold) = (
+            face(false).map_err(|_| SheetErrorKind::Font)?,
+            face(true).map_err(|_| SheetErrorKind::Font)?,
+        );
+        let columns = u32::from(o.columns.clamp(1, MAX_COLUMNS));
+        let margin = MARGIN * scale;
+        let column = ((width as f32 - 2.0 * margin - (columns - 1) as f32 * (COLUMN_GAP * scale))
+            / columns as f32)
+            .floor();
+        Ok(Frame {
+            scale,
+            width,
+            height,
+            margin,
+            columns,
+            column,
+            book,
+            bold,
+        })
+    }
+
+    /// `v` points in page pixels.
+    fn pt(&self, v: f32) -> f32 {
+        v * self.scale
+    }
+
+    /// An empty page.
+    fn page(&self) -> Page {
+        Page {
+            width: self.width,
+            height: self.height,
+            items: Vec::new(),
+        }
+    }
+
+    /// Page numbers in the footers, when there are several pages.
+    fn number(&self, pages: &mut [Page]) {
+        let count = pages.len();
+        if count < 2 {
+            return;
+        }
+        let px = self.pt(FOOTER);
+        for (n, page) in pages.iter_mut().enumerate() {
+            let text = format!("{} / {count}", n + 1);
+            page.items.push(Item::Text {
+                x: (self.width as f32 - self.book.width(&text, px)) / 2.0,
+                baseline: self.height as f32 - self.margin + self.pt(FOOTER),
+                text,
+                bold: false,
+                px,
+            });
+        }
+    }
+}
+
+/// The rows of diagrams on each page, their size, and the spaces.
+struct Grid {
+    /// Where the first row starts on the first page.
+    top: f32,
+    rows: u32,
+    /// The diagrams' size.
+    size: u32,
+    /// Space added between rows.
+    gap: f32,
+    /// The height of the captions above each diagram.
+    caption_band: f32,
+    /// The height of a cell: captions, diagram, side to move.
+    cell: f32,
+    /// Per entry, its number and its caption's lines.
+    captions: Vec<(String, Vec<String>)>,
+}
+
+/// The largest of `lo..=hi` that `fits`, given that what fits gets no larger when bigger;
+/// `lo` when none does.
+fn largest(lo: u32, hi: u32, fits: impl Fn(u32) -> bool) -> u32 {
+    if fits(hi) {
+        return hi;
+    }
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    lo
+}
+
 /// "White to move" or "Black to move".
 fn side_to_move(position: &Position) -> &'static str {
     match position.turn {
@@ -264,35 +403,38 @@ impl Sheet {
     }
 
     fn lay_out(&mut self, renderer: &Renderer) -> Result<(), SheetError> {
-        let o = &self.options;
         if self.entries.is_empty() {
-            return Err(SheetError("a sheet needs at least one position".into()));
+            return Err(SheetErrorKind::NoPositions.into());
         }
-        let scale = f32::from(o.dpi) / 72.0;
-        let pt = |v: f32| v * scale;
-        let (pw, ph) = o.paper.points();
-        let (width, height) = ((pw * scale).round() as u32, (ph * scale).round() as u32);
-        let (book, bold) = (
-            face(false).map_err(|e| SheetError(e.to_string()))?,
-            face(true).map_err(|e| SheetError(e.to_string()))?,
-        );
-        let columns = u32::from(o.columns.clamp(1, MAX_COLUMNS));
-        let margin = pt(MARGIN);
-        let column = ((width as f32 - 2.0 * margin - (columns - 1) as f32 * pt(COLUMN_GAP))
-            / columns as f32)
-            .floor();
-        let mut pages: Vec<Page> = Vec::new();
-        let new_page = || Page {
-            width,
-            height,
-            items: Vec::new(),
-        };
-        let mut first = new_page();
-        let mut top = margin;
-        if let Some(title) = o.title.as_deref().filter(|t| !t.trim().is_empty()) {
-            let px = pt(TITLE);
-            let text = bold.fit(title.trim(), px, width as f32 - 2.0 * margin);
-            let x = (width as f32 - bold.width(&text, px)) / 2.0;
+        let frame = Frame::of(&self.options)?;
+        let mut first = frame.page();
+        let top = self.title(&frame, &mut first);
+        let captions = self.captions(&frame);
+        let grid = self.grid(renderer, &frame, top, captions)?;
+        let mut pages = self.place(renderer, &frame, &grid, first);
+        if self.options.solutions {
+            let (book, bold) = (frame.book, frame.bold);
+            self.answer_key(&mut pages, frame.width, frame.height, book, bold)?;
+        }
+        frame.number(&mut pages);
+        self.pages = pages;
+        Ok(())
+    }
+
+    /// The title, centred at the top of the first page, if there is one; where the grid
+    /// starts below it.
+    fn title(&self, f: &Frame, first: &mut Page) -> f32 {
+        let mut top = f.margin;
+        if let Some(title) = self
+            .options
+            .title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+        {
+            let px = f.pt(TITLE);
+            let bold = f.bold;
+            let text = bold.fit(title.trim(), px, f.width as f32 - 2.0 * f.margin);
+            let x = (f.width as f32 - bold.width(&text, px)) / 2.0;
             top += bold.cap_height(px);
             first.items.push(Item::Text {
                 text,
@@ -301,51 +443,64 @@ impl Sheet {
                 x,
                 baseline: top,
             });
-            top += pt(TITLE * 0.9);
+            top += f.pt(TITLE * 0.9);
         }
-        // Captions: the number in bold, then the caption, wrapped to the column.
-        let caption_px = pt(CAPTION);
-        let captions: Vec<(String, Vec<String>)> = self
-            .entries
+        top
+    }
+
+    /// Per entry, its number and its caption wrapped to the column (after the number).
+    fn captions(&self, f: &Frame) -> Vec<(String, Vec<String>)> {
+        let caption_px = f.pt(CAPTION);
+        self.entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
                 let number = format!("{}.", i + 1);
-                let indent = bold.width(&format!("{number} "), caption_px);
+                let indent = f.bold.width(&format!("{number} "), caption_px);
                 let lines = e.caption.as_deref().map_or_else(Vec::new, |c| {
-                    wrap(book, c, caption_px, column - indent, CAPTION_LINES)
+                    wrap(f.book, c, caption_px, f.column - indent, CAPTION_LINES)
                 });
                 (number, lines)
             })
-            .collect();
-        let caption_lines = captions.iter().map(|c| c.1.len()).max().unwrap_or(0).max(1);
-        let caption_band = caption_lines as f32 * pt(CAPTION * LEADING) + pt(3.0);
-        let side_band = pt(4.0) + pt(SIDE * LEADING);
-        // Diagram heights: the tallest shape on the sheet (10×8 boards, pockets) at a size.
-        let diagram_height = |size: u32| -> u32 {
-            let mut seen: Vec<(u8, bool)> = Vec::new();
-            let mut tallest = 0;
-            for e in &self.entries {
-                let shape = (e.position.files(), e.position.pocket.is_some());
-                if seen.contains(&shape) {
-                    continue;
-                }
-                seen.push(shape);
-                let options = RenderOptions {
-                    size,
-                    ..o.diagram.clone()
-                };
-                tallest = tallest.max(renderer.scene(&e.position, &options).height);
+            .collect()
+    }
+
+    /// The height of the tallest shape on the sheet (10×8 boards, pockets) at `size`.
+    fn diagram_height(&self, renderer: &Renderer, size: u32) -> u32 {
+        let mut seen: Vec<(u8, bool)> = Vec::new();
+        let mut tallest = 0;
+        for e in &self.entries {
+            let shape = (e.position.files(), e.position.pocket.is_some());
+            if seen.contains(&shape) {
+                continue;
             }
-            tallest
-        };
-        let cell = |size: u32| caption_band + diagram_height(size) as f32 + side_band;
-        let footer = pt(FOOTER * 2.5);
-        let available = height as f32 - top - margin - footer;
+            seen.push(shape);
+            let options = self.diagram_options(size);
+            tallest = tallest.max(renderer.scene(&e.position, &options).height);
+        }
+        tallest
+    }
+
+    /// The rows of a page and the largest diagram size at which they fit under `top`.
+    fn grid(
+        &self,
+        renderer: &Renderer,
+        f: &Frame,
+        top: f32,
+        captions: Vec<(String, Vec<String>)>,
+    ) -> Result<Grid, SheetError> {
+        let o = &self.options;
+        let caption_lines = captions.iter().map(|c| c.1.len()).max().unwrap_or(0).max(1);
+        let caption_band = caption_lines as f32 * f.pt(CAPTION * LEADING) + f.pt(3.0);
+        let side_band = f.pt(4.0) + f.pt(SIDE * LEADING);
+        let cell =
+            |size: u32| caption_band + self.diagram_height(renderer, size) as f32 + side_band;
+        let footer = f.pt(FOOTER * 2.5);
+        let available = f.height as f32 - top - f.margin - footer;
         let fits = |size: u32, rows: u32| {
-            rows as f32 * cell(size) + rows.saturating_sub(1) as f32 * pt(ROW_GAP) <= available
+            rows as f32 * cell(size) + rows.saturating_sub(1) as f32 * f.pt(ROW_GAP) <= available
         };
-        let widest = (column as u32).min(MAX_SIZE);
+        let widest = (f.column as u32).min(MAX_SIZE);
         let rows = match o.rows {
             Some(r) => u32::from(r.clamp(1, MAX_ROWS)),
             // As many rows as fit with boards at least 3/4 of a column wide.
@@ -355,109 +510,100 @@ impl Sheet {
                 .unwrap_or(1),
         };
         // The largest size at which `rows` rows fit (heights grow with the size).
-        let mut size = widest;
+        let size = largest(MIN_SIZE, widest, |size| fits(size, rows));
         if !fits(size, rows) {
-            let (mut lo, mut hi) = (MIN_SIZE, size);
-            while lo < hi {
-                let mid = (lo + hi).div_ceil(2);
-                if fits(mid, rows) {
-                    lo = mid
-                } else {
-                    hi = mid - 1
-                }
-            }
-            size = lo;
-            if !fits(size, rows) {
-                return Err(SheetError(format!(
-                    "{rows} rows of diagrams do not fit on a {} page: use fewer rows",
-                    o.paper.name()
-                )));
-            }
+            let paper = o.paper;
+            return Err(SheetErrorKind::RowsDoNotFit { rows, paper }.into());
         }
         let spare = available - rows as f32 * cell(size);
         let gap = match rows {
             1 => 0.0,
-            r => (spare / (r - 1) as f32).min(pt(MAX_ROW_GAP)),
+            r => (spare / (r - 1) as f32).min(f.pt(MAX_ROW_GAP)),
         };
-        let per_page = (rows * columns) as usize;
-        let side_px = pt(SIDE);
+        Ok(Grid {
+            top,
+            rows,
+            size,
+            gap,
+            caption_band,
+            cell: cell(size),
+            captions,
+        })
+    }
+
+    /// Every entry in its cell of the grid, page after page, starting on `first`.
+    fn place(&self, renderer: &Renderer, f: &Frame, grid: &Grid, first: Page) -> Vec<Page> {
+        let mut pages: Vec<Page> = Vec::new();
+        let per_page = (grid.rows * f.columns) as usize;
         let mut page = first;
-        let mut row_top = top;
-        for (i, entry) in self.entries.iter().enumerate() {
+        let mut row_top = grid.top;
+        for i in 0..self.entries.len() {
             let slot = (i % per_page) as u32;
             if i > 0 && slot == 0 {
-                pages.push(std::mem::replace(&mut page, new_page()));
-                row_top = margin;
+                pages.push(std::mem::replace(&mut page, f.page()));
+                row_top = f.margin;
             }
-            let (col, row) = (slot % columns, slot / columns);
-            let cell_left = margin + col as f32 * (column + pt(COLUMN_GAP));
-            let x = (cell_left + (column - size as f32) / 2.0).round();
-            let y0 = row_top + row as f32 * (cell(size) + gap);
-            let (number, lines) = &captions[i];
-            let mut baseline = y0 + bold.cap_height(caption_px);
-            page.items.push(Item::Text {
-                text: number.clone(),
-                bold: true,
-                px: caption_px,
-                x,
-                baseline,
-            });
-            let indent = bold.width(&format!("{number} "), caption_px);
-            for line in lines {
-                page.items.push(Item::Text {
-                    text: line.clone(),
-                    bold: false,
-                    px: caption_px,
-                    x: x + indent,
-                    baseline,
-                });
-                baseline += pt(CAPTION * LEADING);
-            }
-            let y = (y0 + caption_band).round();
-            page.items.push(Item::Diagram {
-                entry: i,
-                x: x as u32,
-                y: y as u32,
-                size,
-            });
-            let text = side_to_move(&entry.position);
-            let shown = renderer
-                .scene(
-                    &entry.position,
-                    &RenderOptions {
-                        size,
-                        ..o.diagram.clone()
-                    },
-                )
-                .height as f32;
-            page.items.push(Item::Text {
-                text: text.to_string(),
-                bold: false,
-                px: side_px,
-                x: x + (size as f32 - book.width(text, side_px)) / 2.0,
-                baseline: y + shown + pt(4.0) + book.cap_height(side_px),
-            });
+            let (col, row) = (slot % f.columns, slot / f.columns);
+            let cell_left = f.margin + col as f32 * (f.column + f.pt(COLUMN_GAP));
+            let x = (cell_left + (f.column - grid.size as f32) / 2.0).round();
+            let y0 = row_top + row as f32 * (grid.cell + grid.gap);
+            self.place_entry(renderer, f, grid, i, (x, y0), &mut page);
         }
         pages.push(page);
-        if o.solutions {
-            self.answer_key(&mut pages, width, height, book, bold)?;
+        pages
+    }
+
+    /// Entry `i` in the cell whose diagram's left edge is `x` and whose top is `y0`: its
+    /// number and caption, the diagram, the side to move under it.
+    fn place_entry(
+        &self,
+        renderer: &Renderer,
+        f: &Frame,
+        grid: &Grid,
+        i: usize,
+        (x, y0): (f32, f32),
+        page: &mut Page,
+    ) {
+        let (number, lines) = &grid.captions[i];
+        let (book, bold) = (f.book, f.bold);
+        let (caption_px, side_px) = (f.pt(CAPTION), f.pt(SIDE));
+        let mut baseline = y0 + bold.cap_height(caption_px);
+        page.items.push(Item::Text {
+            text: number.clone(),
+            bold: true,
+            px: caption_px,
+            x,
+            baseline,
+        });
+        let indent = bold.width(&format!("{number} "), caption_px);
+        for line in lines {
+            page.items.push(Item::Text {
+                text: line.clone(),
+                bold: false,
+                px: caption_px,
+                x: x + indent,
+                baseline,
+            });
+            baseline += f.pt(CAPTION * LEADING);
         }
-        let count = pages.len();
-        if count > 1 {
-            let px = pt(FOOTER);
-            for (n, page) in pages.iter_mut().enumerate() {
-                let text = format!("{} / {count}", n + 1);
-                page.items.push(Item::Text {
-                    x: (width as f32 - book.width(&text, px)) / 2.0,
-                    baseline: height as f32 - margin + pt(FOOTER),
-                    text,
-                    bold: false,
-                    px,
-                });
-            }
-        }
-        self.pages = pages;
-        Ok(())
+        let size = grid.size;
+        let y = (y0 + grid.caption_band).round();
+        page.items.push(Item::Diagram {
+            entry: i,
+            x: x as u32,
+            y: y as u32,
+            size,
+        });
+        let position = &self.entries[i].position;
+        let text = side_to_move(position);
+        let shown = renderer.scene(position, &self.diagram_options(size)).height as f32;
+        page.items.push(Item::Text {
+            text: text.to_string(),
+            bold: false,
+            px: side_px,
+            x: x + (size as f32 - book.width(text, side_px)) / 2.0,
+            baseline: y + shown + f.pt(4.0) + book.cap_height(side_px),
+        });
     }
 
     /// The answer key: a heading, then each entry's number and solution, wrapped, on as
@@ -471,9 +617,7 @@ impl Sheet {
         bold: &TextFace,
     ) -> Result<(), SheetError> {
         if self.entries.iter().all(|e| e.solution.is_none()) {
-            return Err(SheetError(
-                "no position has a solution to print (EPD bm or pv operations, PGN moves)".into(),
-            ));
+            return Err(SheetErrorKind::NoSolutions.into());
         }
         let scale = f32::from(self.options.dpi) / 72.0;
         let pt = |v: f32| v * scale;
@@ -550,6 +694,13 @@ impl Sheet {
         }
     }
 
+    /// Entry `entry`'s position and the options its diagram is drawn with at `size`, once
+    /// the render may go on (not cancelled).
+    fn diagram(&self, entry: usize, size: u32) -> Result<(&Position, RenderOptions), RenderError> {
+        crate::render::cancel::check()?;
+        Ok((&self.entries[entry].position, self.diagram_options(size)))
+    }
+
     /// Page `n` (0-based) as an SVG document whose size is the paper's.
     pub fn svg(&self, renderer: &Renderer, n: usize) -> Result<String, RenderError> {
         let page = &self.pages[n];
@@ -575,9 +726,8 @@ impl Sheet {
                     }
                 }
                 Item::Diagram { entry, x, y, size } => {
-                    crate::render::cancel::check()?;
-                    let e = &self.entries[*entry];
-                    let svg = renderer.svg(&e.position, &self.diagram_options(*size))?;
+                    let (position, options) = self.diagram(*entry, *size)?;
+                    let svg = renderer.svg(position, &options)?;
                     out.push_str(&crate::render::svg::nested(
                         &svg,
                         &format!("d{}-", entry + 1),
@@ -614,10 +764,9 @@ impl Sheet {
                 ),
                 Item::Diagram { entry, x, y, size } => {
                     // The diagram's own PNG pixels, copied in.
-                    crate::render::cancel::check()?;
-                    let e = &self.entries[*entry];
+                    let (position, options) = self.diagram(*entry, *size)?;
                     let mut diagram = Indexed::default();
-                    renderer.indexed(&e.position, &self.diagram_options(*size), &mut diagram)?;
+                    renderer.indexed(position, &options, &mut diagram)?;
                     paste(&diagram, (*x, *y), &mut pixmap);
                 }
             }
@@ -663,5 +812,39 @@ impl Sheet {
             .map(|n| self.svg(renderer, n))
             .collect::<Result<Vec<_>, _>>()?;
         crate::render::convert::pdf_pages(&pages, self.options.paper.points())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_kind_has_its_exact_message() {
+        let message = |kind: SheetErrorKind| SheetError::from(kind).to_string();
+        assert_eq!(
+            message(SheetErrorKind::NoPositions),
+            "a sheet needs at least one position"
+        );
+        assert_eq!(
+            message(SheetErrorKind::Font),
+            "the built-in text font could not be read"
+        );
+        let paper = Paper::Letter;
+        assert_eq!(
+            message(SheetErrorKind::RowsDoNotFit { rows: 9, paper }),
+            "9 rows of diagrams do not fit on a letter page: use fewer rows"
+        );
+        assert_eq!(
+            message(SheetErrorKind::NoSolutions),
+            "no position has a solution to print (EPD bm or pv operations, PGN moves)"
+        );
+    }
+
+    #[test]
+    fn an_empty_sheet_is_refused_with_its_kind() {
+        let renderer = Renderer::default();
+        let error = Sheet::new(&renderer, Vec::new(), SheetOptions::default());
+        assert_eq!(error.map(|_| ()), Err(SheetErrorKind::NoPositions.into()));
     }
 }

@@ -5,9 +5,10 @@
 //! external files. Every value written comes from the scene (numbers, `#rrggbb` colours,
 //! usvg-normalised piece bodies): no user text reaches the output.
 
+use crate::chess::piece::Piece;
 use crate::render::font::{GLYPH_GRID, LabelFont};
 use crate::render::pathdata::PathWriter;
-use crate::render::pieces::PieceSet;
+use crate::render::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
 use crate::render::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
@@ -103,57 +104,11 @@ fn write_into(
     parts: &dyn Fragments,
 ) -> fmt::Result {
     let (w, h) = (scene.width, scene.height);
-    // One square size for all pieces, and square artwork: `<use>` then needs no size.
-    let square = scene.pieces.first().map(|p| p.rect.w).filter(|&px| {
-        px > 0
-            && scene.pieces.iter().all(|p| {
-                p.rect.w == px && p.rect.h == px && {
-                    let (vw, vh) = set.art(p.piece).view_box;
-                    vw == vh
-                }
-            })
-    });
-    // The shared parts first, so the document is allocated once at about its size. Each
-    // kind of part ends its key with its own letter. The symbols depend on the set, which
-    // pieces appear, and the scale.
-    let used = scene
-        .pieces
-        .iter()
-        .fold(0u32, |mask, p| mask | 1 << p.piece.index());
-    let symbols = (used != 0).then(|| {
-        let mut key = set.shared_name().as_bytes().to_vec();
-        key.push(0);
-        for v in [used, w, h, square.unwrap_or(0)] {
-            key.extend_from_slice(&v.to_le_bytes());
-        }
-        key.push(b'P');
-        parts.fragment(key, &mut || {
-            let mut text = String::with_capacity(8192);
-            let _ = write_pieces(&mut text, scene, set, square);
-            text
-        })
-    });
-    let mut key = crate::render::scene::base_key(scene, false);
-    key.push(b'B');
-    let board = parts.fragment(key, &mut || {
-        let mut text = String::with_capacity(256 + scene.fills.len() * 16);
-        let _ = write_board(&mut text, scene);
-        text
-    });
-    let labels = (!scene.labels.is_empty()).then(|| {
-        let mut key = Vec::new();
-        crate::render::scene::describe_labels(scene, &mut key);
-        key.push(b'L');
-        parts.fragment(key, &mut || {
-            let mut text = String::with_capacity(64 + scene.labels.len() * 96);
-            let _ = write_labels(&mut text, scene, font);
-            text
-        })
-    });
-    let size = |part: &Option<Arc<str>>| part.as_ref().map_or(0, |p| p.len());
-    let shared = size(&symbols) + board.len() + size(&labels);
+    let square = uniform_square(scene, set);
+    // The shared parts first, so the document is allocated once at about its size.
+    let shared = SharedParts::of(scene, set, font, parts, square);
     out.reserve(
-        shared
+        shared.len()
             + 160
             + title.map_or(0, |t| t.len() + 24)
             + scene.pieces.len() * 40
@@ -166,14 +121,107 @@ fn write_into(
     if let Some(title) = title {
         write!(out, "<title>{}</title>", escape(title))?;
     }
-    if let Some(symbols) = &symbols {
+    if let Some(symbols) = &shared.symbols {
         out.push_str(symbols);
     }
-    out.push_str(&board);
+    out.push_str(&shared.board);
     let mut gradients = 0;
     for shape in &scene.marks {
         write_shape(out, shape, &mut gradients)?;
     }
+    write_uses(out, scene, square)?;
+    for shape in &scene.overlays {
+        write_shape(out, shape, &mut gradients)?;
+    }
+    if let Some(labels) = &shared.labels {
+        out.push_str(labels);
+    }
+    out.push_str("</svg>");
+    Ok(())
+}
+
+/// The one square size of every piece, when there is one and all the artwork is square:
+/// `<use>` then needs no size.
+fn uniform_square(scene: &Scene, set: &PieceSet) -> Option<u32> {
+    scene.pieces.first().map(|p| p.rect.w).filter(|&px| {
+        px > 0
+            && scene.pieces.iter().all(|p| {
+                p.rect.w == px && p.rect.h == px && {
+                    let (vw, vh) = set.art(p.piece).view_box;
+                    vw == vh
+                }
+            })
+    })
+}
+
+/// The parts of a document that many diagrams share: the piece symbols, the board, the
+/// labels.
+struct SharedParts {
+    symbols: Option<Arc<str>>,
+    board: Arc<str>,
+    labels: Option<Arc<str>>,
+}
+
+impl SharedParts {
+    /// `scene`'s parts, from `parts` or written. Each kind of part ends its key with its
+    /// own letter. The symbols depend on the set, which pieces appear, and the scale.
+    fn of(
+        scene: &Scene,
+        set: &PieceSet,
+        font: &LabelFont,
+        parts: &dyn Fragments,
+        square: Option<u32>,
+    ) -> SharedParts {
+        let used = scene
+            .pieces
+            .iter()
+            .fold(0u32, |mask, p| mask | 1 << p.piece.index());
+        let symbols = (used != 0).then(|| {
+            let mut key = set.shared_name().as_bytes().to_vec();
+            key.push(0);
+            for v in [used, scene.width, scene.height, square.unwrap_or(0)] {
+                key.extend_from_slice(&v.to_le_bytes());
+            }
+            key.push(b'P');
+            parts.fragment(key, &mut || {
+                let mut text = String::with_capacity(8192);
+                let _ = write_pieces(&mut text, scene, set, square);
+                text
+            })
+        });
+        let mut key = crate::render::scene::base_key(scene, false);
+        key.push(b'B');
+        let board = parts.fragment(key, &mut || {
+            let mut text = String::with_capacity(256 + scene.fills.len() * 16);
+            let _ = write_board(&mut text, scene);
+            text
+        });
+        let labels = (!scene.labels.is_empty()).then(|| {
+            let mut key = Vec::new();
+            crate::render::scene::describe_labels(scene, &mut key);
+            key.push(b'L');
+            parts.fragment(key, &mut || {
+                let mut text = String::with_capacity(64 + scene.labels.len() * 96);
+                let _ = write_labels(&mut text, scene, font);
+                text
+            })
+        });
+        SharedParts {
+            symbols,
+            board,
+            labels,
+        }
+    }
+
+    /// Their bytes.
+    fn len(&self) -> usize {
+        let size = |part: &Option<Arc<str>>| part.as_ref().map_or(0, |p| p.len());
+        size(&self.symbols) + self.board.len() + size(&self.labels)
+    }
+}
+
+/// Each piece as a `<use>` of its symbol, sized unless every piece has `square`'s size.
+fn write_uses(out: &mut String, scene: &Scene, square: Option<u32>) -> fmt::Result {
     for p in &scene.pieces {
         let r = p.rect;
         write!(
@@ -188,13 +236,6 @@ fn write_into(
         }
         out.push_str("/>");
     }
-    for shape in &scene.overlays {
-        write_shape(out, shape, &mut gradients)?;
-    }
-    if let Some(labels) = &labels {
-        out.push_str(labels);
-    }
-    out.push_str("</svg>");
     Ok(())
 }
 
@@ -249,112 +290,16 @@ fn write_pieces(
     set: &PieceSet,
     square: Option<u32>,
 ) -> fmt::Result {
-    use crate::render::pieces::ArtPath;
-    let (width, height) = (scene.width, scene.height);
     let mut used: Vec<_> = scene.pieces.iter().map(|p| p.piece).collect();
     used.sort();
     used.dedup();
     if used.is_empty() {
         return Ok(());
     }
-    // Runs: consecutive paths of one style in one piece. Path data is compared by the ids
-    // the set gave it when it was loaded.
-    let runs: Vec<(usize, &[ArtPath])> = used
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| set.art(*p).paths.as_ref().map(|paths| (i, paths)))
-        .flat_map(|(i, paths)| {
-            paths
-                .chunk_by(|a, b| a.style == b.style)
-                .map(move |run| (i, run))
-        })
-        .collect();
-    let ids = |run: &[ArtPath]| run.iter().map(|p| p.id).collect::<Vec<u32>>();
-    let mut run_counts: HashMap<Vec<u32>, usize> = HashMap::default();
-    for (_, run) in &runs {
-        *run_counts.entry(ids(run)).or_default() += 1;
-    }
-    let shared: Vec<bool> = runs
-        .iter()
-        .map(|(_, run)| run_counts[&ids(run)] > 1)
-        .collect();
-    // Paths outside shared runs, counted; and how many distinct shared runs hold each path.
-    let mut loose: HashMap<u32, usize> = HashMap::default();
-    for ((_, run), is_shared) in runs.iter().zip(&shared) {
-        if !is_shared {
-            for p in *run {
-                *loose.entry(p.id).or_default() += 1;
-            }
-        }
-    }
-    let mut in_shared: HashMap<u32, usize> = HashMap::default();
-    for (key, _) in run_counts.iter().filter(|(_, n)| **n > 1) {
-        let mut key = key.clone();
-        key.sort_unstable();
-        key.dedup();
-        for id in key {
-            *in_shared.entry(id).or_default() += 1;
-        }
-    }
-    let loose_count = |id: u32| loose.get(&id).copied().unwrap_or(0);
-    let shared_keys = |id: u32| in_shared.get(&id).copied().unwrap_or(0);
-    // Written once and used: repeated loose, or loose and also inside a shared run.
-    let shared_path =
-        |id: u32| loose_count(id) > 1 || (loose_count(id) == 1 && shared_keys(id) > 0);
-    // A shared run's id: derived from its paths' names (four characters; the ids of paths
-    // are unique in the set, so runs that differ get different hashes but for one chance
-    // in 46,656 per pair).
-    let run_name = |run: &[ArtPath]| {
-        let hash = crate::hash::fnv1a(run.iter().flat_map(|p| p.name.bytes().chain([b'|'])));
-        format!("g{}", crate::hash::base36(hash, 3))
-    };
-
-    let mut classes: HashSet<&str> = HashSet::default();
-    let mut css = String::new();
-    for (_, run) in &runs {
-        let p = &run[0];
-        if !p.class.is_empty() && classes.insert(&p.class) {
-            write!(css, ".{}{{{}}}", p.class, p.style)?;
-        }
-    }
-    if !css.is_empty() {
-        write!(out, "<style>{css}</style>")?;
-    }
+    let runs = Runs::of(&used, set);
+    runs.write_styles(out)?;
     out.push_str("<defs>");
-    let mut written: HashSet<u32> = HashSet::default();
-    let mut groups: HashSet<Vec<u32>> = HashSet::default();
-    for ((_, run), is_shared) in runs.iter().zip(&shared) {
-        if !is_shared || !groups.insert(ids(run)) {
-            continue;
-        }
-        if let [p] = run {
-            written.insert(p.id);
-            write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
-            continue;
-        }
-        write!(out, r#"<g id="{}">"#, run_name(run))?;
-        for p in *run {
-            if written.contains(&p.id) {
-                write!(out, r##"<use href="#{}"/>"##, p.name)?;
-            } else if loose_count(p.id) + shared_keys(p.id) > 1 {
-                written.insert(p.id);
-                write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
-            } else {
-                write!(out, r#"<path d="{}"/>"#, p.d)?;
-            }
-        }
-        out.push_str("</g>");
-    }
-    for ((_, run), is_shared) in runs.iter().zip(&shared) {
-        if *is_shared {
-            continue;
-        }
-        for p in *run {
-            if shared_path(p.id) && written.insert(p.id) {
-                write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
-            }
-        }
-    }
+    runs.write_shared(out)?;
     for (i, piece) in used.iter().enumerate() {
         let art = set.art(*piece);
         // With one square size for every piece, the symbol's viewBox covers the whole
@@ -362,8 +307,8 @@ fn write_pieces(
         // default 100%); otherwise each `<use>` gives the square's width and height.
         let (vw, vh) = match square {
             Some(px) => (
-                art.view_box.0 * width as f32 / px as f32,
-                art.view_box.1 * height as f32 / px as f32,
+                art.view_box.0 * scene.width as f32 / px as f32,
+                art.view_box.1 * scene.height as f32 / px as f32,
             ),
             None => art.view_box,
         };
@@ -377,7 +322,163 @@ fn write_pieces(
         if art.paths.is_none() {
             out.push_str(&art.symbol_body);
         }
-        for ((_, run), is_shared) in runs.iter().zip(&shared).filter(|((r, _), _)| *r == i) {
+        runs.write_symbol_body(out, i)?;
+        out.push_str("</symbol>");
+    }
+    out.push_str("</defs>");
+    Ok(())
+}
+
+/// The styled paths of the pieces a document uses, as runs (consecutive paths of one style
+/// in one piece), and what repeats among them. Path data is compared by the ids the set
+/// gave it when it was loaded.
+struct Runs<'a> {
+    /// Each run with the number of its piece among those used.
+    runs: Vec<(usize, &'a [ArtPath])>,
+    /// Per run, whether the same paths form another run too.
+    shared: Vec<bool>,
+    /// Paths outside shared runs, counted.
+    loose: HashMap<u32, usize>,
+    /// How many distinct shared runs hold each path.
+    in_shared: HashMap<u32, usize>,
+}
+
+fn path_ids(run: &[ArtPath]) -> Vec<u32> {
+    run.iter().map(|p| p.id).collect()
+}
+
+/// A shared run's id: derived from its paths' names (four characters; the ids of paths
+/// are unique in the set, so runs that differ get different hashes but for one chance
+/// in 46,656 per pair).
+fn run_name(run: &[ArtPath]) -> String {
+    let hash = crate::hash::fnv1a(run.iter().flat_map(|p| p.name.bytes().chain([b'|'])));
+    format!("g{}", crate::hash::base36(hash, 3))
+}
+
+impl<'a> Runs<'a> {
+    fn of(used: &[Piece], set: &'a PieceSet) -> Runs<'a> {
+        let runs: Vec<(usize, &[ArtPath])> = used
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| set.art(*p).paths.as_ref().map(|paths| (i, paths)))
+            .flat_map(|(i, paths)| {
+                paths
+                    .chunk_by(|a, b| a.style == b.style)
+                    .map(move |run| (i, run))
+            })
+            .collect();
+        let mut run_counts: HashMap<Vec<u32>, usize> = HashMap::default();
+        for (_, run) in &runs {
+            *run_counts.entry(path_ids(run)).or_default() += 1;
+        }
+        let shared: Vec<bool> = runs
+            .iter()
+            .map(|(_, run)| run_counts[&path_ids(run)] > 1)
+            .collect();
+        let mut loose: HashMap<u32, usize> = HashMap::default();
+        for ((_, run), is_shared) in runs.iter().zip(&shared) {
+            if !is_shared {
+                for p in *run {
+                    *loose.entry(p.id).or_default() += 1;
+                }
+            }
+        }
+        let mut in_shared: HashMap<u32, usize> = HashMap::default();
+        for (key, _) in run_counts.iter().filter(|(_, n)| **n > 1) {
+            let mut key = key.clone();
+            key.sort_unstable();
+            key.dedup();
+            for id in key {
+                *in_shared.entry(id).or_default() += 1;
+            }
+        }
+        Runs {
+            runs,
+            shared,
+            loose,
+            in_shared,
+        }
+    }
+
+    fn loose_count(&self, id: u32) -> usize {
+        self.loose.get(&id).copied().unwrap_or(0)
+    }
+
+    fn shared_keys(&self, id: u32) -> usize {
+        self.in_shared.get(&id).copied().unwrap_or(0)
+    }
+
+    /// Whether a loose path is written once and used: repeated loose, or loose and also
+    /// inside a shared run.
+    fn shared_path(&self, id: u32) -> bool {
+        let loose = self.loose_count(id);
+        loose > 1 || (loose == 1 && self.shared_keys(id) > 0)
+    }
+
+    /// The runs with whether each is shared.
+    fn each(&self) -> impl Iterator<Item = (&(usize, &'a [ArtPath]), &bool)> {
+        self.runs.iter().zip(&self.shared)
+    }
+
+    /// One CSS class per style.
+    fn write_styles(&self, out: &mut String) -> fmt::Result {
+        let mut classes: HashSet<&str> = HashSet::default();
+        let mut css = String::new();
+        for (_, run) in &self.runs {
+            let p = &run[0];
+            if !p.class.is_empty() && classes.insert(&p.class) {
+                write!(css, ".{}{{{}}}", p.class, p.style)?;
+            }
+        }
+        if !css.is_empty() {
+            write!(out, "<style>{css}</style>")?;
+        }
+        Ok(())
+    }
+
+    /// The shared runs, once each (a lone path, or a group), then the loose paths used
+    /// more than once.
+    fn write_shared(&self, out: &mut String) -> fmt::Result {
+        let mut written: HashSet<u32> = HashSet::default();
+        let mut groups: HashSet<Vec<u32>> = HashSet::default();
+        for ((_, run), is_shared) in self.each() {
+            if !is_shared || !groups.insert(path_ids(run)) {
+                continue;
+            }
+            if let [p] = run {
+                written.insert(p.id);
+                write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
+                continue;
+            }
+            write!(out, r#"<g id="{}">"#, run_name(run))?;
+            for p in *run {
+                if written.contains(&p.id) {
+                    write!(out, r##"<use href="#{}"/>"##, p.name)?;
+                } else if self.loose_count(p.id) + self.shared_keys(p.id) > 1 {
+                    written.insert(p.id);
+                    write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
+                } else {
+                    write!(out, r#"<path d="{}"/>"#, p.d)?;
+                }
+            }
+            out.push_str("</g>");
+        }
+        for ((_, run), is_shared) in self.each() {
+            if *is_shared {
+                continue;
+            }
+            for p in *run {
+                if self.shared_path(p.id) && written.insert(p.id) {
+                    write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The runs of the `piece`th piece used, inside its symbol.
+    fn write_symbol_body(&self, out: &mut String, piece: usize) -> fmt::Result {
+        for ((_, run), is_shared) in self.each().filter(|((r, _), _)| *r == piece) {
             let class = if run[0].class.is_empty() {
                 String::new()
             } else {
@@ -400,7 +501,7 @@ fn write_pieces(
                 class.as_str()
             };
             for p in *run {
-                if shared_path(p.id) {
+                if self.shared_path(p.id) {
                     write!(out, r##"<use{own} href="#{}"/>"##, p.name)?;
                 } else {
                     write!(out, r#"<path{own} d="{}"/>"#, p.d)?;
@@ -410,10 +511,8 @@ fn write_pieces(
                 out.push_str("</g>");
             }
         }
-        out.push_str("</symbol>");
+        Ok(())
     }
-    out.push_str("</defs>");
-    Ok(())
 }
 
 /// Labels as glyph outlines: consecutive labels of one colour and size in one path, in

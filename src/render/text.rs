@@ -1,9 +1,11 @@
 //! Free text (player names, clocks) in DejaVu Sans compiled into the binary: measured and
 //! painted through tiny-skia. Coordinate labels use the smaller [`crate::render::font`].
 
+use crate::render::font::{Outline, path_of};
+use crate::render::pathdata::Segment;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
-use tiny_skia::{FillRule, Paint, PathBuilder, PixmapMut, Transform};
+use tiny_skia::{FillRule, Paint, PixmapMut, Transform};
 
 /// A typeface for free text.
 pub struct TextFace {
@@ -17,71 +19,38 @@ impl std::fmt::Debug for TextFace {
     }
 }
 
-struct Outline(PathBuilder);
-
-impl ttf_parser::OutlineBuilder for Outline {
-    fn move_to(&mut self, x: f32, y: f32) {
-        self.0.move_to(x, y);
-    }
-    fn line_to(&mut self, x: f32, y: f32) {
-        self.0.line_to(x, y);
-    }
-    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        self.0.quad_to(x1, y1, x, y);
-    }
-    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        self.0.cubic_to(x1, y1, x2, y2, x, y);
-    }
-    fn close(&mut self) {
-        self.0.close();
-    }
-}
-
-/// Writes outlines as SVG path data, scaled and placed (font units are y up).
-struct SvgOutline {
-    d: String,
-    scale: f32,
-    origin: (f32, f32),
-}
-
-impl SvgOutline {
-    fn point(&mut self, x: f32, y: f32) {
-        let (px, py) = (
-            self.origin.0 + x * self.scale,
-            self.origin.1 - y * self.scale,
-        );
-        // Hundredths of a pixel: far below what a printer or a screen shows.
-        let _ = write!(
-            self.d,
-            "{} {} ",
-            (px * 100.0).round() / 100.0,
-            (py * 100.0).round() / 100.0
-        );
-    }
-}
-
-impl ttf_parser::OutlineBuilder for SvgOutline {
-    fn move_to(&mut self, x: f32, y: f32) {
-        self.d.push('M');
-        self.point(x, y);
-    }
-    fn line_to(&mut self, x: f32, y: f32) {
-        self.d.push('L');
-        self.point(x, y);
-    }
-    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        self.d.push('Q');
-        self.point(x1, y1);
-        self.point(x, y);
-    }
-    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        self.d.push('C');
-        self.point(x1, y1);
-        self.point(x2, y2);
-        self.point(x, y);
-    }
-    fn close(&mut self) {
-        self.d.push('Z');
+/// `segments` (font units, y up) as SVG path data onto `d`, scaled by `scale` and placed
+/// at `origin`.
+fn write_svg(d: &mut String, segments: &[Segment], scale: f32, origin: (f32, f32)) {
+    // Hundredths of a pixel: far below what a printer or a screen shows.
+    let round = |v: f32| (v * 100.0).round() / 100.0;
+    let point = |d: &mut String, x: f64, y: f64| {
+        let (px, py) = (origin.0 + x as f32 * scale, origin.1 - y as f32 * scale);
+        let _ = write!(d, "{} {} ", round(px), round(py));
+    };
+    for s in segments {
+        match *s {
+            Segment::Move(x, y) => {
+                d.push('M');
+                point(d, x, y);
+            }
+            Segment::Line(x, y) => {
+                d.push('L');
+                point(d, x, y);
+            }
+            Segment::Quad(x1, y1, x, y) => {
+                d.push('Q');
+                point(d, x1, y1);
+                point(d, x, y);
+            }
+            Segment::Cubic(x1, y1, x2, y2, x, y) => {
+                d.push('C');
+                point(d, x1, y1);
+                point(d, x2, y2);
+                point(d, x, y);
+            }
+            Segment::Close => d.push('Z'),
+        }
     }
 }
 
@@ -147,17 +116,15 @@ impl TextFace {
     /// baseline at (`x`, `baseline`): the same outlines [`TextFace::paint`] fills.
     pub fn svg_path(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> String {
         let scale = px / self.units_per_em;
-        let mut out = SvgOutline {
-            d: String::new(),
-            scale,
-            origin: (x, baseline),
-        };
+        let (mut d, mut pen) = (String::new(), x);
         for c in text.chars() {
             let Some(g) = self.glyph(c) else { continue };
-            self.face.outline_glyph(g, &mut out);
-            out.origin.0 += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+            let mut outline = Outline::default();
+            self.face.outline_glyph(g, &mut outline);
+            write_svg(&mut d, &outline.0, scale, (pen, baseline));
+            pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
         }
-        out.d
+        d
     }
 
     /// Paint `text` in `color` (RGBA) at `px` pixels per em, the left end of its baseline at
@@ -177,9 +144,9 @@ impl TextFace {
         let mut pen = x;
         for c in text.chars() {
             let Some(g) = self.glyph(c) else { continue };
-            let mut outline = Outline(PathBuilder::new());
+            let mut outline = Outline::default();
             if self.face.outline_glyph(g, &mut outline).is_some()
-                && let Some(path) = outline.0.finish()
+                && let Some(path) = path_of(&outline.0, 1.0)
             {
                 let transform = Transform::from_row(scale, 0.0, 0.0, -scale, pen, baseline);
                 pixmap.fill_path(&path, &paint, FillRule::Winding, transform, None);

@@ -215,13 +215,8 @@ impl MarkColor {
 
     /// Arrow and circle colour: strong, slightly translucent so pieces show through.
     pub fn arrow(self) -> Rgba {
-        let rgb = match self {
-            MarkColor::Green => 0x15781b,
-            MarkColor::Red => 0x882020,
-            MarkColor::Yellow => 0xe68f00,
-            MarkColor::Blue => 0x003088,
-        };
-        Rgba::hex(rgb).with_alpha(0xcc)
+        self.pick([0x15781b, 0x882020, 0xe68f00, 0x003088])
+            .with_alpha(0xcc)
     }
 
     /// Circle colour: the arrow colour, opaque (a circle lies on its own rims and halo,
@@ -232,13 +227,18 @@ impl MarkColor {
 
     /// Square highlight colour: light and translucent.
     pub fn highlight(self) -> Rgba {
-        let rgb = match self {
-            MarkColor::Green => 0x3fa34d,
-            MarkColor::Red => 0xd23c3c,
-            MarkColor::Yellow => 0xf0c419,
-            MarkColor::Blue => 0x3c78d2,
-        };
-        Rgba::hex(rgb).with_alpha(0x80)
+        self.pick([0x3fa34d, 0xd23c3c, 0xf0c419, 0x3c78d2])
+            .with_alpha(0x80)
+    }
+
+    /// This colour's shade of `rgb` (green, red, yellow, blue), opaque.
+    fn pick(self, [green, red, yellow, blue]: [u32; 4]) -> Rgba {
+        Rgba::hex(match self {
+            MarkColor::Green => green,
+            MarkColor::Red => red,
+            MarkColor::Yellow => yellow,
+            MarkColor::Blue => blue,
+        })
     }
 }
 
