@@ -8,6 +8,7 @@
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
 use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
+use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
 use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
@@ -371,17 +372,10 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
                 .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect();
-            for (name, doc) in [
-                (
-                    "white",
-                    "White's name, in a bar below the board (above, with Black at the bottom).",
-                ),
-                ("black", "Black's name, in the other bar."),
-                ("comment", "Accepted for lila-gif's URLs; not drawn."),
-            ] {
+            for p in PLAYER_PARAMS {
                 parameters.push(json!({
-                    "name": name, "in": "query", "required": false, "description": doc,
-                    "schema": { "type": "string", "maxLength": 100 },
+                    "name": p.name, "in": "query", "required": false, "description": p.doc,
+                    "schema": { "type": "string", "maxLength": MAX_PLAYER_CHARS },
                 }));
             }
             let responses = json!({

@@ -1,25 +1,26 @@
-//! What handlers take from a request beyond axum's own extractors: the query string within
-//! the service's length limit, and a POSTed PGN within its body limit.
+//! What handlers take from a request beyond axum's own extractors: the query within the
+//! service's length limit, and a POSTed PGN within its body limit.
 
 use super::{AppError, AppState};
+use crate::request::Query;
 use axum::body::Body;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use std::sync::Arc;
 
-/// The query string (empty when there is none), at most `Config::max_query_bytes` long: a
-/// longer one is answered 414 before the handler runs.
+/// The query string (empty when there is none), read once, at most
+/// `Config::max_query_bytes` long: a longer one is answered 414 before the handler runs.
 #[derive(Debug, Clone)]
-pub(super) struct QueryString(pub String);
+pub(super) struct Checked(pub Query);
 
-impl FromRequestParts<Arc<AppState>> for QueryString {
+impl FromRequestParts<Arc<AppState>> for Checked {
     type Rejection = AppError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &Arc<AppState>,
-    ) -> Result<QueryString, AppError> {
+    ) -> Result<Checked, AppError> {
         let query = parts.uri.query().unwrap_or_default();
         let max = state.config.max_query_bytes;
         if query.len() > max {
@@ -31,7 +32,7 @@ impl FromRequestParts<Arc<AppState>> for QueryString {
                 ),
             ));
         }
-        Ok(QueryString(query.to_string()))
+        Ok(Checked(Query::parse(query)))
     }
 }
 

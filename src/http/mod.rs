@@ -15,7 +15,7 @@ pub mod pool;
 
 use answer::{CacheStatus, Image};
 use api::{Animation, Asset, Handler};
-use extract::{QueryString, pgn_body};
+use extract::{Checked, pgn_body};
 
 pub use error::AppError;
 pub use metrics::Metrics;
@@ -262,7 +262,7 @@ async fn page(asset: Asset) -> impl IntoResponse {
 
 async fn describe(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
 ) -> Result<Response, AppError> {
     let described =
         Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
@@ -360,13 +360,13 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
 
 async fn diagram(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
-    let request = Request::from_query_with(&query, path_format, &state.config.limits)
-        .map_err(AppError::bad_request)?;
+    let request =
+        Request::read(&query, path_format, &state.config.limits).map_err(AppError::bad_request)?;
     known_set(&state, &request.options)?;
     let image = Image::new(request.cache_key(), request.format.content_type());
     let made = render(state.clone(), request, deadline);
@@ -386,18 +386,15 @@ fn known_set(state: &AppState, options: &RenderOptions) -> Result<(), AppError> 
 /// body, rendered on the blocking pool, cached like a diagram.
 async fn game(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
     body: Option<Body>,
     kind: Animation,
 ) -> Result<Response, AppError> {
     let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
     let limits = &state.config.limits;
-    let request = GameRequest::from_pairs_with(pairs, text.as_deref(), kind.name(), limits)
+    let request = GameRequest::read(&query, text.as_deref(), kind.name(), limits)
         .map_err(AppError::bad_request)?;
     if let Some(frame) = request.frames.first() {
         known_set(&state, &frame.options)?;
@@ -417,16 +414,13 @@ async fn game(
 /// ETag of the game's text answers revalidations.
 async fn game_json(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
     body: Option<Body>,
 ) -> Result<Response, AppError> {
     let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
     let request = crate::request::move_list::MoveListRequest::from_pairs_with(
-        &pairs,
+        &query,
         text.as_deref(),
         &state.config.limits,
     )
@@ -441,11 +435,11 @@ async fn game_json(
 /// at load, shared (no copy); cacheable like an image.
 async fn piece(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let request =
-        crate::request::piece::PieceRequest::from_query(&query).map_err(AppError::bad_request)?;
+        crate::request::piece::PieceRequest::read(&query).map_err(AppError::bad_request)?;
     let sets = state.renderer.piece_sets();
     let Some(set) = sets.get(&request.piece_set) else {
         let known = sets.names().map(str::to_string).collect();
@@ -517,31 +511,14 @@ async fn render(
 /// `black` names a player.
 async fn image(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
 ) -> Result<Response, AppError> {
-    let request = Request::from_query_with(&query, Some(Format::Gif), &state.config.limits)
+    let request = Request::read(&query, Some(Format::Gif), &state.config.limits)
         .map_err(AppError::bad_request)?;
     known_set(&state, &request.options)?;
-    let name = |side: &str| -> Result<Option<String>, AppError> {
-        let value = form_urlencoded::parse(query.as_bytes())
-            .filter(|(k, _)| k.eq_ignore_ascii_case(side))
-            .last()
-            .map(|(_, v)| v.trim().to_string())
-            .filter(|v| !v.is_empty());
-        match value {
-            Some(v) if v.chars().count() > 100 => Err(AppError::new(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "{side} {} is too long: at most 100 characters are allowed",
-                    crate::echo::Echo(&v)
-                ),
-            )),
-            other => Ok(other),
-        }
-    };
-    let (white, black) = (name("white")?, name("black")?);
+    let [white, black] = crate::request::players::players(&query).map_err(AppError::bad_request)?;
     let bars = (white.is_some() || black.is_some()).then(|| {
         let bar = |n: Option<String>, side: &str| animate::Bar {
             player: n.unwrap_or_else(|| side.to_string()),
@@ -579,18 +556,15 @@ async fn image(
 /// SVG and PNG are one page (`pageNumber`); every answer says how many pages there are.
 async fn sheet(
     State(state): State<Arc<AppState>>,
-    QueryString(query): QueryString,
+    Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
     use crate::render::sheet::Sheet;
     use crate::request::sheet::{MAX_SHEET_DIAGRAMS, SheetRequest};
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    let request = SheetRequest::from_pairs(
-        &pairs,
+    let request = SheetRequest::read(
+        &query,
         path_format,
         MAX_SHEET_DIAGRAMS,
         true,
