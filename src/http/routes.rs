@@ -213,14 +213,13 @@ async fn game(
     let limits = &state.config.limits;
     let request = GameRequest::read(&query, text.as_deref(), kind.name(), limits)
         .map_err(AppError::bad_request)?;
-    if let Some(frame) = request.frames.first() {
-        known_set(&state, &frame.options)?;
-    }
+    known_set(&state, &request.play.options)?;
     let image = Image::new(request.cache_key(), kind.content_type());
-    let units = cost::frames(&request.frames);
+    let (frames, looped) = (request.frames(), request.looped);
+    let units = cost::frames(&frames);
     let job = move |renderer: &Renderer| match kind {
-        Animation::Gif => animate::gif(renderer, &request.frames, request.looped),
-        Animation::Apng => animate::apng(renderer, &request.frames, request.looped),
+        Animation::Gif => animate::gif(renderer, &frames, looped),
+        Animation::Apng => animate::apng(renderer, &frames, looped),
     };
     let made = run_job(state.clone(), (units, deadline), ("game", kind.name()), job);
     answer::cached(&state, &headers, image, made).await

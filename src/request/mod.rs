@@ -10,6 +10,7 @@ use crate::chess::game::Game;
 use crate::chess::piece::Piece;
 use crate::chess::position::{Position, Square};
 pub use crate::echo::Echo;
+pub use crate::render::animate::Play;
 use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions, TextStyle,
@@ -673,11 +674,12 @@ pub const GAME_PARAMS: &[Param] = &[
 /// Longest frame delay, in hundredths of a second (a minute).
 pub const MAX_DELAY: u16 = 6000;
 
-/// A validated whole-game image request: its frames and how to play them.
+/// A validated whole-game image request: the game, the plies shown and how, and whether
+/// the animation loops; `render::animate` draws its frames.
 #[derive(Debug, Clone)]
 pub struct GameRequest {
-    /// The frames, one per ply shown.
-    pub frames: Vec<crate::render::animate::Frame>,
+    /// What the animation shows.
+    pub play: Play,
     /// Play in a loop.
     pub looped: bool,
     key: String,
@@ -763,50 +765,23 @@ impl GameRequest {
                 format!("from {from} is after to {to}: the excerpt would be empty"),
             ));
         }
-        let bars = players
-            .unwrap_or_else(|| ["White", "Black"].iter().any(|s| names_player(&game, s)))
-            .then(|| player_lines(&game));
+        let bars =
+            players.unwrap_or_else(|| ["White", "Black"].iter().any(|s| names_player(&game, s)));
         let files = request.position.files();
-        let bottom = request.options.orientation.bottom(game.position(0).turn);
-        let clocks = clocks(&game, to);
-        let mut frames = Vec::with_capacity(to - from + 1);
-        for ply in from..=to {
-            let mut options = request.options.clone();
-            options.last_move = game.last_move(ply).map(|(from, to)| LastMove {
-                from: Some(from),
-                to,
-                piece: None,
-            });
-            (options.arrows, options.highlights) = annotations_at(&game, ply, files, &limits)?;
-            options.glyph = game.nag(ply).and_then(Glyph::from_nag);
-            // The board keeps the side it started with at the bottom.
-            options.orientation = match bottom {
-                crate::chess::piece::Color::White => Orientation::White,
-                crate::chess::piece::Color::Black => Orientation::Black,
-            };
-            let bars = bars.as_ref().map(|[white, black]| {
-                let clocks = &clocks[ply];
-                let white = crate::render::animate::Bar {
-                    player: white.clone(),
-                    clock: clocks[0].clone(),
-                };
-                let black = crate::render::animate::Bar {
-                    player: black.clone(),
-                    clock: clocks[1].clone(),
-                };
-                match bottom {
-                    crate::chess::piece::Color::White => [black, white],
-                    crate::chess::piece::Color::Black => [white, black],
-                }
-            });
-            frames.push(crate::render::animate::Frame {
-                position: game.position(ply),
-                options,
-                delay: if ply == to { last_delay } else { delay },
-                bars,
-            });
-        }
-        within_cost(&frames, request.options.size)?;
+        let marks = (from..=to)
+            .map(|ply| annotations_at(&game, ply, files, &limits))
+            .collect::<Result<Vec<_>, _>>()?;
+        let play = Play {
+            game,
+            options: request.options.clone(),
+            from,
+            to,
+            delay,
+            last_delay,
+            bars,
+            marks,
+        };
+        within_cost(&play.frames(), request.options.size)?;
         let source = body
             .or_else(|| query.last(pgn))
             .or_else(|| query.last(moves))
@@ -819,14 +794,15 @@ impl GameRequest {
             .field(delay)
             .field(last_delay)
             .field(u8::from(looped))
-            .field(u8::from(bars.is_some()))
+            .field(u8::from(bars))
             .field(source)
             .finish();
-        Ok(GameRequest {
-            frames,
-            looped,
-            key,
-        })
+        Ok(GameRequest { play, looped, key })
+    }
+
+    /// The frames, one per ply shown (see [`Play::frames`]).
+    pub fn frames(&self) -> Vec<crate::render::animate::Frame> {
+        self.play.frames()
     }
 
     /// The cache key: the output kind, every parameter, and the game's text.
@@ -853,69 +829,6 @@ fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<()
 fn names_player(game: &Game, side: &str) -> bool {
     game.header(side)
         .is_some_and(|n| !n.trim().is_empty() && n.trim() != "?")
-}
-
-/// The bars' lines for White and Black: title, name, rating (`GM Carlsen, Magnus (2850)`).
-fn player_lines(game: &Game) -> [String; 2] {
-    ["White", "Black"].map(|side| {
-        let name = match game.header(side).map(str::trim) {
-            Some(n) if !n.is_empty() && n != "?" => n.to_string(),
-            _ => side.to_string(),
-        };
-        let title = game
-            .header(&format!("{side}Title"))
-            .map(str::trim)
-            .filter(|t| !t.is_empty() && *t != "-" && *t != "?");
-        let elo = game
-            .header(&format!("{side}Elo"))
-            .map(str::trim)
-            .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
-        let mut line = String::new();
-        if let Some(t) = title {
-            line.push_str(t);
-            line.push(' ');
-        }
-        line.push_str(&name);
-        if let Some(e) = elo {
-            line.push_str(&format!(" ({e})"));
-        }
-        line
-    })
-}
-
-/// The clocks of White and Black after every ply up to `to`: each side's last `[%clk]`.
-fn clocks(game: &Game, to: usize) -> Vec<[Option<String>; 2]> {
-    let mut now = [None, None];
-    let mut out = Vec::with_capacity(to + 1);
-    out.push(now.clone());
-    for ply in 1..=to {
-        if let (Some(clock), Some(mover)) = (clock_of(game.comment(ply)), game.mover(ply)) {
-            now[usize::from(mover == crate::chess::piece::Color::Black)] = Some(clock);
-        }
-        out.push(now.clone());
-    }
-    out
-}
-
-/// `[%clk 1:02:03.4]` in a comment, as shown: `1:02:03`, or `2:03` under an hour.
-fn clock_of(comment: &str) -> Option<String> {
-    let at = comment.find("[%clk")?;
-    let rest = comment[at + 5..].trim_start();
-    let value = &rest[..rest.find(']')?];
-    let value = value.trim().split('.').next()?;
-    let parts: Vec<u32> = value
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let (h, m, s) = match parts.as_slice() {
-        [h, m, s] => (*h, *m, *s),
-        [m, s] => (0, *m, *s),
-        _ => return None,
-    };
-    Some(match h {
-        0 => format!("{m}:{s:02}"),
-        _ => format!("{h}:{m:02}:{s:02}"),
-    })
 }
 
 /// What `/describe` says of a query: the position, and for a game the move that led there
