@@ -58,21 +58,22 @@ fn benches(c: &mut Criterion) {
     ];
     let request =
         GameRequest::from_pairs_with(pairs, Some(&pgn), "gif", &Limits::default()).expect("valid");
-    let gif = animate::gif(&renderer, &request.frames, true).expect("renders");
-    let apng = animate::apng(&renderer, &request.frames, true).expect("renders");
+    let frames = request.frames();
+    let gif = animate::gif(&renderer, &frames, true).expect("renders");
+    let apng = animate::apng(&renderer, &frames, true).expect("renders");
     println!(
         "long.pgn at 720 px: {} frames, GIF {} bytes, APNG {} bytes",
-        request.frames.len(),
+        frames.len(),
         gif.len(),
         apng.len()
     );
     let mut group = c.benchmark_group("animation");
     group.sample_size(20);
     group.bench_function("gif/long-720", |b| {
-        b.iter(|| animate::gif(&renderer, black_box(&request.frames), true))
+        b.iter(|| animate::gif(&renderer, black_box(&frames), true))
     });
     group.bench_function("apng/long-720", |b| {
-        b.iter(|| animate::apng(&renderer, black_box(&request.frames), true))
+        b.iter(|| animate::apng(&renderer, black_box(&frames), true))
     });
     group.finish();
 }

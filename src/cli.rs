@@ -567,8 +567,8 @@ fn render_game(
                 crate::request::GameRequest::from_pairs_with(pairs, Some(&text), kind, &limits)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
             match gif {
-                true => crate::render::animate::gif(renderer, &game.frames, game.looped)?,
-                false => crate::render::animate::apng(renderer, &game.frames, game.looped)?,
+                true => crate::render::animate::gif(renderer, &game.frames(), game.looped)?,
+                false => crate::render::animate::apng(renderer, &game.frames(), game.looped)?,
             }
         }
         None => {

@@ -8,6 +8,7 @@
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
 use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
+use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
 use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
 use serde_json::{Map, Value, json};
@@ -318,177 +319,12 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
     let mut op = Map::new();
     op.insert("summary".into(), json!(route.summary));
     let (parameters, responses) = match route.handler {
-        Handler::Diagram(path_format) => {
-            // `style` only matters to text: left out where the path fixes an image format.
-            let image_path = path_format.is_some_and(|f| f != Format::Txt);
-            let parameters: Vec<Value> = PARAMS
-                .iter()
-                .filter(|p| !(p.name == "format" && path_format.is_some()))
-                .filter(|p| !(p.name == "style" && image_path))
-                // `lang` only matters to an SVG's title.
-                .filter(|p| !(p.name == "lang" && path_format.is_some_and(|f| f != Format::Svg)))
-                .map(|p| parameter(p, limits, piece_sets, false))
-                .collect();
-            let mut content = Map::new();
-            for format in Format::ALL {
-                if path_format.is_none_or(|f| f == format) {
-                    let schema = match format {
-                        Format::Txt => json!({ "schema": { "type": "string" } }),
-                        _ => json!({ "schema": { "type": "string", "format": "binary" } }),
-                    };
-                    content.insert(format.content_type().into(), schema);
-                }
-            }
-            let responses = json!({
-                "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
-                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-                "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
-                "414": error("The query string is too long."),
-                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-            });
-            (parameters, responses)
-        }
-        Handler::Game(kind) => {
-            let parameters: Vec<Value> = PARAMS
-                .iter()
-                .chain(GAME_PARAMS)
-                .filter(|p| !["format", "style", "ply", "move", "lang"].contains(&p.name))
-                .map(|p| parameter(p, limits, piece_sets, false))
-                .collect();
-            let responses = json!({
-                "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
-                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-                "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
-                "413": error("The POSTed PGN is too long."),
-                "414": error("The query string is too long."),
-                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-            });
-            (parameters, responses)
-        }
-        Handler::Image => {
-            let mut parameters: Vec<Value> = PARAMS
-                .iter()
-                .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
-                .map(|p| parameter(p, limits, piece_sets, false))
-                .collect();
-            for (name, doc) in [
-                (
-                    "white",
-                    "White's name, in a bar below the board (above, with Black at the bottom).",
-                ),
-                ("black", "Black's name, in the other bar."),
-                ("comment", "Accepted for lila-gif's URLs; not drawn."),
-            ] {
-                parameters.push(json!({
-                    "name": name, "in": "query", "required": false, "description": doc,
-                    "schema": { "type": "string", "maxLength": 100 },
-                }));
-            }
-            let responses = json!({
-                "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
-                "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
-            });
-            (parameters, responses)
-        }
-        Handler::Sheet(path_format) => {
-            let mut parameters: Vec<Value> = SHEET_PARAMS
-                .iter()
-                .filter(|p| !(p.name == "format" && path_format.is_some()))
-                .map(|p| {
-                    let mut v = parameter(p, limits, piece_sets, p.name == "fen");
-                    if p.name == "fen" {
-                        v["explode"] = json!(true);
-                        v["schema"] = json!({
-                            "type": "array",
-                            "minItems": 1,
-                            "maxItems": MAX_SHEET_DIAGRAMS,
-                            "items": schema(p, limits, piece_sets),
-                        });
-                    }
-                    v
-                })
-                .collect();
-            parameters.extend(
-                PARAMS
-                    .iter()
-                    .filter(|p| DIAGRAM_PARAMS.contains(&p.name))
-                    .map(|p| parameter(p, limits, piece_sets, false)),
-            );
-            let mut content = Map::new();
-            for format in [Format::Pdf, Format::Svg, Format::Png] {
-                if path_format.is_none_or(|f| f == format) {
-                    content.insert(
-                        format.content_type().into(),
-                        json!({ "schema": { "type": "string", "format": "binary" } }),
-                    );
-                }
-            }
-            let responses = json!({
-                "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
-                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-                "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
-                "414": error("The query string is too long."),
-                "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-            });
-            (parameters, responses)
-        }
-        Handler::MoveList => {
-            let parameters: Vec<Value> = PARAMS
-                .iter()
-                .filter(|p| MOVE_LIST_PARAMS.contains(&p.name))
-                .map(|p| parameter(p, limits, piece_sets, false))
-                .collect();
-            let ply = json!({
-                "type": "object",
-                "required": ["ply", "number", "side", "san", "uci", "fen"],
-                "properties": {
-                    "ply": { "type": "integer", "minimum": 1, "description": "Half-moves played after this move." },
-                    "number": { "type": "integer", "minimum": 1, "description": "The move number (`23` in `23...Qxf2+`)." },
-                    "side": { "type": "string", "enum": ["w", "b"], "description": "Who moved." },
-                    "san": { "type": "string", "example": "Nf3", "description": "Standard algebraic notation, with `+` or `#`." },
-                    "uci": { "type": "string", "example": "g1f3", "description": "UCI: castling is `e1g1` in standard chess, king takes rook in Chess960." },
-                    "fen": { "type": "string", "description": "The position after the move." },
-                },
-            });
-            let schema = json!({
-                "type": "object",
-                "required": ["plies", "start", "moves", "tags", "result"],
-                "properties": {
-                    "plies": { "type": "integer", "minimum": 0, "maximum": limits.plies },
-                    "start": { "type": "string", "description": "The FEN before the first move." },
-                    "moves": { "type": "array", "items": ply },
-                    "tags": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The tag pairs (the first of each name)." },
-                    "result": { "type": "string", "nullable": true, "example": "1-0", "description": "The result token ending the movetext, else the `Result` tag, else null." },
-                },
-            });
-            let responses = json!({
-                "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
-                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-                "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
-                "413": error("The POSTed PGN is too long."),
-                "414": error("The query string is too long."),
-            });
-            (parameters, responses)
-        }
-        Handler::Piece => {
-            let parameters: Vec<Value> = PIECE_PARAMS
-                .iter()
-                .map(|p| {
-                    let mut v = parameter(p, limits, piece_sets, p.name == "piece");
-                    if p.name == "piece" {
-                        v["schema"] =
-                            json!({ "type": "string", "enum": crate::request::piece::PIECE_CODES });
-                    }
-                    v
-                })
-                .collect();
-            let responses = json!({
-                "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
-                "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-                "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
-            });
-            (parameters, responses)
-        }
+        Handler::Diagram(path_format) => diagram_operation(path_format, limits, piece_sets),
+        Handler::Game(kind) => game_operation(kind, limits, piece_sets),
+        Handler::Image => image_operation(limits, piece_sets),
+        Handler::Sheet(path_format) => sheet_operation(path_format, limits, piece_sets),
+        Handler::MoveList => move_list_operation(limits, piece_sets),
+        Handler::Piece => piece_operation(limits, piece_sets),
         Handler::Describe => (
             PARAMS
                 .iter()
@@ -525,6 +361,190 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
     }
     op.insert("responses".into(), responses);
     Value::Object(op)
+}
+
+/// The parameters and answers of a diagram route (`path_format`: the format its path fixes).
+fn diagram_operation(
+    path_format: Option<Format>,
+    limits: &Limits,
+    piece_sets: &[String],
+) -> (Vec<Value>, Value) {
+    // `style` only matters to text: left out where the path fixes an image format.
+    let image_path = path_format.is_some_and(|f| f != Format::Txt);
+    let parameters: Vec<Value> = PARAMS
+        .iter()
+        .filter(|p| !(p.name == "format" && path_format.is_some()))
+        .filter(|p| !(p.name == "style" && image_path))
+        // `lang` only matters to an SVG's title.
+        .filter(|p| !(p.name == "lang" && path_format.is_some_and(|f| f != Format::Svg)))
+        .map(|p| parameter(p, limits, piece_sets, false))
+        .collect();
+    let mut content = Map::new();
+    for format in Format::ALL {
+        if path_format.is_none_or(|f| f == format) {
+            let schema = match format {
+                Format::Txt => json!({ "schema": { "type": "string" } }),
+                _ => json!({ "schema": { "type": "string", "format": "binary" } }),
+            };
+            content.insert(format.content_type().into(), schema);
+        }
+    }
+    let responses = json!({
+        "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
+        "414": error("The query string is too long."),
+        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of a whole-game route.
+fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
+    let parameters: Vec<Value> = PARAMS
+        .iter()
+        .chain(GAME_PARAMS)
+        .filter(|p| !["format", "style", "ply", "move", "lang"].contains(&p.name))
+        .map(|p| parameter(p, limits, piece_sets, false))
+        .collect();
+    let responses = json!({
+        "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
+        "413": error("The POSTed PGN is too long."),
+        "414": error("The query string is too long."),
+        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of `/image.gif`.
+fn image_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
+    let mut parameters: Vec<Value> = PARAMS
+        .iter()
+        .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
+        .map(|p| parameter(p, limits, piece_sets, false))
+        .collect();
+    for p in PLAYER_PARAMS {
+        parameters.push(json!({
+            "name": p.name, "in": "query", "required": false, "description": p.doc,
+            "schema": { "type": "string", "maxLength": MAX_PLAYER_CHARS },
+        }));
+    }
+    let responses = json!({
+        "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
+        "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of a worksheet route (`path_format`: the format its path fixes).
+fn sheet_operation(
+    path_format: Option<Format>,
+    limits: &Limits,
+    piece_sets: &[String],
+) -> (Vec<Value>, Value) {
+    let mut parameters: Vec<Value> = SHEET_PARAMS
+        .iter()
+        .filter(|p| !(p.name == "format" && path_format.is_some()))
+        .map(|p| {
+            let mut v = parameter(p, limits, piece_sets, p.name == "fen");
+            if p.name == "fen" {
+                v["explode"] = json!(true);
+                v["schema"] = json!({
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": MAX_SHEET_DIAGRAMS,
+                    "items": schema(p, limits, piece_sets),
+                });
+            }
+            v
+        })
+        .collect();
+    parameters.extend(
+        PARAMS
+            .iter()
+            .filter(|p| DIAGRAM_PARAMS.contains(&p.name))
+            .map(|p| parameter(p, limits, piece_sets, false)),
+    );
+    let mut content = Map::new();
+    for format in [Format::Pdf, Format::Svg, Format::Png] {
+        if path_format.is_none_or(|f| f == format) {
+            content.insert(
+                format.content_type().into(),
+                json!({ "schema": { "type": "string", "format": "binary" } }),
+            );
+        }
+    }
+    let responses = json!({
+        "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
+        "414": error("The query string is too long."),
+        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of `/game.json`.
+fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
+    let parameters: Vec<Value> = PARAMS
+        .iter()
+        .filter(|p| MOVE_LIST_PARAMS.contains(&p.name))
+        .map(|p| parameter(p, limits, piece_sets, false))
+        .collect();
+    let ply = json!({
+        "type": "object",
+        "required": ["ply", "number", "side", "san", "uci", "fen"],
+        "properties": {
+            "ply": { "type": "integer", "minimum": 1, "description": "Half-moves played after this move." },
+            "number": { "type": "integer", "minimum": 1, "description": "The move number (`23` in `23...Qxf2+`)." },
+            "side": { "type": "string", "enum": ["w", "b"], "description": "Who moved." },
+            "san": { "type": "string", "example": "Nf3", "description": "Standard algebraic notation, with `+` or `#`." },
+            "uci": { "type": "string", "example": "g1f3", "description": "UCI: castling is `e1g1` in standard chess, king takes rook in Chess960." },
+            "fen": { "type": "string", "description": "The position after the move." },
+        },
+    });
+    let schema = json!({
+        "type": "object",
+        "required": ["plies", "start", "moves", "tags", "result"],
+        "properties": {
+            "plies": { "type": "integer", "minimum": 0, "maximum": limits.plies },
+            "start": { "type": "string", "description": "The FEN before the first move." },
+            "moves": { "type": "array", "items": ply },
+            "tags": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The tag pairs (the first of each name)." },
+            "result": { "type": "string", "nullable": true, "example": "1-0", "description": "The result token ending the movetext, else the `Result` tag, else null." },
+        },
+    });
+    let responses = json!({
+        "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
+        "413": error("The POSTed PGN is too long."),
+        "414": error("The query string is too long."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of `/piece.svg`.
+fn piece_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
+    let parameters: Vec<Value> = PIECE_PARAMS
+        .iter()
+        .map(|p| {
+            let mut v = parameter(p, limits, piece_sets, p.name == "piece");
+            if p.name == "piece" {
+                v["schema"] =
+                    json!({ "type": "string", "enum": crate::request::piece::PIECE_CODES });
+            }
+            v
+        })
+        .collect();
+    let responses = json!({
+        "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
+    });
+    (parameters, responses)
 }
 
 /// The OpenAPI 3.0 description of every route, with this service's limits and piece sets.

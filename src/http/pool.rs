@@ -13,7 +13,9 @@
 
 use super::{AppError, AppState};
 use crate::render::cancel::Cancel;
+use crate::render::cost;
 use crate::render::{RenderError, Renderer};
+use crate::request::Request;
 use bytes::Bytes;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -207,6 +209,61 @@ pub(super) fn rendered(out: Result<Vec<u8>, RenderError>) -> Result<Bytes, AppEr
         }
         Err(e) => Err(AppError::internal(e.to_string())),
     }
+}
+
+/// Render a diagram under the pool's admission (see the module's documentation).
+///
+/// A quick render (its estimated cost at most [`cost::QUICK_UNITS`], and for a PNG the
+/// board's context at this size held) runs right here, on the async worker: handing it to
+/// the blocking pool and back costs two thread wake-ups, more than the render itself (warm
+/// throughput over HTTP doubled: see the README's Performance). Every other render goes to
+/// the blocking pool, so a slow one never holds up the executor: the estimate counts the
+/// marks, so a one-megapixel board under 64 arrows goes there too. With a fault hook
+/// installed every render goes to the pool.
+pub(super) async fn render(
+    state: Arc<AppState>,
+    request: Request,
+    deadline: Deadline,
+) -> Result<Bytes, AppError> {
+    let units = cost::diagram(&request.options, request.format);
+    let admitted = admit(&state, units, deadline).await?;
+    if state.fault.is_none() {
+        let start = Instant::now();
+        let (position, options) = (&request.position, &request.options);
+        let quick = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            state
+                .renderer
+                .render_if_quick(position, options, request.format, cost::QUICK_UNITS)
+        }));
+        match quick {
+            Ok(Some(out)) => {
+                drop(admitted);
+                state.renders.fetch_add(1, Ordering::Relaxed);
+                state.inline_renders.fetch_add(1, Ordering::Relaxed);
+                let format = request.format.extension();
+                state
+                    .metrics
+                    .render("diagram", format, start.elapsed().as_secs_f64());
+                return rendered(out);
+            }
+            Ok(None) => {}
+            Err(_) => {
+                return Err(AppError::internal(
+                    "the render failed (panicked)".to_string(),
+                ));
+            }
+        }
+    }
+    let hook = state.fault.clone();
+    let request_format = request.format.extension();
+    let job = move |renderer: &Renderer| {
+        if let Some(hook) = &hook {
+            hook(&request);
+        }
+        renderer.render(&request.position, &request.options, request.format)
+    };
+    let what = ("diagram", request_format);
+    blocking(&state, admitted, what, job).await
 }
 
 #[cfg(test)]

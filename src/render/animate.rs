@@ -5,11 +5,14 @@
 //! first frame only the rectangle that changed is stored, and inside it the pixels that
 //! did not change are transparent, so a move costs about its two squares.
 
-use crate::chess::position::Position;
+use crate::chess::game::Game;
+use crate::chess::piece::Color;
+use crate::chess::position::{Position, Square};
 use crate::render::encode;
 use crate::render::lzw::Lzw;
-use crate::render::options::RenderOptions;
+use crate::render::options::{Arrow, Glyph, LastMove, Orientation, RenderOptions};
 use crate::render::text::TextFace;
+use crate::render::theme::Rgba;
 use crate::render::{Indexed, RenderError, Renderer};
 use std::collections::HashMap;
 
@@ -33,6 +36,148 @@ pub struct Frame {
     pub delay: u16,
     /// The bars above and below the board, if any.
     pub bars: Option<[Bar; 2]>,
+}
+
+/// A frame's arrows and coloured squares.
+pub type Marks = (Vec<Arrow>, Vec<(Square, Rgba)>);
+
+/// A game to animate, validated (by `request::GameRequest`): the plies shown, how long
+/// each shows, every frame's options, whether player bars are drawn, and each shown ply's
+/// `[%cal]` arrows and `[%csl]` squares.
+#[derive(Debug, Clone)]
+pub struct Play {
+    /// The game.
+    pub game: Game,
+    /// The options of every frame; a frame's last move, marks, glyph and orientation are
+    /// the game's.
+    pub options: RenderOptions,
+    /// The first ply shown.
+    pub from: usize,
+    /// The last ply shown.
+    pub to: usize,
+    /// Hundredths of a second each frame shows.
+    pub delay: u16,
+    /// Hundredths of a second the last frame shows.
+    pub last_delay: u16,
+    /// Player bars above and below the board (names from the tags, clocks from `[%clk]`).
+    pub bars: bool,
+    /// The arrows and coloured squares of each ply shown, `from` first.
+    pub marks: Vec<Marks>,
+}
+
+impl Play {
+    /// The frames, one per ply shown. The board keeps the side it started with at the
+    /// bottom, and each frame shows the move that led to it, its marks and its glyph.
+    pub fn frames(&self) -> Vec<Frame> {
+        let game = &self.game;
+        let bottom = self.options.orientation.bottom(game.position(0).turn);
+        let lines = self.bars.then(|| player_lines(game));
+        let clocks = clocks(game, self.to);
+        let mut frames = Vec::with_capacity(self.to - self.from + 1);
+        for (ply, (arrows, highlights)) in (self.from..=self.to).zip(&self.marks) {
+            let mut options = self.options.clone();
+            options.last_move = game.last_move(ply).map(|(from, to)| LastMove {
+                from: Some(from),
+                to,
+                piece: None,
+            });
+            (options.arrows, options.highlights) = (arrows.clone(), highlights.clone());
+            options.glyph = game.nag(ply).and_then(Glyph::from_nag);
+            options.orientation = match bottom {
+                Color::White => Orientation::White,
+                Color::Black => Orientation::Black,
+            };
+            let bars = lines.as_ref().map(|[white, black]| {
+                let clocks = &clocks[ply];
+                let white = Bar {
+                    player: white.clone(),
+                    clock: clocks[0].clone(),
+                };
+                let black = Bar {
+                    player: black.clone(),
+                    clock: clocks[1].clone(),
+                };
+                match bottom {
+                    Color::White => [black, white],
+                    Color::Black => [white, black],
+                }
+            });
+            frames.push(Frame {
+                position: game.position(ply),
+                options,
+                delay: if ply == self.to {
+                    self.last_delay
+                } else {
+                    self.delay
+                },
+                bars,
+            });
+        }
+        frames
+    }
+}
+
+/// The bars' lines for White and Black: title, name, rating (`GM Carlsen, Magnus (2850)`).
+fn player_lines(game: &Game) -> [String; 2] {
+    ["White", "Black"].map(|side| {
+        let name = match game.header(side).map(str::trim) {
+            Some(n) if !n.is_empty() && n != "?" => n.to_string(),
+            _ => side.to_string(),
+        };
+        let title = game
+            .header(&format!("{side}Title"))
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && *t != "-" && *t != "?");
+        let elo = game
+            .header(&format!("{side}Elo"))
+            .map(str::trim)
+            .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
+        let mut line = String::new();
+        if let Some(t) = title {
+            line.push_str(t);
+            line.push(' ');
+        }
+        line.push_str(&name);
+        if let Some(e) = elo {
+            line.push_str(&format!(" ({e})"));
+        }
+        line
+    })
+}
+
+/// The clocks of White and Black after every ply up to `to`: each side's last `[%clk]`.
+fn clocks(game: &Game, to: usize) -> Vec<[Option<String>; 2]> {
+    let mut now = [None, None];
+    let mut out = Vec::with_capacity(to + 1);
+    out.push(now.clone());
+    for ply in 1..=to {
+        if let (Some(clock), Some(mover)) = (clock_of(game.comment(ply)), game.mover(ply)) {
+            now[usize::from(mover == Color::Black)] = Some(clock);
+        }
+        out.push(now.clone());
+    }
+    out
+}
+
+/// `[%clk 1:02:03.4]` in a comment, as shown: `1:02:03`, or `2:03` under an hour.
+fn clock_of(comment: &str) -> Option<String> {
+    let at = comment.find("[%clk")?;
+    let rest = comment[at + 5..].trim_start();
+    let value = &rest[..rest.find(']')?];
+    let value = value.trim().split('.').next()?;
+    let parts: Vec<u32> = value
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let (h, m, s) = match parts.as_slice() {
+        [h, m, s] => (*h, *m, *s),
+        [m, s] => (0, *m, *s),
+        _ => return None,
+    };
+    Some(match h {
+        0 => format!("{m}:{s:02}"),
+        _ => format!("{h}:{m:02}:{s:02}"),
+    })
 }
 
 /// The bars' background and text colours.

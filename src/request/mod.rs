@@ -10,6 +10,7 @@ use crate::chess::game::Game;
 use crate::chess::piece::Piece;
 use crate::chess::position::{Position, Square};
 pub use crate::echo::Echo;
+pub use crate::render::animate::Play;
 use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions, TextStyle,
@@ -17,9 +18,12 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
-internal_mod!(key, move_list, piece);
+internal_mod!(key, move_list, piece, players);
 pub mod puzzles;
+mod query;
 pub mod sheet;
+
+pub use query::Query;
 
 /// Longest accepted `fen` value, in bytes.
 pub const MAX_FEN_BYTES: usize = 256;
@@ -150,6 +154,26 @@ pub struct Param {
     pub kind: ParamKind,
     /// One sentence for people.
     pub doc: &'static str,
+}
+
+impl Param {
+    /// Whether `key` is one of this parameter's spellings (case-insensitive).
+    pub fn accepts(&self, key: &str) -> bool {
+        self.spellings.iter().any(|s| s.eq_ignore_ascii_case(key))
+    }
+
+    /// The parameter of `table` named `name`; a name missing from its table is a defect.
+    pub(crate) fn of(table: &'static [Param], name: &str) -> &'static Param {
+        match table.iter().find(|p| p.name == name) {
+            Some(p) => p,
+            None => panic!("{name} is not a parameter of its table"),
+        }
+    }
+}
+
+/// The diagram parameter named `name` (of [`PARAMS`]).
+pub(crate) fn named(name: &str) -> &'static Param {
+    Param::of(PARAMS, name)
 }
 
 const fn param(
@@ -323,32 +347,11 @@ pub const PARAMS: &[Param] = &[
     ),
 ];
 
-/// The slot in [`PARAMS`] of a query key (case-insensitive), if it is one we read.
-fn slot(key: &str) -> Option<usize> {
-    PARAMS
-        .iter()
-        .position(|p| p.spellings.iter().any(|s| s.eq_ignore_ascii_case(key)))
-}
-
 impl Request {
     /// Validate a URL query string (without the `?`). `path_format` is the format the path
     /// asked for (`/diagram.svg`), if any; `format=` may only agree with it.
     pub fn from_query(query: &str, path_format: Option<Format>) -> Result<Request, RequestError> {
-        Request::from_query_with(query, path_format, &Limits::default())
-    }
-
-    /// [`Request::from_query`] with the service's own `limits`.
-    pub fn from_query_with(
-        query: &str,
-        path_format: Option<Format>,
-        limits: &Limits,
-    ) -> Result<Request, RequestError> {
-        let pairs = form_urlencoded::parse(query.as_bytes());
-        Request::from_pairs_with(
-            pairs.map(|(k, v)| (k.into_owned(), v.into_owned())),
-            path_format,
-            limits,
-        )
+        Request::read(&Query::parse(query), path_format, &Limits::default())
     }
 
     /// Validate `(name, value)` pairs; later pairs override earlier ones, unknown names are
@@ -357,7 +360,7 @@ impl Request {
         pairs: impl IntoIterator<Item = (K, V)>,
         path_format: Option<Format>,
     ) -> Result<Request, RequestError> {
-        Request::from_pairs_with(pairs, path_format, &Limits::default())
+        Request::read(&Query::from_pairs(pairs), path_format, &Limits::default())
     }
 
     /// [`Request::from_pairs`] with the service's own `limits`.
@@ -366,149 +369,36 @@ impl Request {
         path_format: Option<Format>,
         limits: &Limits,
     ) -> Result<Request, RequestError> {
-        Request::with_game(pairs, path_format, limits).map(|(request, _)| request)
+        Request::read(&Query::from_pairs(pairs), path_format, limits)
     }
 
-    /// [`Request::from_pairs_with`], and the game the request named (`pgn` or `moves`)
-    /// with the ply it chose, if it named one.
-    pub fn with_game<K: AsRef<str>, V: AsRef<str>>(
-        pairs: impl IntoIterator<Item = (K, V)>,
+    /// Validate a [`Query`] under `limits` (see [`Request::from_query`]).
+    pub fn read(
+        query: &Query,
+        path_format: Option<Format>,
+        limits: &Limits,
+    ) -> Result<Request, RequestError> {
+        Request::with_game(query, path_format, limits).map(|(request, _)| request)
+    }
+
+    /// [`Request::read`], and the game the request named (`pgn` or `moves`) with the ply
+    /// it chose, if it named one.
+    fn with_game(
+        query: &Query,
         path_format: Option<Format>,
         limits: &Limits,
     ) -> Result<(Request, Option<Chosen>), RequestError> {
-        let mut values: Vec<Option<V>> = PARAMS.iter().map(|_| None).collect();
-        for (key, value) in pairs {
-            if let Some(i) = slot(key.as_ref()) {
-                values[i] = Some(value);
-            }
-        }
-        let get = |name: &str| -> Option<&str> {
-            let i = PARAMS.iter().position(|p| p.name == name)?;
-            values[i].as_ref().map(|v| v.as_ref())
-        };
+        let get = |name: &str| query.last(named(name));
         let chosen = choose_game(&get, limits)?;
         let position = match &chosen {
             Some(c) => c.game.position(c.ply),
             None => parse_fen(get("fen"), limits.fen_bytes)?,
         };
         let files = position.files();
-        let mut theme = match get("theme") {
-            Some(v) => parse_theme(v)?,
-            None => Theme::default(),
-        };
-        if let Some(v) = get("light") {
-            theme.light = parse_color("light", v)?;
-        }
-        if let Some(v) = get("dark") {
-            theme.dark = parse_color("dark", v)?;
-            theme.hatched = false;
-        }
-        let mut arrows = match get("arrows") {
-            Some(v) => parse_arrows("arrows", v, files, limits.arrows)?,
-            None => Vec::new(),
-        };
-        let mut highlights = match get("highlight") {
-            Some(v) => parse_highlights("highlight", v, files, limits.squares)?,
-            None => Vec::new(),
-        };
-        if let Some(v) = get("annotations") {
-            let (cal, csl) = parse_annotations(v, files, limits)?;
-            arrows.extend(cal);
-            highlights.extend(csl);
-        }
-        if let Some(c) = &chosen {
-            let (cal, csl) = c.annotations(files, limits)?;
-            arrows.extend(cal);
-            highlights.extend(csl);
-        }
-        if arrows.len() > limits.arrows {
-            return Err(RequestError::new(
-                "arrows",
-                format!(
-                    "arrows has {} items (with annotations): at most {} are allowed",
-                    arrows.len(),
-                    limits.arrows
-                ),
-            ));
-        }
-        if highlights.len() > limits.squares {
-            return Err(RequestError::new(
-                "highlight",
-                format!(
-                    "highlight has {} squares (with annotations): at most {} are allowed",
-                    highlights.len(),
-                    limits.squares
-                ),
-            ));
-        }
-        let options = RenderOptions {
-            size: get("size")
-                .map(|v| parse_size(v, limits.max_size))
-                .transpose()?
-                .unwrap_or(crate::render::options::DEFAULT_SIZE),
-            orientation: get("orientation")
-                .map(parse_orientation)
-                .transpose()?
-                .unwrap_or_default(),
-            coordinates: get("coordinates")
-                .map(parse_coordinates)
-                .transpose()?
-                .unwrap_or_default(),
-            piece_set: get("pieces")
-                .map(parse_piece_set)
-                .transpose()?
-                .unwrap_or_else(|| DEFAULT_PIECE_SET.to_string()),
-            theme,
-            last_move: match get("lastMove") {
-                Some(v) => parse_last_move(v, files)?,
-                None => chosen.as_ref().and_then(Chosen::last_move),
-            },
-            check: match get("check") {
-                Some(v) => parse_check(v, files)?,
-                None if chosen.is_some() => Check::Auto,
-                None => Check::Off,
-            },
-            glyph: match get("glyph") {
-                Some(v) => Some(parse_glyph(v)?),
-                None => chosen.as_ref().and_then(Chosen::glyph),
-            },
-            arrows,
-            crosses: get("squares")
-                .map(|v| parse_crosses(v, files, limits.squares))
-                .transpose()?
-                .unwrap_or_default(),
-            highlights,
-            turn_marker: get("turn")
-                .map(|v| parse_flag("turn", v))
-                .transpose()?
-                .unwrap_or(false),
-            dpi: get("dpi")
-                .map(parse_dpi)
-                .transpose()?
-                .unwrap_or(crate::render::options::DEFAULT_DPI),
-            text_style: get("style")
-                .map(parse_style)
-                .transpose()?
-                .unwrap_or_default(),
-            lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
-        };
-        let format = match (get("format").map(parse_format), path_format) {
-            (None, path) => path.unwrap_or_default(),
-            (Some(Err(e)), _) => return Err(e),
-            (Some(Ok(asked)), None) => asked,
-            (Some(Ok(asked)), Some(path)) if asked == path => asked,
-            (Some(Ok(asked)), Some(path)) => {
-                return Err(RequestError::new(
-                    "format",
-                    format!(
-                        "format \"{}\" contradicts the path, which asks for {}: drop format= or use /diagram.{}",
-                        asked.extension(),
-                        path.extension(),
-                        asked.extension()
-                    ),
-                ));
-            }
-        };
+        let theme = theme(&get)?;
+        let marks = marks(&get, chosen.as_ref(), files, limits)?;
+        let options = options(&get, chosen.as_ref(), (theme, marks), files, limits)?;
+        let format = format(get("format"), path_format)?;
         if options.glyph.is_some() && options.last_move.is_none() {
             return Err(RequestError::new(
                 "glyph",
@@ -526,17 +416,8 @@ impl Request {
     /// The position of a query and, when it names a game, the move that led there
     /// (`23...Qxf2+`) and the game's length in plies: what `/describe` needs. Image
     /// parameters are ignored.
-    pub fn described(query: &str, limits: &Limits) -> Result<Described, RequestError> {
-        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
-            .collect();
-        let get = |name: &str| -> Option<&str> {
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == name))
-                .map(|(_, v)| v.as_str())
-        };
+    pub fn described(query: &Query, limits: &Limits) -> Result<Described, RequestError> {
+        let get = |name: &str| query.last(named(name));
         let lang = get("lang").map(parse_lang).transpose()?.unwrap_or_default();
         match choose_game(&get, limits)? {
             Some(c) => Ok(Described {
@@ -552,16 +433,6 @@ impl Request {
                 lang,
             }),
         }
-    }
-
-    /// Only the position of a query (its `fen`, under any spelling; other parameters are
-    /// ignored): what `/describe` needs.
-    pub fn position_from_query(query: &str, limits: &Limits) -> Result<Position, RequestError> {
-        let fen = form_urlencoded::parse(query.as_bytes())
-            .filter(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == "fen"))
-            .last()
-            .map(|(_, v)| v.into_owned());
-        parse_fen(fen.as_deref(), limits.fen_bytes)
     }
 
     /// The cache key: everything that decides the output bytes, normalised, so that two
@@ -625,6 +496,152 @@ impl Request {
     }
 }
 
+/// The board's colours: `theme`, then `light` and `dark` over it.
+fn theme<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Theme, RequestError> {
+    let mut theme = match get("theme") {
+        Some(v) => parse_theme(v)?,
+        None => Theme::default(),
+    };
+    if let Some(v) = get("light") {
+        theme.light = parse_color("light", v)?;
+    }
+    if let Some(v) = get("dark") {
+        theme.dark = parse_color("dark", v)?;
+        theme.hatched = false;
+    }
+    Ok(theme)
+}
+
+/// The arrows and coloured squares: `arrows`, `highlight`, `annotations` and the chosen
+/// ply's comment together, within the limits.
+fn marks<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    chosen: Option<&Chosen>,
+    files: u8,
+    limits: &Limits,
+) -> Result<Annotations, RequestError> {
+    let mut arrows = match get("arrows") {
+        Some(v) => parse_arrows("arrows", v, files, limits.arrows)?,
+        None => Vec::new(),
+    };
+    let mut highlights = match get("highlight") {
+        Some(v) => parse_highlights("highlight", v, files, limits.squares)?,
+        None => Vec::new(),
+    };
+    if let Some(v) = get("annotations") {
+        let (cal, csl) = parse_annotations(v, files, limits)?;
+        arrows.extend(cal);
+        highlights.extend(csl);
+    }
+    if let Some(c) = chosen {
+        let (cal, csl) = c.annotations(files, limits)?;
+        arrows.extend(cal);
+        highlights.extend(csl);
+    }
+    if arrows.len() > limits.arrows {
+        return Err(RequestError::new(
+            "arrows",
+            format!(
+                "arrows has {} items (with annotations): at most {} are allowed",
+                arrows.len(),
+                limits.arrows
+            ),
+        ));
+    }
+    if highlights.len() > limits.squares {
+        return Err(RequestError::new(
+            "highlight",
+            format!(
+                "highlight has {} squares (with annotations): at most {} are allowed",
+                highlights.len(),
+                limits.squares
+            ),
+        ));
+    }
+    Ok((arrows, highlights))
+}
+
+/// The drawing options of a request, read in the order of their fields (so the first bad
+/// parameter is the one named), with its colours and marks already read.
+fn options<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    chosen: Option<&Chosen>,
+    (theme, (arrows, highlights)): (Theme, Annotations),
+    files: u8,
+    limits: &Limits,
+) -> Result<RenderOptions, RequestError> {
+    Ok(RenderOptions {
+        size: get("size")
+            .map(|v| parse_size(v, limits.max_size))
+            .transpose()?
+            .unwrap_or(crate::render::options::DEFAULT_SIZE),
+        orientation: get("orientation")
+            .map(parse_orientation)
+            .transpose()?
+            .unwrap_or_default(),
+        coordinates: get("coordinates")
+            .map(parse_coordinates)
+            .transpose()?
+            .unwrap_or_default(),
+        piece_set: get("pieces")
+            .map(parse_piece_set)
+            .transpose()?
+            .unwrap_or_else(|| DEFAULT_PIECE_SET.to_string()),
+        theme,
+        last_move: match get("lastMove") {
+            Some(v) => parse_last_move(v, files)?,
+            None => chosen.and_then(Chosen::last_move),
+        },
+        check: match get("check") {
+            Some(v) => parse_check(v, files)?,
+            None if chosen.is_some() => Check::Auto,
+            None => Check::Off,
+        },
+        glyph: match get("glyph") {
+            Some(v) => Some(parse_glyph(v)?),
+            None => chosen.and_then(Chosen::glyph),
+        },
+        arrows,
+        crosses: get("squares")
+            .map(|v| parse_crosses(v, files, limits.squares))
+            .transpose()?
+            .unwrap_or_default(),
+        highlights,
+        turn_marker: get("turn")
+            .map(|v| parse_flag("turn", v))
+            .transpose()?
+            .unwrap_or(false),
+        dpi: get("dpi")
+            .map(parse_dpi)
+            .transpose()?
+            .unwrap_or(crate::render::options::DEFAULT_DPI),
+        text_style: get("style")
+            .map(parse_style)
+            .transpose()?
+            .unwrap_or_default(),
+        lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
+    })
+}
+
+/// The format `format=` asks for, which must agree with the path's (`/diagram.svg`).
+fn format(asked: Option<&str>, path_format: Option<Format>) -> Result<Format, RequestError> {
+    match (asked.map(parse_format), path_format) {
+        (None, path) => Ok(path.unwrap_or_default()),
+        (Some(Err(e)), _) => Err(e),
+        (Some(Ok(asked)), None) => Ok(asked),
+        (Some(Ok(asked)), Some(path)) if asked == path => Ok(asked),
+        (Some(Ok(asked)), Some(path)) => Err(RequestError::new(
+            "format",
+            format!(
+                "format \"{}\" contradicts the path, which asks for {}: drop format= or use /diagram.{}",
+                asked.extension(),
+                path.extension(),
+                asked.extension()
+            ),
+        )),
+    }
+}
+
 /// The parameters of a whole-game image (`/game.gif`, `/game.png`) beside the image
 /// parameters, each with its spellings, what it takes and one sentence.
 pub const GAME_PARAMS: &[Param] = &[
@@ -669,11 +686,12 @@ pub const GAME_PARAMS: &[Param] = &[
 /// Longest frame delay, in hundredths of a second (a minute).
 pub const MAX_DELAY: u16 = 6000;
 
-/// A validated whole-game image request: its frames and how to play them.
+/// A validated whole-game image request: the game, the plies shown and how, and whether
+/// the animation loops; `render::animate` draws its frames.
 #[derive(Debug, Clone)]
 pub struct GameRequest {
-    /// The frames, one per ply shown.
-    pub frames: Vec<crate::render::animate::Frame>,
+    /// What the animation shows.
+    pub play: Play,
     /// Play in a loop.
     pub looped: bool,
     key: String,
@@ -689,19 +707,17 @@ impl GameRequest {
         kind: &str,
         limits: &Limits,
     ) -> Result<GameRequest, RequestError> {
-        let game_value = |name: &str| -> Option<&str> {
-            let i = GAME_PARAMS.iter().position(|p| p.name == name)?;
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| {
-                    GAME_PARAMS[i]
-                        .spellings
-                        .iter()
-                        .any(|s| s.eq_ignore_ascii_case(k))
-                })
-                .map(|(_, v)| v.as_str())
-        };
+        GameRequest::read(&Query::from_pairs(pairs), body, kind, limits)
+    }
+
+    /// [`GameRequest::from_pairs_with`] over a [`Query`].
+    pub fn read(
+        query: &Query,
+        body: Option<&str>,
+        kind: &str,
+        limits: &Limits,
+    ) -> Result<GameRequest, RequestError> {
+        let game_value = |name: &str| query.last(Param::of(GAME_PARAMS, name));
         let number = |name: &'static str, default: u64, max: u64| -> Result<u64, RequestError> {
             match game_value(name) {
                 None => Ok(default),
@@ -730,15 +746,13 @@ impl GameRequest {
             .transpose()?;
         // The image parameters, with the game at its start: ply and move pick nothing here.
         let mut limits = *limits;
-        let mut image: Vec<(String, String)> = pairs
-            .iter()
-            .filter(|(k, _)| !["ply", "move"].iter().any(|p| p.eq_ignore_ascii_case(k)))
-            .cloned()
-            .collect();
+        let (pgn, moves) = (named("pgn"), named("moves"));
+        let posted = |k: &str| body.is_some() && pgn.accepts(k);
+        let mut image =
+            query.only(|k| !named("ply").accepts(k) && !named("move").accepts(k) && !posted(k));
         if let Some(body) = body {
             limits.pgn_bytes = limits.pgn_bytes.max(body.len());
-            image.retain(|(k, _)| !k.eq_ignore_ascii_case("pgn"));
-            image.push(("pgn".to_string(), body.to_string()));
+            image.push("pgn", body);
         }
         let missing = || {
             RequestError::new(
@@ -746,14 +760,11 @@ impl GameRequest {
                 "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
             )
         };
-        if !image
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("pgn") || k.eq_ignore_ascii_case("moves"))
-        {
+        if !image.has(pgn) && !image.has(moves) {
             return Err(missing());
         }
-        image.push(("ply".to_string(), "0".to_string()));
-        let (request, chosen) = Request::with_game(image, Some(Format::Png), &limits)?;
+        image.push("ply", "0");
+        let (request, chosen) = Request::with_game(&image, Some(Format::Png), &limits)?;
         let Some(Chosen { game, .. }) = chosen else {
             return Err(missing());
         };
@@ -766,65 +777,26 @@ impl GameRequest {
                 format!("from {from} is after to {to}: the excerpt would be empty"),
             ));
         }
-        let bars = players
-            .unwrap_or_else(|| ["White", "Black"].iter().any(|s| named(&game, s)))
-            .then(|| player_lines(&game));
+        let bars =
+            players.unwrap_or_else(|| ["White", "Black"].iter().any(|s| names_player(&game, s)));
         let files = request.position.files();
-        let bottom = request.options.orientation.bottom(game.position(0).turn);
-        let clocks = clocks(&game, to);
-        let mut frames = Vec::with_capacity(to - from + 1);
-        for ply in from..=to {
-            let mut options = request.options.clone();
-            options.last_move = game.last_move(ply).map(|(from, to)| LastMove {
-                from: Some(from),
-                to,
-                piece: None,
-            });
-            (options.arrows, options.highlights) = annotations_at(&game, ply, files, &limits)?;
-            options.glyph = game.nag(ply).and_then(Glyph::from_nag);
-            // The board keeps the side it started with at the bottom.
-            options.orientation = match bottom {
-                crate::chess::piece::Color::White => Orientation::White,
-                crate::chess::piece::Color::Black => Orientation::Black,
-            };
-            let bars = bars.as_ref().map(|[white, black]| {
-                let clocks = &clocks[ply];
-                let white = crate::render::animate::Bar {
-                    player: white.clone(),
-                    clock: clocks[0].clone(),
-                };
-                let black = crate::render::animate::Bar {
-                    player: black.clone(),
-                    clock: clocks[1].clone(),
-                };
-                match bottom {
-                    crate::chess::piece::Color::White => [black, white],
-                    crate::chess::piece::Color::Black => [white, black],
-                }
-            });
-            frames.push(crate::render::animate::Frame {
-                position: game.position(ply),
-                options,
-                delay: if ply == to { last_delay } else { delay },
-                bars,
-            });
-        }
-        within_cost(&frames, request.options.size)?;
+        let marks = (from..=to)
+            .map(|ply| annotations_at(&game, ply, files, &limits))
+            .collect::<Result<Vec<_>, _>>()?;
+        let play = Play {
+            game,
+            options: request.options.clone(),
+            from,
+            to,
+            delay,
+            last_delay,
+            bars,
+            marks,
+        };
+        within_cost(&play.frames(), request.options.size)?;
         let source = body
-            .or_else(|| {
-                pairs
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("pgn"))
-                    .map(|(_, v)| v.as_str())
-            })
-            .or_else(|| {
-                pairs
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| k.eq_ignore_ascii_case("moves"))
-                    .map(|(_, v)| v.as_str())
-            })
+            .or_else(|| query.last(pgn))
+            .or_else(|| query.last(moves))
             .unwrap_or("");
         let key = request
             .key_fields(&mut key::KeyWriter::new("game"))
@@ -834,14 +806,15 @@ impl GameRequest {
             .field(delay)
             .field(last_delay)
             .field(u8::from(looped))
-            .field(u8::from(bars.is_some()))
+            .field(u8::from(bars))
             .field(source)
             .finish();
-        Ok(GameRequest {
-            frames,
-            looped,
-            key,
-        })
+        Ok(GameRequest { play, looped, key })
+    }
+
+    /// The frames, one per ply shown (see [`Play::frames`]).
+    pub fn frames(&self) -> Vec<crate::render::animate::Frame> {
+        self.play.frames()
     }
 
     /// The cache key: the output kind, every parameter, and the game's text.
@@ -865,72 +838,9 @@ fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<()
 }
 
 /// Whether the tag `side` names a player (not empty, not `?`).
-fn named(game: &Game, side: &str) -> bool {
+fn names_player(game: &Game, side: &str) -> bool {
     game.header(side)
         .is_some_and(|n| !n.trim().is_empty() && n.trim() != "?")
-}
-
-/// The bars' lines for White and Black: title, name, rating (`GM Carlsen, Magnus (2850)`).
-fn player_lines(game: &Game) -> [String; 2] {
-    ["White", "Black"].map(|side| {
-        let name = match game.header(side).map(str::trim) {
-            Some(n) if !n.is_empty() && n != "?" => n.to_string(),
-            _ => side.to_string(),
-        };
-        let title = game
-            .header(&format!("{side}Title"))
-            .map(str::trim)
-            .filter(|t| !t.is_empty() && *t != "-" && *t != "?");
-        let elo = game
-            .header(&format!("{side}Elo"))
-            .map(str::trim)
-            .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
-        let mut line = String::new();
-        if let Some(t) = title {
-            line.push_str(t);
-            line.push(' ');
-        }
-        line.push_str(&name);
-        if let Some(e) = elo {
-            line.push_str(&format!(" ({e})"));
-        }
-        line
-    })
-}
-
-/// The clocks of White and Black after every ply up to `to`: each side's last `[%clk]`.
-fn clocks(game: &Game, to: usize) -> Vec<[Option<String>; 2]> {
-    let mut now = [None, None];
-    let mut out = Vec::with_capacity(to + 1);
-    out.push(now.clone());
-    for ply in 1..=to {
-        if let (Some(clock), Some(mover)) = (clock_of(game.comment(ply)), game.mover(ply)) {
-            now[usize::from(mover == crate::chess::piece::Color::Black)] = Some(clock);
-        }
-        out.push(now.clone());
-    }
-    out
-}
-
-/// `[%clk 1:02:03.4]` in a comment, as shown: `1:02:03`, or `2:03` under an hour.
-fn clock_of(comment: &str) -> Option<String> {
-    let at = comment.find("[%clk")?;
-    let rest = comment[at + 5..].trim_start();
-    let value = &rest[..rest.find(']')?];
-    let value = value.trim().split('.').next()?;
-    let parts: Vec<u32> = value
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let (h, m, s) = match parts.as_slice() {
-        [h, m, s] => (*h, *m, *s),
-        [m, s] => (0, *m, *s),
-        _ => return None,
-    };
-    Some(match h {
-        0 => format!("{m}:{s:02}"),
-        _ => format!("{h}:{m:02}:{s:02}"),
-    })
 }
 
 /// What `/describe` says of a query: the position, and for a game the move that led there
@@ -1552,7 +1462,11 @@ mod tests {
             assert!(p.spellings.iter().any(|s| s.eq_ignore_ascii_case(p.name)));
             for s in p.spellings {
                 assert_eq!(*s, s.to_ascii_lowercase());
-                assert_eq!(slot(s), Some(i), "{s} is claimed twice");
+                assert_eq!(
+                    PARAMS.iter().position(|q| q.accepts(s)),
+                    Some(i),
+                    "{s} is claimed twice"
+                );
             }
         }
     }

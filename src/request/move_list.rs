@@ -5,7 +5,7 @@
 //! cache key. The game is read and checked exactly as for a diagram or an animation, with
 //! the same limits and the same one-sentence errors; writing it as JSON is `http`'s.
 
-use super::{Limits, PARAMS, RequestError, choose_game, slot};
+use super::{Limits, Query, RequestError, choose_game, named};
 use crate::chess::game::Game;
 
 /// The diagram parameters `/game.json` reads; every other one is ignored.
@@ -23,7 +23,7 @@ impl MoveListRequest {
     /// Validate the game of `pairs` (`pgn`, or `moves` from `fen`) or of `body`, a POSTed
     /// PGN, which wins over `pgn` and may be as long as the body limit allowed.
     pub fn from_pairs_with(
-        pairs: &[(String, String)],
+        query: &Query,
         body: Option<&str>,
         limits: &Limits,
     ) -> Result<MoveListRequest, RequestError> {
@@ -38,11 +38,7 @@ impl MoveListRequest {
             if !MOVE_LIST_PARAMS.contains(&name) {
                 return None;
             }
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| slot(k).is_some_and(|i| PARAMS[i].name == name))
-                .map(|(_, v)| v.as_str())
+            query.last(named(name))
         };
         let Some(chosen) = choose_game(&get, &limits)? else {
             return Err(RequestError::new(
@@ -75,11 +71,8 @@ impl MoveListRequest {
 mod tests {
     use super::*;
 
-    fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
-        query
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
+    fn pairs(query: &[(&str, &str)]) -> Query {
+        Query::from_pairs(query.iter().copied())
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! a code such as `wN`) of which set (`pieces`, read as on a diagram). Whether the set is
 //! loaded is the renderer's to say; drawing the piece is `render::pieces`.
 
-use super::{Param, ParamKind, RequestError, param, parse_piece_set};
+use super::{Param, ParamKind, Query, RequestError, param, parse_piece_set};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::render::options::DEFAULT_PIECE_SET;
 
@@ -43,17 +43,12 @@ impl PieceRequest {
     /// Validate a URL query string (without the `?`); later pairs override earlier ones,
     /// unknown names are ignored.
     pub fn from_query(query: &str) -> Result<PieceRequest, RequestError> {
-        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
-            .collect();
-        let get = |name: &str| -> Option<&str> {
-            let p = PIECE_PARAMS.iter().find(|p| p.name == name)?;
-            pairs
-                .iter()
-                .rev()
-                .find(|(k, _)| p.spellings.iter().any(|s| s.eq_ignore_ascii_case(k)))
-                .map(|(_, v)| v.as_str())
-        };
+        PieceRequest::read(&Query::parse(query))
+    }
+
+    /// [`PieceRequest::from_query`] over a [`Query`].
+    pub fn read(query: &Query) -> Result<PieceRequest, RequestError> {
+        let get = |name: &str| query.last(Param::of(PIECE_PARAMS, name));
         let piece = match get("piece") {
             Some(v) => parse_piece_code(v)?,
             None => {

@@ -5,8 +5,12 @@
 //! own parameters (theme, pieces, coordinates, …) are read by the diagram request parser,
 //! so a sheet accepts exactly the values a diagram does.
 
-use super::{Echo, Limits, Param, ParamKind, Request, RequestError, param, parse_fen, parse_flag};
+use super::{
+    Echo, Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_fen,
+    parse_flag,
+};
 use crate::render::options::Format;
+use crate::render::options::RenderOptions;
 use crate::render::sheet::{
     DEFAULT_DPI, DPI_RANGE, Entry, MAX_COLUMNS, MAX_ROWS, Paper, SheetOptions,
 };
@@ -120,16 +124,9 @@ pub struct SheetRequest {
     pub page: usize,
 }
 
-/// Every value of a sheet parameter, in order.
-fn values<'a>(pairs: &'a [(String, String)], name: &str) -> Vec<&'a str> {
-    let Some(p) = SHEET_PARAMS.iter().find(|p| p.name == name) else {
-        return Vec::new();
-    };
-    pairs
-        .iter()
-        .filter(|(k, _)| p.spellings.iter().any(|s| s.eq_ignore_ascii_case(k)))
-        .map(|(_, v)| v.as_str())
-        .collect()
+/// The sheet parameter named `name` (of [`SHEET_PARAMS`]).
+fn sheet(name: &str) -> &'static Param {
+    Param::of(SHEET_PARAMS, name)
 }
 
 fn number(name: &'static str, value: &str, range: (u32, u32)) -> Result<u32, RequestError> {
@@ -173,132 +170,28 @@ impl SheetRequest {
         need_fens: bool,
         limits: &Limits,
     ) -> Result<SheetRequest, RequestError> {
-        let last = |name: &str| values(pairs, name).last().copied();
-        let format = match (last("format"), path_format) {
-            (Some(v), path) => {
-                let f = Format::from_extension(v.trim())
-                    .filter(|f| matches!(f, Format::Pdf | Format::Svg | Format::Png))
-                    .ok_or_else(|| {
-                        RequestError::bad_value(
-                            "format",
-                            v,
-                            "a sheet is pdf, svg or png: expected one of those",
-                        )
-                    })?;
-                if path.is_some_and(|p| p != f) {
-                    return Err(RequestError::bad_value(
-                        "format",
-                        v,
-                        "the path already names another format: drop format or change the path",
-                    ));
-                }
-                f
-            }
-            (None, Some(path)) => path,
-            (None, None) => Format::Pdf,
-        };
-        let paper = match last("page") {
-            None => Paper::A4,
-            Some(v) => Paper::from_name(v)
-                .ok_or_else(|| RequestError::bad_value("page", v, "expected a4 or letter"))?,
-        };
-        let columns = match last("columns") {
-            None => 2,
-            Some(v) => number("columns", v, (1, u32::from(MAX_COLUMNS)))? as u8,
-        };
-        let rows = last("rows")
-            .map(|v| number("rows", v, (1, u32::from(MAX_ROWS))).map(|n| n as u8))
-            .transpose()?;
-        let dpi = match last("dpi") {
-            None => DEFAULT_DPI,
-            Some(v) => number(
-                "dpi",
-                v,
-                (u32::from(*DPI_RANGE.start()), u32::from(*DPI_RANGE.end())),
-            )? as u16,
-        };
-        let page = match last("pageNumber") {
-            None => 0,
-            Some(v) => number("pageNumber", v, (1, 1000))? as usize - 1,
-        };
-        let solutions = last("solutions")
-            .map(|v| parse_flag("solutions", v))
-            .transpose()?
-            .unwrap_or(false);
-        let title = last("title")
-            .map(|t| bounded("title", 1, t, MAX_CAPTION_BYTES))
-            .transpose()?
-            .filter(|t| !t.is_empty());
+        let query = Query::from_pairs(pairs.iter().map(|(k, v)| (k, v)));
+        SheetRequest::read(&query, path_format, max_diagrams, need_fens, limits)
+    }
+
+    /// [`SheetRequest::from_pairs`] over a [`Query`].
+    pub fn read(
+        query: &Query,
+        path_format: Option<Format>,
+        max_diagrams: usize,
+        need_fens: bool,
+        limits: &Limits,
+    ) -> Result<SheetRequest, RequestError> {
+        let format = sheet_format(query.last(sheet("format")), path_format)?;
+        let (mut options, page) = layout(query)?;
         // How each diagram is drawn: the diagram parser reads the parameters a sheet takes.
-        let mut diagram: Vec<(String, String)> = pairs
-            .iter()
-            .filter(|(k, _)| {
-                DIAGRAM_PARAMS
-                    .iter()
-                    .any(|p| super::slot(k) == super::slot(p))
-            })
-            .cloned()
-            .collect();
-        diagram.push(("fen".into(), "start".into()));
-        let drawn = Request::from_pairs_with(diagram, Some(Format::Svg), limits)?.options;
-        let fens = values(pairs, "fen");
-        let captions = values(pairs, "caption");
-        let answers = values(pairs, "solution");
-        if need_fens && fens.is_empty() {
-            return Err(RequestError::new(
-                "fen",
-                format!(
-                    "fen is missing: give 1 to {max_diagrams} positions, each as its own fen parameter (fen=…&fen=…)"
-                ),
-            ));
-        }
-        if fens.len() > max_diagrams {
-            return Err(RequestError::new(
-                "fen",
-                format!(
-                    "fen is given {} times: a sheet takes at most {max_diagrams} positions",
-                    fens.len()
-                ),
-            ));
-        }
-        for (name, given) in [("caption", captions.len()), ("solution", answers.len())] {
-            if given > fens.len() && need_fens {
-                return Err(RequestError::new(
-                    name,
-                    format!(
-                        "{name} is given {given} times for {} positions: give at most one {name} per fen, in the same order",
-                        fens.len()
-                    ),
-                ));
-            }
-        }
-        let mut entries = Vec::with_capacity(fens.len());
-        for (i, fen) in fens.iter().enumerate() {
-            let position = parse_fen(Some(fen), limits.fen_bytes)
-                .map_err(|e| RequestError::new("fen", format!("position {}: {e}", i + 1)))?;
-            let text = |list: &[&str], name: &'static str, max: usize| {
-                list.get(i)
-                    .map(|v| bounded(name, i + 1, v, max))
-                    .transpose()
-                    .map(|t| t.filter(|t| !t.is_empty()))
-            };
-            entries.push(Entry {
-                position,
-                caption: text(&captions, "caption", MAX_CAPTION_BYTES)?,
-                solution: text(&answers, "solution", MAX_SOLUTION_BYTES)?,
-            });
-        }
+        let mut diagram = query.only(|k| DIAGRAM_PARAMS.iter().any(|p| named(p).accepts(k)));
+        diagram.push("fen", "start");
+        options.diagram = Request::read(&diagram, Some(Format::Svg), limits)?.options;
+        let entries = entries(query, max_diagrams, need_fens, limits)?;
         Ok(SheetRequest {
             entries,
-            options: SheetOptions {
-                paper,
-                columns,
-                rows,
-                title,
-                solutions,
-                dpi,
-                diagram: drawn,
-            },
+            options,
             format,
             page,
         })
@@ -333,6 +226,139 @@ impl SheetRequest {
         }
         key.finish()
     }
+}
+
+/// The sheet's format: `format=` (pdf, svg or png), which must agree with the path's.
+fn sheet_format(asked: Option<&str>, path: Option<Format>) -> Result<Format, RequestError> {
+    match (asked, path) {
+        (Some(v), path) => {
+            let f = Format::from_extension(v.trim())
+                .filter(|f| matches!(f, Format::Pdf | Format::Svg | Format::Png))
+                .ok_or_else(|| {
+                    RequestError::bad_value(
+                        "format",
+                        v,
+                        "a sheet is pdf, svg or png: expected one of those",
+                    )
+                })?;
+            if path.is_some_and(|p| p != f) {
+                return Err(RequestError::bad_value(
+                    "format",
+                    v,
+                    "the path already names another format: drop format or change the path",
+                ));
+            }
+            Ok(f)
+        }
+        (None, Some(path)) => Ok(path),
+        (None, None) => Ok(Format::Pdf),
+    }
+}
+
+/// The layout of a sheet (paper, grid, resolution, answer key, title; the diagrams drawn
+/// as by default) and the page asked for (0-based).
+fn layout(query: &Query) -> Result<(SheetOptions, usize), RequestError> {
+    let last = |name: &str| query.last(sheet(name));
+    let paper = match last("page") {
+        None => Paper::A4,
+        Some(v) => Paper::from_name(v)
+            .ok_or_else(|| RequestError::bad_value("page", v, "expected a4 or letter"))?,
+    };
+    let columns = match last("columns") {
+        None => 2,
+        Some(v) => number("columns", v, (1, u32::from(MAX_COLUMNS)))? as u8,
+    };
+    let rows = last("rows")
+        .map(|v| number("rows", v, (1, u32::from(MAX_ROWS))).map(|n| n as u8))
+        .transpose()?;
+    let dpi = match last("dpi") {
+        None => DEFAULT_DPI,
+        Some(v) => number(
+            "dpi",
+            v,
+            (u32::from(*DPI_RANGE.start()), u32::from(*DPI_RANGE.end())),
+        )? as u16,
+    };
+    let page = match last("pageNumber") {
+        None => 0,
+        Some(v) => number("pageNumber", v, (1, 1000))? as usize - 1,
+    };
+    let solutions = last("solutions")
+        .map(|v| parse_flag("solutions", v))
+        .transpose()?
+        .unwrap_or(false);
+    let title = last("title")
+        .map(|t| bounded("title", 1, t, MAX_CAPTION_BYTES))
+        .transpose()?
+        .filter(|t| !t.is_empty());
+    let options = SheetOptions {
+        paper,
+        columns,
+        rows,
+        title,
+        solutions,
+        dpi,
+        diagram: RenderOptions::default(),
+    };
+    Ok((options, page))
+}
+
+/// The diagrams: `fen`, `caption` and `solution` repeated, at most `max_diagrams`; at
+/// least one when `need_fens`.
+fn entries(
+    query: &Query,
+    max_diagrams: usize,
+    need_fens: bool,
+    limits: &Limits,
+) -> Result<Vec<Entry>, RequestError> {
+    let fens = query.all(sheet("fen"));
+    let captions = query.all(sheet("caption"));
+    let answers = query.all(sheet("solution"));
+    if need_fens && fens.is_empty() {
+        return Err(RequestError::new(
+            "fen",
+            format!(
+                "fen is missing: give 1 to {max_diagrams} positions, each as its own fen parameter (fen=…&fen=…)"
+            ),
+        ));
+    }
+    if fens.len() > max_diagrams {
+        return Err(RequestError::new(
+            "fen",
+            format!(
+                "fen is given {} times: a sheet takes at most {max_diagrams} positions",
+                fens.len()
+            ),
+        ));
+    }
+    for (name, given) in [("caption", captions.len()), ("solution", answers.len())] {
+        if given > fens.len() && need_fens {
+            return Err(RequestError::new(
+                name,
+                format!(
+                    "{name} is given {given} times for {} positions: give at most one {name} per fen, in the same order",
+                    fens.len()
+                ),
+            ));
+        }
+    }
+    let mut entries = Vec::with_capacity(fens.len());
+    for (i, fen) in fens.iter().enumerate() {
+        let position = parse_fen(Some(fen), limits.fen_bytes)
+            .map_err(|e| RequestError::new("fen", format!("position {}: {e}", i + 1)))?;
+        let text = |list: &[&str], name: &'static str, max: usize| {
+            list.get(i)
+                .map(|v| bounded(name, i + 1, v, max))
+                .transpose()
+                .map(|t| t.filter(|t| !t.is_empty()))
+        };
+        entries.push(Entry {
+            position,
+            caption: text(&captions, "caption", MAX_CAPTION_BYTES)?,
+            solution: text(&answers, "solution", MAX_SOLUTION_BYTES)?,
+        });
+    }
+    Ok(entries)
 }
 
 #[cfg(test)]

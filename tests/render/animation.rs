@@ -103,8 +103,8 @@ fn every_frame_shows_the_still_diagram_of_its_ply() {
     let pgn = game_text("immortal.pgn");
     let query = "size=200&delay=50&lastDelay=250";
     let game = request(query, &pgn);
-    let gif = animate::gif(&renderer, &game.frames, game.looped).expect("a GIF");
-    let apng = animate::apng(&renderer, &game.frames, game.looped).expect("an APNG");
+    let gif = animate::gif(&renderer, &game.frames(), game.looped).expect("a GIF");
+    let apng = animate::apng(&renderer, &game.frames(), game.looped).expect("an APNG");
     for (kind, frames) in [("gif", gif_frames(&gif)), ("apng", apng_frames(&apng))] {
         assert_eq!(frames.len(), 46, "{kind}: the start and 45 plies");
         let bar = (frames[0].0.height() - 200) / 2;
@@ -139,8 +139,8 @@ fn first_middle_and_last_frames_match_golden_images() {
     let renderer = Renderer::default();
     let pgn = game_text("chess960.pgn");
     let game = request("size=240&orientation=black", &pgn);
-    let gif = animate::gif(&renderer, &game.frames, game.looped).expect("a GIF");
-    let apng = animate::apng(&renderer, &game.frames, game.looped).expect("an APNG");
+    let gif = animate::gif(&renderer, &game.frames(), game.looped).expect("a GIF");
+    let apng = animate::apng(&renderer, &game.frames(), game.looped).expect("an APNG");
     let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
     let dir = common::golden_dir();
     let mut failures = Vec::new();
@@ -185,9 +185,9 @@ fn excerpts_loops_and_bars_follow_the_parameters() {
     let renderer = Renderer::default();
     let pgn = game_text("opera.pgn");
     let game = request("size=160&from=30&to=33&loop=0&players=0", &pgn);
-    assert_eq!(game.frames.len(), 4);
+    assert_eq!(game.frames().len(), 4);
     assert!(!game.looped);
-    let gif = animate::gif(&renderer, &game.frames, game.looped).expect("a GIF");
+    let gif = animate::gif(&renderer, &game.frames(), game.looped).expect("a GIF");
     let frames = gif_frames(&gif);
     assert_eq!(frames.len(), 4);
     assert_eq!(frames[0].0.dimensions(), (160, 160), "no bars");
@@ -196,10 +196,10 @@ fn excerpts_loops_and_bars_follow_the_parameters() {
     assert!(!netscape(&gif));
     let looped = request("size=160&from=30&to=33", &pgn);
     assert!(netscape(
-        &animate::gif(&renderer, &looped.frames, true).expect("a GIF")
+        &animate::gif(&renderer, &looped.frames(), true).expect("a GIF")
     ));
     // The opera game has no names in tags: no bars by default either.
-    assert_eq!(looped.frames[0].bars, None);
+    assert_eq!(looped.frames()[0].bars, None);
     let named = request("size=160&players=1", &pgn);
-    assert!(named.frames[0].bars.is_some(), "players=1 asks for them");
+    assert!(named.frames()[0].bars.is_some(), "players=1 asks for them");
 }

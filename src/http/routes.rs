@@ -1,0 +1,423 @@
+//! The router and its handlers: each reads its request (see `request`), and answers through
+//! the image cache and the render pool (see `answer`, `pool`); every request gets a
+//! deadline and one log line.
+
+use super::answer::{self, CacheStatus, Image};
+use super::api::{self, Animation, Asset, Handler};
+use super::extract::{Checked, pgn_body};
+use super::pool::{Deadline, render, run_job};
+use super::{AppError, AppState, metrics, move_list};
+use crate::render::Renderer;
+use crate::render::animate;
+use crate::render::cost;
+use crate::render::options::{Format, RenderOptions};
+use crate::request::{GameRequest, Request};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Extension, Request as HttpRequest, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get};
+use bytes::Bytes;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// The router with every route of [`api::ROUTES`], over `state`.
+pub fn app(state: Arc<AppState>) -> Router {
+    let mut router = Router::new();
+    for route in api::ROUTES {
+        router = router.route(route.path, method_router(route.handler));
+    }
+    router
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            enforce_deadline,
+        ))
+        .layer(middleware::from_fn_with_state(state.clone(), log_request))
+        .with_state(state)
+}
+
+fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
+    match handler {
+        Handler::Page(asset) => get(move || page(asset)),
+        Handler::Diagram(format) => get(move |s, q, h, d| diagram(s, q, h, d, format)),
+        Handler::Game(kind) => get(move |s, q, h, d| game(s, q, h, d, None, kind))
+            .post(move |s, q, h, d, body: Body| game(s, q, h, d, Some(body), kind)),
+        Handler::Image => get(image),
+        Handler::Piece => get(piece),
+        Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
+            .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
+        Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
+        Handler::Describe => get(describe),
+        Handler::OpenApi => get(openapi),
+        Handler::Health => get(health),
+        Handler::Ready => get(ready),
+        Handler::Metrics => get(metrics),
+    }
+}
+
+/// The front page's files: no caching beyond revalidation (a new release shows at once),
+/// and a policy that lets the page reach this origin only.
+async fn page(asset: Asset) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, asset.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            ),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        asset.body,
+    )
+}
+
+async fn describe(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+) -> Result<Response, AppError> {
+    let described =
+        Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
+    let mut text = described.text();
+    text.push('\n');
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        text,
+    )
+        .into_response();
+    if let Some(plies) = described.plies {
+        // The game's length, for the composer's slider.
+        response
+            .headers_mut()
+            .insert("x-game-plies", HeaderValue::from(plies));
+    }
+    if let Some(label) = described.last_move.as_deref() {
+        // The move as SAN (`23...Qxf2+`) whatever the language, for the slider's label.
+        if let Ok(value) = HeaderValue::from_str(label) {
+            response.headers_mut().insert("x-last-move", value);
+        }
+    }
+    Ok(response)
+}
+
+async fn openapi(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        state.openapi.clone(),
+    )
+}
+
+async fn health() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "ok\n",
+    )
+}
+
+/// Readiness: 200 while the service takes new requests, 503 once it is shutting down.
+async fn ready(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    let (status, text) = match state.is_draining() {
+        false => (StatusCode::OK, "ready\n"),
+        true => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "draining: this replica is shutting down\n",
+        ),
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+}
+
+async fn metrics(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    state.cache.run_pending_tasks().await;
+    let mut caches = vec![crate::cache::Usage {
+        name: "images",
+        bytes: state.cache.weighted_size(),
+        bound: state.config.cache_bytes,
+        entries: state.cache.entry_count(),
+    }];
+    caches.extend(state.renderer.cache_usage());
+    let text = state.metrics.render_text(&metrics::Scrape {
+        cache_entries: state.cache.entry_count(),
+        cache_bytes: state.cache.weighted_size(),
+        queue_depth: state.queued.load(Ordering::Relaxed) as u64,
+        queue_limit: (state.config.workers.max(1) + state.config.queue) as u64,
+        caches: &caches,
+    });
+    ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], text)
+}
+
+async fn not_found(uri: axum::http::Uri) -> AppError {
+    AppError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no route {}: try /, /diagram?fen=start, /describe?fen=start or /openapi.json",
+            crate::echo::Echo(uri.path())
+        ),
+    )
+}
+
+async fn diagram(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+    path_format: Option<Format>,
+) -> Result<Response, AppError> {
+    let request =
+        Request::read(&query, path_format, &state.config.limits).map_err(AppError::bad_request)?;
+    known_set(&state, &request.options)?;
+    let image = Image::new(request.cache_key(), request.format.content_type());
+    let made = render(state.clone(), request, deadline);
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// 400 when `options` name a piece set the renderer has not loaded.
+fn known_set(state: &AppState, options: &RenderOptions) -> Result<(), AppError> {
+    state
+        .renderer
+        .set(options)
+        .map(|_| ())
+        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))
+}
+
+/// A whole game as an animation: the game from the query (`pgn`, `moves`) or the POSTed
+/// body, rendered on the blocking pool, cached like a diagram.
+async fn game(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+    body: Option<Body>,
+    kind: Animation,
+) -> Result<Response, AppError> {
+    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
+    let limits = &state.config.limits;
+    let request = GameRequest::read(&query, text.as_deref(), kind.name(), limits)
+        .map_err(AppError::bad_request)?;
+    known_set(&state, &request.play.options)?;
+    let image = Image::new(request.cache_key(), kind.content_type());
+    let (frames, looped) = (request.frames(), request.looped);
+    let units = cost::frames(&frames);
+    let job = move |renderer: &Renderer| match kind {
+        Animation::Gif => animate::gif(renderer, &frames, looped),
+        Animation::Apng => animate::apng(renderer, &frames, looped),
+    };
+    let made = run_job(state.clone(), (units, deadline), ("game", kind.name()), job);
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// `/game.json`: the main line of the game from the query (`pgn`, `moves`) or the POSTed
+/// body, as JSON. Reading and playing a game takes microseconds: no cache, no pool; the
+/// ETag of the game's text answers revalidations.
+async fn game_json(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    body: Option<Body>,
+) -> Result<Response, AppError> {
+    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
+    let request = crate::request::move_list::MoveListRequest::from_pairs_with(
+        &query,
+        text.as_deref(),
+        &state.config.limits,
+    )
+    .map_err(AppError::bad_request)?;
+    let image = Image::new(request.cache_key(), "application/json; charset=utf-8");
+    Ok(answer::held(&headers, image, || {
+        Bytes::from(move_list::json(&request.game))
+    }))
+}
+
+/// `/piece.svg`: one piece of a set, alone, for a palette: the document the set wrote once
+/// at load, shared (no copy); cacheable like an image.
+async fn piece(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let request =
+        crate::request::piece::PieceRequest::read(&query).map_err(AppError::bad_request)?;
+    let sets = state.renderer.piece_sets();
+    let Some(set) = sets.get(&request.piece_set) else {
+        let known = sets.names().map(str::to_string).collect();
+        let e = crate::render::RenderError::UnknownPieceSet(request.piece_set, known);
+        return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
+    };
+    let image = Image::new(request.cache_key(), "image/svg+xml");
+    Ok(answer::held(&headers, image, || {
+        set.piece_svg(request.piece)
+    }))
+}
+
+/// `/image.gif`, lila-gif's still route: a diagram as GIF, with player bars when `white` or
+/// `black` names a player.
+async fn image(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+) -> Result<Response, AppError> {
+    let request = Request::read(&query, Some(Format::Gif), &state.config.limits)
+        .map_err(AppError::bad_request)?;
+    known_set(&state, &request.options)?;
+    let [white, black] = crate::request::players::players(&query).map_err(AppError::bad_request)?;
+    let bars = (white.is_some() || black.is_some()).then(|| {
+        let bar = |n: Option<String>, side: &str| animate::Bar {
+            player: n.unwrap_or_else(|| side.to_string()),
+            clock: None,
+        };
+        let (white, black) = (bar(white, "White"), bar(black, "Black"));
+        match request.options.orientation.bottom(request.position.turn) {
+            crate::chess::piece::Color::White => [black, white],
+            crate::chess::piece::Color::Black => [white, black],
+        }
+    });
+    let mut key = crate::request::key::KeyWriter::new("image");
+    request.key_fields(&mut key);
+    key.optional(bars.as_ref().map(|[top, _]| &top.player))
+        .optional(bars.as_ref().map(|[_, bottom]| &bottom.player));
+    let image = Image::new(key.finish(), "image/gif");
+    let units = cost::diagram(&request.options, Format::Gif);
+    let job = move |renderer: &Renderer| match bars {
+        None => renderer.render(&request.position, &request.options, Format::Gif),
+        Some(bars) => {
+            let frame = animate::Frame {
+                position: request.position,
+                options: request.options,
+                delay: 0,
+                bars: Some(bars),
+            };
+            animate::gif(renderer, std::slice::from_ref(&frame), false)
+        }
+    };
+    let made = run_job(state.clone(), (units, deadline), ("image", "gif"), job);
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// A worksheet: laid out here (cheap), drawn on the blocking pool, cached like a diagram.
+/// SVG and PNG are one page (`pageNumber`); every answer says how many pages there are.
+async fn sheet(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+    path_format: Option<Format>,
+) -> Result<Response, AppError> {
+    use crate::render::sheet::Sheet;
+    use crate::request::sheet::{MAX_SHEET_DIAGRAMS, SheetRequest};
+    let request = SheetRequest::read(
+        &query,
+        path_format,
+        MAX_SHEET_DIAGRAMS,
+        true,
+        &state.config.limits,
+    )
+    .map_err(AppError::bad_request)?;
+    known_set(&state, &request.options.diagram)?;
+    let (format, page) = (request.format, request.page);
+    let key = request.cache_key();
+    let sheet = Sheet::new(&state.renderer, request.entries, request.options)
+        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let pages = sheet.pages.len();
+    if format != Format::Pdf && page >= pages {
+        return Err(AppError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "pageNumber {} is not allowed: this sheet has {pages} page{}",
+                page + 1,
+                if pages == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let image = Image::new(key, format.content_type())
+        .with_header("x-sheet-pages", HeaderValue::from(pages));
+    let units = sheet.units(format, page);
+    let job = move |renderer: &Renderer| match format {
+        Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
+        Format::Png => sheet.png(renderer, page),
+        _ => sheet.pdf(renderer),
+    };
+    let made = run_job(
+        state.clone(),
+        (units, deadline),
+        ("sheet", format.extension()),
+        job,
+    );
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// Every request's deadline, `Config::request_timeout` from now: put in its extensions for
+/// admission (see `pool`), and kept here. Past it the answer is 408 with one sentence,
+/// and the request's future is dropped, which cancels the render it waits for. This layer
+/// sits inside the logging one, so a 408 is logged and counted like any answer.
+async fn enforce_deadline(
+    State(state): State<Arc<AppState>>,
+    mut request: HttpRequest,
+    next: Next,
+) -> Response {
+    let timeout = state.config.request_timeout;
+    let deadline = tokio::time::Instant::now() + timeout;
+    request.extensions_mut().insert(Deadline(deadline));
+    match tokio::time::timeout_at(deadline, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => AppError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the answer was not ready within {:.1} s, the time this service allows a request: ask for a smaller size, fewer marks or fewer moves",
+                timeout.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// One log line per request: method, path, status, milliseconds, cache hit or miss.
+async fn log_request(
+    State(state): State<Arc<AppState>>,
+    request: HttpRequest,
+    next: Next,
+) -> Response {
+    let start = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    // The route as the router matched it (so metrics cannot drift from the routes);
+    // anything the fallback answers counts as "other", keeping the label set bounded.
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "other".to_string(), |m| m.as_str().to_string());
+    let response = next.run(request).await;
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    let cache = match response.extensions().get::<CacheStatus>() {
+        Some(CacheStatus::Hit) => "hit",
+        Some(CacheStatus::Miss) => "miss",
+        None => "-",
+    };
+    let status = response.status().as_u16();
+    state.metrics.request(&route, status);
+    if status >= 500 {
+        tracing::error!(%method, path, status, ms = format!("{ms:.2}"), cache, "request");
+    } else {
+        tracing::info!(%method, path, status, ms = format!("{ms:.2}"), cache, "request");
+    }
+    response
+}

@@ -1,0 +1,54 @@
+//! The players of lila-gif's still route (`/image.gif`): `white` and `black` name the
+//! players drawn in bars above and below the board; `comment` is accepted and not drawn.
+
+use super::{Echo, Param, ParamKind, Query, RequestError, param};
+
+/// Longest player name, in characters.
+pub const MAX_PLAYER_CHARS: usize = 100;
+
+/// The parameters `/image.gif` takes beside the diagram's, each with its spellings, what it
+/// takes and one sentence.
+pub const PLAYER_PARAMS: &[Param] = &[
+    param(
+        "white",
+        &["white"],
+        ParamKind::Text { example: "Carlsen" },
+        "White's name, in a bar below the board (above, with Black at the bottom).",
+    ),
+    param(
+        "black",
+        &["black"],
+        ParamKind::Text {
+            example: "Nakamura",
+        },
+        "Black's name, in the other bar.",
+    ),
+    param(
+        "comment",
+        &["comment"],
+        ParamKind::Text { example: "" },
+        "Accepted for lila-gif's URLs; not drawn.",
+    ),
+];
+
+/// The players' names a query gives, White's then Black's: trimmed, `None` when not given
+/// or blank, at most [`MAX_PLAYER_CHARS`] characters.
+pub fn players(query: &Query) -> Result<[Option<String>; 2], RequestError> {
+    let name = |side: &'static str| -> Result<Option<String>, RequestError> {
+        let value = query
+            .last(Param::of(PLAYER_PARAMS, side))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty());
+        match value {
+            Some(v) if v.chars().count() > MAX_PLAYER_CHARS => Err(RequestError::new(
+                side,
+                format!(
+                    "{side} {} is too long: at most {MAX_PLAYER_CHARS} characters are allowed",
+                    Echo(&v)
+                ),
+            )),
+            other => Ok(other),
+        }
+    };
+    Ok([name("white")?, name("black")?])
+}
