@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// The router with every route of [`api::ROUTES`], over `state`.
+/// The router with every route of `api::ROUTES`, over `state`.
 pub fn app(state: Arc<AppState>) -> Router {
     let mut router = Router::new();
     for route in api::ROUTES {

@@ -10,6 +10,9 @@
 //! painting, stops drawing and leaves it to the caller to throw the unfinished image away
 //! ([`Cancel::run`] does). Nothing unfinished is ever kept in a cache: the checkpoints sit
 //! only in loops whose output is the request's own.
+
+// Only the service makes and cancels tokens; without it the checkpoints find none.
+#![cfg_attr(not(feature = "server"), allow(dead_code))]
 //!
 //! The token is the thread's, not a parameter, so that the library's entry points stay as
 //! they are: a library user who never installs one never sees a render cancelled.

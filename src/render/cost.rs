@@ -57,6 +57,7 @@ pub const MAX_UNITS: u64 = 1_200_000_000;
 
 /// At most this many units run on the async worker instead of the render pool (see the
 /// service's `render`): about 2 ms, and a plain PNG of one megapixel (1024 px).
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub const QUICK_UNITS: u64 = 1 << 20;
 
 /// The board's pixels and the per-mille weight of its marks, for a raster render.

@@ -137,11 +137,6 @@ impl Context {
             + size_of::<Context>()
     }
 
-    /// The palette's entry count.
-    pub fn palette_len(&self) -> usize {
-        self.palette.len() / 3
-    }
-
     /// Build the context of `scene`'s board with pieces from `set`; `None` when the base
     /// alone does not fit a palette (or is not opaque).
     ///

@@ -17,12 +17,15 @@ use std::fmt::{self, Write as _};
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
-/// Write `scene` as SVG, drawing pieces from `set` and labels from `font`.
+/// Write `scene` as SVG, drawing pieces from `set` and labels from `font`, sharing nothing
+/// with other documents (for the tests; the renderer keeps parts, [`write_with`]).
+#[cfg(feature = "bench-internals")]
 pub fn write(scene: &Scene, set: &PieceSet, font: &LabelFont) -> String {
     write_titled(scene, set, font, None)
 }
 
-/// [`write`](fn@write) with a `<title>`: the text screen readers announce for the image.
+/// `write` with a `<title>`: the text screen readers announce for the image.
+#[cfg(feature = "bench-internals")]
 pub fn write_titled(
     scene: &Scene,
     set: &PieceSet,
@@ -41,9 +44,11 @@ pub trait Fragments {
 }
 
 /// Keeps nothing: every part is written afresh.
+#[cfg(feature = "bench-internals")]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Uncached;
 
+#[cfg(feature = "bench-internals")]
 impl Fragments for Uncached {
     fn fragment(&self, _key: Vec<u8>, make: &mut dyn FnMut() -> String) -> Arc<str> {
         Arc::from(make())
@@ -57,7 +62,7 @@ impl Fragments for crate::cache::ByteCache<Vec<u8>, Arc<str>> {
     }
 }
 
-/// [`write_titled`], taking the shared parts from `parts`: the same document, byte for byte.
+/// The scene as an SVG document titled `title`, taking the shared parts from `parts`: the same document, byte for byte.
 pub fn write_with(
     scene: &Scene,
     set: &PieceSet,

@@ -18,7 +18,10 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
 use thiserror::Error;
 
-internal_mod!(key, move_list, piece, players);
+internal_mod!(key);
+// The query syntax of the service's other routes (move lists, pieces, lila-gif's players).
+#[cfg(feature = "server")]
+internal_mod!(move_list, piece, players);
 pub mod puzzles;
 mod query;
 pub mod sheet;

@@ -42,11 +42,12 @@ pub struct PieceRequest {
 impl PieceRequest {
     /// Validate a URL query string (without the `?`); later pairs override earlier ones,
     /// unknown names are ignored.
+    #[cfg(test)]
     pub fn from_query(query: &str) -> Result<PieceRequest, RequestError> {
         PieceRequest::read(&Query::parse(query))
     }
 
-    /// [`PieceRequest::from_query`] over a [`Query`].
+    /// The request in `query`'s pairs.
     pub fn read(query: &Query) -> Result<PieceRequest, RequestError> {
         let get = |name: &str| query.last(Param::of(PIECE_PARAMS, name));
         let piece = match get("piece") {
