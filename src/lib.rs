@@ -68,8 +68,10 @@ pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
 
-/// Anything that can go wrong in the one-call API.
+/// Anything that can go wrong in the library: one variant for each of its error types,
+/// each shown as its own message.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The FEN does not parse.
     #[error(transparent)]
@@ -77,6 +79,30 @@ pub enum Error {
     /// The render failed (e.g. an unknown piece set).
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A PGN text could not be read.
+    #[error(transparent)]
+    Pgn(#[from] chess::pgn::PgnError),
+    /// An EPD line could not be read.
+    #[error(transparent)]
+    Epd(#[from] chess::epd::EpdError),
+    /// A game could not be read or played.
+    #[error(transparent)]
+    Game(#[from] chess::game::GameError),
+    /// A worksheet could not be laid out.
+    #[error(transparent)]
+    Sheet(#[from] render::sheet::SheetError),
+    /// A render would cost more than one request may.
+    #[error(transparent)]
+    Cost(#[from] render::cost::CostError),
+    /// A query's parameters do not make a request.
+    #[error(transparent)]
+    Request(#[from] request::RequestError),
+    /// A snapshot test failed or could not run.
+    #[error(transparent)]
+    Snapshot(#[from] snapshot::SnapshotError),
+    /// PNG bytes could not be decoded or encoded.
+    #[error(transparent)]
+    Png(#[from] snapshot::PngError),
 }
 
 /// A renderer with the built-in pieces, shared by the one-call functions.
