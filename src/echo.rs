@@ -28,6 +28,15 @@ impl fmt::Display for Echo<'_> {
     }
 }
 
+/// `text` cut to the characters [`Echo`] and [`Token`] can show (41: one more than they
+/// repeat, so they still add `…`), for an error to keep without holding a huge input.
+pub(crate) fn clip(text: &str) -> String {
+    match text.char_indices().nth(ECHO_CHARS + 1) {
+        Some((end, _)) => text[..end].to_string(),
+        None => text.to_string(),
+    }
+}
+
 /// A move as the user wrote it, for messages: bare when it looks like a move (at most 12
 /// letters, digits and `+#=-!?@`), else as [`Echo`] would show it (quoted, shortened,
 /// printable), so a 15 KB "move" or one with control bytes comes back tamed.

@@ -84,8 +84,8 @@ pub use render::{RenderError, Renderer};
 
 use std::sync::OnceLock;
 
-/// Anything that can go wrong in the one-call API. Its message is one sentence naming what
-/// was wrong, fit to show a user.
+/// Anything that can go wrong in the library: one variant for each of its error types,
+/// each shown as its own message, one sentence naming what was wrong, fit to show a user.
 ///
 /// ```
 /// use staunton::{render_png, Error, RenderOptions};
@@ -96,6 +96,7 @@ use std::sync::OnceLock;
 /// }
 /// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The FEN does not parse.
     #[error(transparent)]
@@ -103,6 +104,30 @@ pub enum Error {
     /// The render failed (e.g. an unknown piece set).
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A PGN text could not be read.
+    #[error(transparent)]
+    Pgn(#[from] chess::pgn::PgnError),
+    /// An EPD line could not be read.
+    #[error(transparent)]
+    Epd(#[from] chess::epd::EpdError),
+    /// A game could not be read or played.
+    #[error(transparent)]
+    Game(#[from] chess::game::GameError),
+    /// A worksheet could not be laid out.
+    #[error(transparent)]
+    Sheet(#[from] render::sheet::SheetError),
+    /// A render would cost more than one request may.
+    #[error(transparent)]
+    Cost(#[from] render::CostError),
+    /// A query's parameters do not make a request.
+    #[error(transparent)]
+    Request(#[from] request::RequestError),
+    /// A snapshot test failed or could not run.
+    #[error(transparent)]
+    Snapshot(#[from] snapshot::SnapshotError),
+    /// PNG bytes could not be decoded or encoded.
+    #[error(transparent)]
+    Png(#[from] snapshot::PngError),
 }
 
 /// A renderer with the built-in pieces, shared by the one-call functions.

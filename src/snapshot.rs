@@ -280,10 +280,15 @@ fn outline(image: &mut RgbaImage, inner: Rect) {
     }
 }
 
+/// Why PNG bytes could not be decoded, or pixels encoded: the codec's message.
+#[derive(Debug, Error)]
+#[error(transparent)]
+pub struct PngError(image::ImageError);
+
 /// PNG `bytes` as RGBA pixels (any colour type and depth, converted to 8-bit RGBA).
-pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, String> {
+pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, PngError> {
     let decoded = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?
+        .map_err(PngError)?
         .to_rgba8();
     Ok(RgbaImage {
         width: decoded.width(),
@@ -293,7 +298,7 @@ pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, String> {
 }
 
 /// `image` as an 8-bit RGBA PNG, lossless.
-pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, String> {
+pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, PngError> {
     use image::ImageEncoder as _;
     let mut out = Vec::new();
     image::codecs::png::PngEncoder::new(&mut out)
@@ -303,7 +308,7 @@ pub fn encode_png(image: &RgbaImage) -> Result<Vec<u8>, String> {
             image.height,
             image::ExtendedColorType::Rgba8,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(PngError)?;
     Ok(out)
 }
 
@@ -313,17 +318,17 @@ pub fn read_png(path: &Path) -> Result<RgbaImage, SnapshotError> {
         path: path.to_path_buf(),
         error,
     })?;
-    decode_png(&bytes).map_err(|message| SnapshotError::NotPng {
+    decode_png(&bytes).map_err(|error| SnapshotError::NotPng {
         path: path.to_path_buf(),
-        message,
+        error,
     })
 }
 
 /// Write `image` to `path` as PNG.
 pub fn write_png(path: &Path, image: &RgbaImage) -> Result<(), SnapshotError> {
-    let bytes = encode_png(image).map_err(|message| SnapshotError::Encode {
+    let bytes = encode_png(image).map_err(|error| SnapshotError::Encode {
         path: path.to_path_buf(),
-        message,
+        error,
     })?;
     write(path, &bytes)
 }
@@ -402,12 +407,12 @@ pub enum SnapshotError {
         error: std::io::Error,
     },
     /// A file is not a PNG image.
-    #[error("{} is not a PNG image: {message}", .path.display())]
+    #[error("{} is not a PNG image: {error}", .path.display())]
     NotPng {
         /// The file.
         path: PathBuf,
         /// The decoder's complaint.
-        message: String,
+        error: PngError,
     },
     /// A file or folder could not be written.
     #[error("cannot write {}: {error}", .path.display())]
@@ -418,12 +423,12 @@ pub enum SnapshotError {
         error: std::io::Error,
     },
     /// An image could not be encoded as PNG.
-    #[error("cannot encode {} as PNG: {message}", .path.display())]
+    #[error("cannot encode {} as PNG: {error}", .path.display())]
     Encode {
         /// The file it was for.
         path: PathBuf,
         /// The encoder's complaint.
-        message: String,
+        error: PngError,
     },
     /// The FEN does not parse.
     #[error("snapshot {name}: {error}")]
@@ -626,9 +631,9 @@ impl Snapshots {
     pub fn check_image(&self, name: &str, actual: &RgbaImage) -> Result<Outcome, SnapshotError> {
         check_name(name)?;
         let png = |path: &Path| {
-            encode_png(actual).map_err(|message| SnapshotError::Encode {
+            encode_png(actual).map_err(|error| SnapshotError::Encode {
                 path: path.to_path_buf(),
-                message,
+                error,
             })
         };
         self.compare_and_keep(name, actual, &png)

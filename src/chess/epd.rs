@@ -7,9 +7,10 @@
 //! them is the caller's.
 
 use crate::chess::fen;
+use crate::chess::fen::FenError;
 use crate::chess::position::Position;
-use crate::echo::Echo;
-use std::fmt;
+use crate::echo::{Echo, clip};
+use thiserror::Error;
 
 /// One EPD line: its position and its operations in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,16 +39,88 @@ impl Epd {
 }
 
 /// Why an EPD line could not be read: one sentence, without the line number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EpdError(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{kind}")]
+pub struct EpdError {
+    /// What was wrong, with the details the message shows.
+    pub kind: EpdErrorKind,
+}
 
-impl fmt::Display for EpdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl From<EpdErrorKind> for EpdError {
+    fn from(kind: EpdErrorKind) -> EpdError {
+        EpdError { kind }
     }
 }
 
-impl std::error::Error for EpdError {}
+/// The kinds of [`EpdError`]. Every `text` field holds the offending input as written, cut
+/// to 41 characters (the message shows at most 40, quoted, non-printable characters as `?`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum EpdErrorKind {
+    /// Fewer than the four FEN fields.
+    #[error(
+        "the EPD {} has {}, expected 4 FEN fields (placement, side to move, castling, en passant) before the operations",
+        Echo(.text),
+        fields_text(*.count)
+    )]
+    FieldCount {
+        /// The whole line, trimmed.
+        text: String,
+        /// How many fields it has.
+        count: usize,
+    },
+    /// The four FEN fields are not a valid position.
+    #[error("the position {} is not a valid FEN: {}", Echo(.text), .error.kind)]
+    Fen {
+        /// The four fields joined by single spaces.
+        text: String,
+        /// Why the FEN reader rejected them.
+        error: FenError,
+    },
+    /// `hmvc` or `fmvn` without one whole number.
+    #[error(
+        "{opcode} needs one whole number up to {} as its operand, not {}",
+        u32::MAX,
+        Echo(.operands)
+    )]
+    Clock {
+        /// `hmvc` or `fmvn`.
+        opcode: &'static str,
+        /// Its operands joined by a space.
+        operands: String,
+    },
+    /// A `;` with no opcode before it.
+    #[error("expected an opcode before the \";\" in {}", Echo(.text))]
+    MissingOpcode {
+        /// The text from the `;` on.
+        text: String,
+    },
+    /// An opcode that is not 1 to 15 letters, digits or `_` starting with a letter.
+    #[error(
+        "the opcode {} is not valid, expected 1 to 15 letters, digits or \"_\", starting with a letter",
+        Echo(.text)
+    )]
+    Opcode {
+        /// The opcode.
+        text: String,
+    },
+    /// A quoted operand with no closing `"`.
+    #[error("the quoted operand {} of {opcode} has no closing '\"'", Echo(.text))]
+    UnclosedQuote {
+        /// The text after the opening `"`.
+        text: String,
+        /// The operation's opcode.
+        opcode: String,
+    },
+}
+
+/// "1 field", "3 fields".
+fn fields_text(count: usize) -> String {
+    match count {
+        1 => "1 field".to_string(),
+        n => format!("{n} fields"),
+    }
+}
 
 /// Read one EPD line; `None` for blank lines and lines starting with `#`.
 pub fn parse_line(line: &str) -> Result<Option<Epd>, EpdError> {
@@ -60,26 +133,20 @@ pub fn parse_line(line: &str) -> Result<Option<Epd>, EpdError> {
     while fields.len() < 4 {
         rest = rest.trim_start();
         if rest.is_empty() {
-            let count = match fields.len() {
-                1 => "1 field".to_string(),
-                n => format!("{n} fields"),
-            };
-            return Err(EpdError(format!(
-                "the EPD {} has {count}, expected 4 FEN fields (placement, side to move, castling, en passant) before the operations",
-                Echo(line)
-            )));
+            return Err(EpdErrorKind::FieldCount {
+                text: clip(line),
+                count: fields.len(),
+            }
+            .into());
         }
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         fields.push(&rest[..end]);
         rest = &rest[end..];
     }
     let fen = fields.join(" ");
-    let position = fen::parse(&fen).map_err(|e| {
-        EpdError(format!(
-            "the position {} is not a valid FEN: {}",
-            Echo(&fen),
-            e.kind
-        ))
+    let position = fen::parse(&fen).map_err(|error| EpdErrorKind::Fen {
+        text: clip(&fen),
+        error,
     })?;
     let mut epd = Epd {
         fen,
@@ -96,7 +163,7 @@ pub fn parse_line(line: &str) -> Result<Option<Epd>, EpdError> {
 }
 
 /// The number of the first `opcode` operation, if there is one.
-fn clock(epd: &Epd, opcode: &str) -> Result<Option<u32>, EpdError> {
+fn clock(epd: &Epd, opcode: &'static str) -> Result<Option<u32>, EpdError> {
     let Some(operands) = epd.operands(opcode) else {
         return Ok(None);
     };
@@ -108,11 +175,11 @@ fn clock(epd: &Epd, opcode: &str) -> Result<Option<u32>, EpdError> {
         }
         _ => {}
     }
-    Err(EpdError(format!(
-        "{opcode} needs one whole number up to {} as its operand, not {}",
-        u32::MAX,
-        Echo(&operands.join(" "))
-    )))
+    Err(EpdErrorKind::Clock {
+        opcode,
+        operands: clip(&operands.join(" ")),
+    }
+    .into())
 }
 
 /// The operations of `text`, what follows the four FEN fields.
@@ -128,16 +195,10 @@ fn operations(mut text: &str) -> Result<Vec<(String, Vec<String>)>, EpdError> {
             .unwrap_or(text.len());
         let opcode = &text[..end];
         if opcode.is_empty() {
-            return Err(EpdError(format!(
-                "expected an opcode before the \";\" in {}",
-                Echo(text)
-            )));
+            return Err(EpdErrorKind::MissingOpcode { text: clip(text) }.into());
         }
         if !valid_opcode(opcode) {
-            return Err(EpdError(format!(
-                "the opcode {} is not valid, expected 1 to 15 letters, digits or \"_\", starting with a letter",
-                Echo(opcode)
-            )));
+            return Err(EpdErrorKind::Opcode { text: clip(opcode) }.into());
         }
         text = &text[end..];
         let mut operands = Vec::new();
@@ -151,10 +212,10 @@ fn operations(mut text: &str) -> Result<Vec<(String, Vec<String>)>, EpdError> {
                 }
                 Some('"') => {
                     let (operand, after) = quoted(&text[1..]).ok_or_else(|| {
-                        EpdError(format!(
-                            "the quoted operand {} of {opcode} has no closing '\"'",
-                            Echo(&text[1..])
-                        ))
+                        EpdError::from(EpdErrorKind::UnclosedQuote {
+                            text: clip(&text[1..]),
+                            opcode: opcode.to_string(),
+                        })
                     })?;
                     operands.push(operand);
                     text = after;

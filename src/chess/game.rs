@@ -6,29 +6,201 @@
 //! Standard chess and Chess960 on 8×8 boards. Castling is kept as cozy-chess does, king
 //! takes own rook, which serves both.
 
-use crate::chess::fen;
-use crate::chess::pgn::{self, Pgn};
+use crate::chess::fen::{self, FenError};
+use crate::chess::pgn::{self, Pgn, PgnError};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{CastlingType, Position, Square};
-use crate::echo::Token;
+use crate::echo::{Echo, Token, clip};
 use cozy_chess as cc;
-use std::fmt;
+use thiserror::Error;
 
 /// Why a game could not be read or played: one sentence, without the parameter's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameError(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{kind}")]
+pub struct GameError {
+    /// What was wrong, with the details the message shows.
+    pub kind: GameErrorKind,
+}
 
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl From<GameErrorKind> for GameError {
+    fn from(kind: GameErrorKind) -> GameError {
+        GameError { kind }
     }
 }
 
-impl std::error::Error for GameError {}
+impl From<PgnError> for GameError {
+    fn from(e: PgnError) -> Self {
+        GameErrorKind::Pgn(e).into()
+    }
+}
 
-impl From<pgn::PgnError> for GameError {
-    fn from(e: pgn::PgnError) -> Self {
-        GameError(e.0)
+/// The kinds of [`GameError`]. Every `text` field holds the offending input as written,
+/// cut to 41 characters (the message shows at most 40, quoted, non-printable characters as
+/// `?`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum GameErrorKind {
+    /// The PGN text (or the SAN movetext) could not be read.
+    #[error(transparent)]
+    Pgn(#[from] PgnError),
+    /// A `[Variant]` tag naming a variant other than standard chess or Chess960.
+    #[error(
+        "the variant {} is not supported: standard chess and Chess960 only",
+        Echo(.text)
+    )]
+    Variant {
+        /// The tag's value.
+        text: String,
+    },
+    /// The `[FEN]` tag does not parse.
+    #[error("the FEN tag {} is not a valid FEN: {error}", Echo(.text))]
+    FenTag {
+        /// The tag's value.
+        text: String,
+        /// Why the FEN reader rejected it.
+        error: FenError,
+    },
+    /// The `[FEN]` tag's position cannot be played.
+    #[error("the FEN tag {0}")]
+    UnplayableFenTag(Unplayable),
+    /// The start position cannot be played.
+    #[error("the position {0}")]
+    UnplayablePosition(Unplayable),
+    /// A tag pair in SAN moves.
+    #[error("{} is a tag pair, not a move", Echo(.text))]
+    TagPair {
+        /// The tag pair, as `[Name "value"]`.
+        text: String,
+    },
+    /// Text after the result token of SAN moves.
+    #[error("{} comes after the result {result}: the moves end there", Echo(.text))]
+    AfterResult {
+        /// The text after the result.
+        text: String,
+        /// The result token.
+        result: String,
+    },
+    /// Text left over after SAN moves that is not a move.
+    #[error("{} is not a move", Echo(.text))]
+    NotAMove {
+        /// The text left over.
+        text: String,
+    },
+    /// More plies than allowed.
+    #[error("the game has {plies} plies: at most {max} are allowed")]
+    TooLong {
+        /// Plies in the game.
+        plies: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A move that cannot be played next.
+    #[error(
+        "{} {why} for {} {}",
+        move_label(*.number, *.side, .written),
+        side_name(*.side),
+        after_text(.after)
+    )]
+    Move {
+        /// The move number of the position it is played in.
+        number: u16,
+        /// The side to move.
+        side: Color,
+        /// The move as written (cut to 41 characters).
+        written: String,
+        /// The ply before it, numbered as written (`3...Bg4`), or `None` at the start.
+        after: Option<String>,
+        /// Why it cannot be played.
+        why: IllegalMove,
+    },
+}
+
+/// Why a written move cannot be played next: the sentence's predicate.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// Not SAN at all.
+    #[error("is not a move in SAN (such as Nf3, exd5, O-O, e8=Q)")]
+    NotSan,
+    /// Not UCI at all.
+    #[error("is not a move in UCI (such as e2e4, e7e8q)")]
+    NotUci,
+    /// Castling that is not legal now.
+    #[error("is not legal (no castling on the {}'s side now)", if *.short { "king" } else { "queen" })]
+    NoCastling {
+        /// King's side (`O-O`) when true.
+        short: bool,
+    },
+    /// A pawn move to the last rank without a promotion piece.
+    #[error(
+        "is not a legal move (a pawn reaching the last rank must promote: add =Q, =R, =B or =N)"
+    )]
+    MustPromote,
+    /// No legal move matches.
+    #[error("is not a legal move")]
+    Illegal,
+    /// Several legal moves match.
+    #[error("is ambiguous (it could be {})", .candidates.join(" or "))]
+    Ambiguous {
+        /// The matching moves in standard SAN.
+        candidates: Vec<String>,
+    },
+}
+
+/// Why a position cannot be played from: the sentence's predicate after "the position" or
+/// "the FEN tag".
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Unplayable {
+    /// Not 8×8, or with pieces in hand.
+    #[error(
+        "is not on an 8×8 board without pieces in hand: only standard chess and Chess960 can be played"
+    )]
+    Board,
+    /// A king missing (or several).
+    #[error("needs one king of each colour to be played")]
+    Kings,
+    /// Symmetric or modern castling.
+    #[error(
+        "has castling type \"{}\" (symmetric or modern castling): only standard chess and Chess960 can be played",
+        .castling_type.prefix()
+    )]
+    CastlingType {
+        /// The position's castling type (not [`CastlingType::Standard`]).
+        castling_type: CastlingType,
+    },
+    /// A castling right without its king and rook.
+    #[error("has castling right {right} without a king and rook for it")]
+    CastlingRight {
+        /// The right's letter.
+        right: char,
+    },
+    /// Not a legal position.
+    #[error(
+        "is not a legal position to play from (kings in check, pawns on the first or last rank, or an impossible en-passant square)"
+    )]
+    Illegal,
+}
+
+/// `3. Nf3` or `3... Nf3` (a space after the dots: what was written, not our SAN).
+fn move_label(number: u16, side: Color, written: &str) -> String {
+    match side {
+        Color::White => format!("{number}. {}", Token(written)),
+        Color::Black => format!("{number}... {}", Token(written)),
+    }
+}
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn after_text(after: &Option<String>) -> String {
+    match after {
+        None => "in the starting position".to_string(),
+        Some(ply) => format!("after {ply}"),
     }
 }
 
@@ -101,20 +273,18 @@ impl Game {
         if let Some(variant) = pgn.header("Variant")
             && playable_variant(variant).is_none()
         {
-            return Err(GameError(format!(
-                "the variant {} is not supported: standard chess and Chess960 only",
-                crate::echo::Echo(variant)
-            )));
+            return Err(GameErrorKind::Variant {
+                text: clip(variant),
+            }
+            .into());
         }
         let start = match pgn.header("FEN") {
             Some(text) => {
-                let position = fen::parse(text).map_err(|e| {
-                    GameError(format!(
-                        "the FEN tag {} is not a valid FEN: {e}",
-                        crate::echo::Echo(text)
-                    ))
+                let position = fen::parse(text).map_err(|error| GameErrorKind::FenTag {
+                    text: clip(text),
+                    error,
                 })?;
-                board_of(&position).map_err(|why| GameError(format!("the FEN tag {why}")))?
+                board_of(&position).map_err(GameErrorKind::UnplayableFenTag)?
             }
             None => cc::Board::default(),
         };
@@ -125,23 +295,22 @@ impl Game {
     /// movetext: move numbers, check and annotation suffixes, NAGs, comments and a result
     /// are allowed, tag pairs and moves after the result are not.
     pub fn from_san(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
-        let board = board_of(start).map_err(|why| GameError(format!("the position {why}")))?;
+        let board = board_of(start).map_err(GameErrorKind::UnplayablePosition)?;
         let (pgn, rest) = pgn::read_first(moves)?;
         if let Some((name, value)) = pgn.headers.first() {
-            return Err(GameError(format!(
-                "{} is a tag pair, not a move",
-                crate::echo::Echo(&format!("[{name} \"{value}\"]"))
-            )));
+            return Err(GameErrorKind::TagPair {
+                text: clip(&format!("[{name} \"{value}\"]")),
+            }
+            .into());
         }
         let rest = rest.trim();
         if !rest.is_empty() {
-            return Err(GameError(match &pgn.result {
-                Some(result) => format!(
-                    "{} comes after the result {result}: the moves end there",
-                    crate::echo::Echo(rest)
-                ),
-                None => format!("{} is not a move", crate::echo::Echo(rest)),
-            }));
+            let text = clip(rest);
+            return Err(match pgn.result {
+                Some(result) => GameErrorKind::AfterResult { text, result },
+                None => GameErrorKind::NotAMove { text },
+            }
+            .into());
         }
         Game::play(board, pgn, max_plies)
     }
@@ -161,7 +330,7 @@ impl Game {
         game.boards.push(start);
         for m in pgn.moves {
             let board = game.boards.last().expect("the start is there");
-            let mv = read_san(board, &m.san).map_err(|why| game.move_error(&m.san, &why))?;
+            let mv = read_san(board, &m.san).map_err(|why| game.move_error(&m.san, why))?;
             game.push(Ply {
                 mv,
                 written: m.san,
@@ -176,7 +345,7 @@ impl Game {
     /// takes rook)
     /// from `start`; at most `max_plies` plies.
     pub fn from_uci(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
-        let board = board_of(start).map_err(|why| GameError(format!("the position {why}")))?;
+        let board = board_of(start).map_err(GameErrorKind::UnplayablePosition)?;
         let tokens: Vec<&str> = moves
             .split(|c: char| c == ',' || c == '_' || c.is_whitespace())
             .filter(|t| !t.is_empty())
@@ -193,7 +362,7 @@ impl Game {
         };
         for token in tokens {
             let board = game.boards.last().expect("the start is there");
-            let mv = read_uci(board, token).map_err(|why| game.move_error(token, &why))?;
+            let mv = read_uci(board, token).map_err(|why| game.move_error(token, why))?;
             game.push(Ply {
                 mv,
                 written: token.to_string(),
@@ -212,18 +381,20 @@ impl Game {
     }
 
     /// The sentence for a move that cannot be played next.
-    fn move_error(&self, written: &str, why: &str) -> GameError {
+    fn move_error(&self, written: &str, why: IllegalMove) -> GameError {
         let board = self.boards.last().expect("the start is there");
-        let number = board.fullmove_number();
-        let (label, side) = match board.side_to_move() {
-            cc::Color::White => (format!("{number}. {}", Token(written)), "White"),
-            cc::Color::Black => (format!("{number}... {}", Token(written)), "Black"),
-        };
         let after = match self.plies.len() {
-            0 => "in the starting position".to_string(),
-            n => format!("after {}", self.label_written(n)),
+            0 => None,
+            n => Some(self.label_written(n)),
         };
-        GameError(format!("{label} {why} for {side} {after}"))
+        GameErrorKind::Move {
+            number: board.fullmove_number(),
+            side: color_of(board.side_to_move()),
+            written: clip(written),
+            after,
+            why,
+        }
+        .into()
     }
 
     /// Plies in the main line.
@@ -360,9 +531,7 @@ impl Game {
 }
 
 fn too_long(plies: usize, max: usize) -> GameError {
-    GameError(format!(
-        "the game has {plies} plies: at most {max} are allowed"
-    ))
+    GameErrorKind::TooLong { plies, max }.into()
 }
 
 fn square(sq: cc::Square) -> Square {
@@ -435,8 +604,7 @@ fn legal_moves(board: &cc::Board) -> Vec<cc::Move> {
 }
 
 /// The legal move `san` names on `board`, or why there is none.
-fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
-    const FORMAT: &str = "is not a move in SAN (such as Nf3, exd5, O-O, e8=Q)";
+fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, IllegalMove> {
     let text = san.trim_end_matches(['+', '#']);
     let castle = match text {
         "O-O" | "0-0" | "o-o" => Some(true),
@@ -448,16 +616,13 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
         let found = moves
             .iter()
             .find(|&&mv| castle_side(board, mv) == Some(short));
-        let side = if short { "king" } else { "queen" };
-        return found
-            .copied()
-            .ok_or_else(|| format!("is not legal (no castling on the {side}'s side now)"));
+        return found.copied().ok_or(IllegalMove::NoCastling { short });
     }
     let chars: Vec<char> = text.chars().filter(|&c| c != 'x' && c != ':').collect();
     let (piece, rest) = match chars.first() {
         Some(&c) if "NBRQK".contains(c) => (cc_piece(c).expect("a piece letter"), &chars[1..]),
         Some(_) => (cc::Piece::Pawn, &chars[..]),
-        None => return Err(FORMAT.to_string()),
+        None => return Err(IllegalMove::NotSan),
     };
     // Promotion: `=Q`, `Q`, or `(Q)` at the end.
     let mut rest = rest.to_vec();
@@ -476,13 +641,13 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
         _ => None,
     };
     if rest.len() < 2 || rest.len() > 4 {
-        return Err(FORMAT.to_string());
+        return Err(IllegalMove::NotSan);
     }
     let (hint, target) = rest.split_at(rest.len() - 2);
     let file = |c: char| ('a'..='h').contains(&c).then(|| c as u8 - b'a');
     let rank = |c: char| ('1'..='8').contains(&c).then(|| c as u8 - b'1');
     let (Some(to_file), Some(to_rank)) = (file(target[0]), rank(target[1])) else {
-        return Err(FORMAT.to_string());
+        return Err(IllegalMove::NotSan);
     };
     let to = cc_square(Square::new(to_file, to_rank));
     let (mut from_file, mut from_rank) = (None, None);
@@ -490,7 +655,7 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
         match (file(c), rank(c)) {
             (Some(f), _) if from_file.is_none() => from_file = Some(f),
             (_, Some(r)) if from_rank.is_none() => from_rank = Some(r),
-            _ => return Err(FORMAT.to_string()),
+            _ => return Err(IllegalMove::NotSan),
         }
     }
     let matches: Vec<cc::Move> = moves
@@ -506,19 +671,16 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, String> {
         .collect();
     match matches.as_slice() {
         [mv] => Ok(*mv),
-        [] if piece == cc::Piece::Pawn
-            && promotion.is_none()
-            && matches!(to_rank, 0 | 7) =>
-        {
-            Err("is not a legal move (a pawn reaching the last rank must promote: add =Q, =R, =B or =N)".to_string())
+        [] if piece == cc::Piece::Pawn && promotion.is_none() && matches!(to_rank, 0 | 7) => {
+            Err(IllegalMove::MustPromote)
         }
-        [] => Err("is not a legal move".to_string()),
+        [] => Err(IllegalMove::Illegal),
         several => {
-            let names: Vec<String> = several
+            let candidates = several
                 .iter()
                 .map(|&mv| write_san(board, mv, &after(board, mv)))
                 .collect();
-            Err(format!("is ambiguous (it could be {})", names.join(" or ")))
+            Err(IllegalMove::Ambiguous { candidates })
         }
     }
 }
@@ -532,11 +694,11 @@ fn after(board: &cc::Board, mv: cc::Move) -> cc::Board {
 
 /// The legal move UCI `text` names on `board` (castling as the king's two-square move or
 /// as king takes rook), or why there is none.
-fn read_uci(board: &cc::Board, text: &str) -> Result<cc::Move, String> {
+fn read_uci(board: &cc::Board, text: &str) -> Result<cc::Move, IllegalMove> {
     let mv: cc::Move = text
         .to_ascii_lowercase()
         .parse()
-        .map_err(|_| "is not a move in UCI (such as e2e4, e7e8q)".to_string())?;
+        .map_err(|_| IllegalMove::NotUci)?;
     let moves = legal_moves(board);
     if moves.contains(&mv) {
         return Ok(mv);
@@ -556,7 +718,7 @@ fn read_uci(board: &cc::Board, text: &str) -> Result<cc::Move, String> {
             return Ok(castle);
         }
     }
-    Err("is not a legal move".to_string())
+    Err(IllegalMove::Illegal)
 }
 
 /// Standard SAN of `mv` on `board` (`next` is the position after it), with `+` or `#`.
@@ -624,20 +786,19 @@ fn write_san(board: &cc::Board, mv: cc::Move, next: &cc::Board) -> String {
 
 /// A cozy-chess board of `position`, or why it cannot be played ("…" completes "the
 /// position …").
-fn board_of(position: &Position) -> Result<cc::Board, String> {
+fn board_of(position: &Position) -> Result<cc::Board, Unplayable> {
     if position.files() != 8 || position.pocket.is_some() {
-        return Err("is not on an 8×8 board without pieces in hand: only standard chess and Chess960 can be played".to_string());
+        return Err(Unplayable::Board);
     }
     let (Some(white_king), Some(black_king)) =
         (position.king(Color::White), position.king(Color::Black))
     else {
-        return Err("needs one king of each colour to be played".to_string());
+        return Err(Unplayable::Kings);
     };
     if position.castling_type != CastlingType::Standard && position.castling != "-" {
-        return Err(format!(
-            "has castling type \"{}\" (symmetric or modern castling): only standard chess and Chess960 can be played",
-            position.castling_type.prefix()
-        ));
+        return Err(Unplayable::CastlingType {
+            castling_type: position.castling_type,
+        });
     }
     let mut castling = String::new();
     for c in position.castling.chars().filter(|&c| c != '-') {
@@ -659,9 +820,7 @@ fn board_of(position: &Position) -> Result<cc::Board, String> {
             _ => None,
         };
         let Some(file) = file.filter(|_| king.rank == back) else {
-            return Err(format!(
-                "has castling right {c} without a king and rook for it"
-            ));
+            return Err(Unplayable::CastlingRight { right: c });
         };
         let f = (b'a' + file) as char;
         castling.push(if color == Color::White {
@@ -684,8 +843,7 @@ fn board_of(position: &Position) -> Result<cc::Board, String> {
         position.halfmove.min(100),
         position.fullmove.clamp(1, u32::from(u16::MAX)),
     );
-    cc::Board::from_fen(&shredder, true)
-        .map_err(|_| "is not a legal position to play from (kings in check, pawns on the first or last rank, or an impossible en-passant square)".to_string())
+    cc::Board::from_fen(&shredder, true).map_err(|_| Unplayable::Illegal)
 }
 
 /// Our position of a cozy-chess board: X-FEN castling (`K`/`Q` for the outermost rook, the
@@ -780,22 +938,26 @@ mod tests {
 
     #[test]
     fn illegal_and_ambiguous_moves_name_the_move_and_what_came_before() {
-        let e = Game::from_pgn("1. e4 e5 2. Ke3", 1000).unwrap_err().0;
+        let e = Game::from_pgn("1. e4 e5 2. Ke3", 1000)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "2. Ke3 is not a legal move for White after 1...e5");
         let e = Game::from_pgn("1. Nf3 a6 2. Nc3 a5 3. Ne4 a4 4. Ng5", 1000)
             .map(|_| ())
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.starts_with("4. Ng5 is ambiguous"), "{e}");
         assert!(e.contains("Nfg5") && e.contains("Neg5"), "{e}");
-        let e = Game::from_pgn("1. e9", 1000).unwrap_err().0;
+        let e = Game::from_pgn("1. e9", 1000).unwrap_err().to_string();
         assert!(e.contains("1. e9 is not a move in SAN"), "{e}");
         assert!(e.ends_with("in the starting position"), "{e}");
-        let e = Game::from_pgn("1. e4 e5 2. Nf3", 2).unwrap_err().0;
+        let e = Game::from_pgn("1. e4 e5 2. Nf3", 2)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "the game has 3 plies: at most 2 are allowed");
         let e = Game::from_pgn("[Variant \"Crazyhouse\"] 1. e4", 10)
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.contains("Crazyhouse\" is not supported"), "{e}");
     }
 
@@ -918,25 +1080,29 @@ mod tests {
 
     #[test]
     fn from_san_errors_name_the_move() {
-        let e = from_san("start", "1. Qh7").unwrap_err().0;
+        let e = from_san("start", "1. Qh7").unwrap_err().to_string();
         assert_eq!(
             e,
             "1. Qh7 is not a legal move for White in the starting position"
         );
-        let e = from_san(TWO_KNIGHTS, "4. Ng5 d5 5. Ke3").unwrap_err().0;
+        let e = from_san(TWO_KNIGHTS, "4. Ng5 d5 5. Ke3")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "5. Ke3 is not a legal move for White after 4...d5");
         let e = Game::from_san(&Position::start(), "e4 e5 Nf3", 2)
             .unwrap_err()
-            .0;
+            .to_string();
         assert_eq!(e, "the game has 3 plies: at most 2 are allowed");
         let e = from_san(
             "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
             "e4",
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert!(e.starts_with("the position is not on an 8×8 board"), "{e}");
-        let e = from_san("8/8/8/8/8/8/8/8 w - - 0 1", "e4").unwrap_err().0;
+        let e = from_san("8/8/8/8/8/8/8/8 w - - 0 1", "e4")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "the position needs one king of each colour to be played");
         // X-FEN symmetric or modern castling is drawn, not played; without rights it is moot.
         let e = from_san(
@@ -944,17 +1110,19 @@ mod tests {
             "e4",
         )
         .unwrap_err()
-        .0;
+        .to_string();
         assert_eq!(
             e,
             "the position has castling type \"s\" (symmetric or modern castling): only standard chess and Chess960 can be played"
         );
         assert!(from_san("4k3/8/8/8/8/8/8/4K3 w m- - 0 1", "Kd2").is_ok());
-        let e = from_san("start", "[FEN \"8/8\"] e4").unwrap_err().0;
+        let e = from_san("start", "[FEN \"8/8\"] e4")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "\"[FEN \"8/8\"]\" is a tag pair, not a move");
-        let e = from_san("start", "e4 e5 1-0 Nf3").unwrap_err().0;
+        let e = from_san("start", "e4 e5 1-0 Nf3").unwrap_err().to_string();
         assert_eq!(e, "\"Nf3\" comes after the result 1-0: the moves end there");
-        let e = from_san("start", "e4 e5 [x").unwrap_err().0;
+        let e = from_san("start", "e4 e5 [x").unwrap_err().to_string();
         assert_eq!(e, "\"[x\" is not a move");
     }
 }

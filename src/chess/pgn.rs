@@ -3,7 +3,8 @@
 //! text, [`split_games`] finds where each game of a file starts. No chess rules here:
 //! playing the moves is `game.rs`.
 
-use std::fmt;
+use crate::echo::{Echo, clip};
+use thiserror::Error;
 
 /// One move of the main line, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,16 +43,61 @@ impl Pgn {
 }
 
 /// Why a PGN text could not be read: one sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PgnError(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{kind}")]
+pub struct PgnError {
+    /// What was wrong, with the details the message shows.
+    pub kind: PgnErrorKind,
+}
 
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl From<PgnErrorKind> for PgnError {
+    fn from(kind: PgnErrorKind) -> PgnError {
+        PgnError { kind }
     }
 }
 
-impl std::error::Error for PgnError {}
+/// The kinds of [`PgnError`]. Every `text` field holds the offending input as written, cut
+/// to 41 characters (the message shows at most 40, quoted, non-printable characters as `?`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PgnErrorKind {
+    /// A line starting with `[` that is not a tag pair.
+    #[error("the tag pair {} is not [Name \"value\"]", Echo(.text))]
+    TagPair {
+        /// The line.
+        text: String,
+    },
+    /// A `{` with no `}` after it.
+    #[error("the comment opened at character {at} is never closed with }}")]
+    UnclosedComment {
+        /// 1-based character position of the `{`.
+        at: usize,
+    },
+    /// A `(` with no matching `)`.
+    #[error("the variation opened at character {at} is never closed with )")]
+    UnclosedVariation {
+        /// 1-based character position of the `(`.
+        at: usize,
+    },
+    /// A `)` with no `(` before it.
+    #[error("the ) at character {at} closes no variation")]
+    StrayClose {
+        /// 1-based character position of the `)`.
+        at: usize,
+    },
+    /// A `$` not followed by a number from 0 to 255.
+    #[error("{} is not a NAG ($0 to $255)", Echo(.text))]
+    Nag {
+        /// The `$` and the digits after it.
+        text: String,
+    },
+    /// A token that is no move, move number, annotation or result.
+    #[error("{} is not a move", Echo(.text))]
+    NotAMove {
+        /// The token.
+        text: String,
+    },
+}
 
 /// The NAG of a suffix annotation (`!` = 1, `?` = 2, `!!` = 3, `??` = 4, `!?` = 5, `?!` = 6).
 pub fn suffix_nag(suffix: &str) -> Option<u8> {
@@ -81,11 +127,6 @@ pub fn nag_suffix(nag: u8) -> Option<&'static str> {
 
 const RESULTS: [&str; 5] = ["1-0", "0-1", "1/2-1/2", "½-½", "*"];
 
-/// A short, safe rendering of a user token for an error message.
-fn shown(token: &str) -> String {
-    crate::echo::Echo(token).to_string()
-}
-
 /// Read the first game of `text`.
 pub fn read(text: &str) -> Result<Pgn, PgnError> {
     read_first(text).map(|(pgn, _)| pgn)
@@ -106,10 +147,7 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
             '[' if !in_movetext => {
                 let (name, value, after) = header(rest).ok_or_else(|| {
                     let line = rest.lines().next().unwrap_or(rest);
-                    PgnError(format!(
-                        "the tag pair {} is not [Name \"value\"]",
-                        shown(line)
-                    ))
+                    PgnError::from(PgnErrorKind::TagPair { text: clip(line) })
                 })?;
                 pgn.headers.push((name, value));
                 rest = after;
@@ -126,10 +164,9 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
             }
             '{' => {
                 let close = rest.find('}').ok_or_else(|| {
-                    PgnError(format!(
-                        "the comment opened at character {} is never closed with }}",
-                        offset(rest) + 1
-                    ))
+                    PgnError::from(PgnErrorKind::UnclosedComment {
+                        at: offset(rest) + 1,
+                    })
                 })?;
                 add_comment(&mut pgn, rest[1..close].trim());
                 rest = &rest[close + 1..];
@@ -140,20 +177,19 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
                 in_movetext = true;
             }
             ')' => {
-                return Err(PgnError(format!(
-                    "the ) at character {} closes no variation",
-                    offset(rest) + 1
-                )));
+                return Err(PgnErrorKind::StrayClose {
+                    at: offset(rest) + 1,
+                }
+                .into());
             }
             '$' => {
                 let digits = rest[1..]
                     .find(|c: char| !c.is_ascii_digit())
                     .unwrap_or(rest.len() - 1);
                 let nag = rest[1..1 + digits].parse::<u8>().map_err(|_| {
-                    PgnError(format!(
-                        "{} is not a NAG ($0 to $255)",
-                        shown(&rest[..1 + digits])
-                    ))
+                    PgnError::from(PgnErrorKind::Nag {
+                        text: clip(&rest[..1 + digits]),
+                    })
                 })?;
                 if let Some(last) = pgn.moves.last_mut() {
                     // A move NAG (1–6) is the move's annotation; others are kept out.
@@ -206,7 +242,7 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
                         last.nag.get_or_insert(nag);
                         continue;
                     }
-                    return Err(PgnError(format!("{} is not a move", shown(token))));
+                    return Err(PgnErrorKind::NotAMove { text: clip(token) }.into());
                 }
                 pgn.moves.push(PgnMove {
                     number: number.take(),
@@ -356,10 +392,7 @@ fn skip_variation(text: &str, at: usize) -> Result<&str, PgnError> {
             _ => {}
         }
     }
-    Err(PgnError(format!(
-        "the variation opened at character {} is never closed with )",
-        at + 1
-    )))
+    Err(PgnErrorKind::UnclosedVariation { at: at + 1 }.into())
 }
 
 /// A move token without its suffix annotation, and the suffix's NAG.
@@ -418,15 +451,15 @@ mod tests {
 
     #[test]
     fn syntax_errors_say_where() {
-        let open = read("1. e4 {never closed").unwrap_err().0;
+        let open = read("1. e4 {never closed").unwrap_err().to_string();
         assert!(open.contains("comment opened at character 7"), "{open}");
-        let var = read("1. e4 (1. d4 e5").unwrap_err().0;
+        let var = read("1. e4 (1. d4 e5").unwrap_err().to_string();
         assert!(var.contains("variation opened at character 7"), "{var}");
-        let close = read("1. e4 ) e5").unwrap_err().0;
+        let close = read("1. e4 ) e5").unwrap_err().to_string();
         assert!(close.contains("closes no variation"), "{close}");
-        let tag = read("[White Morphy]\n1. e4").unwrap_err().0;
+        let tag = read("[White Morphy]\n1. e4").unwrap_err().to_string();
         assert!(tag.contains("[Name \"value\"]"), "{tag}");
-        let nag = read("1. e4 $999").unwrap_err().0;
+        let nag = read("1. e4 $999").unwrap_err().to_string();
         assert!(nag.contains("not a NAG"), "{nag}");
     }
 

@@ -104,7 +104,7 @@ pub(super) async fn admit(
     deadline: Deadline,
 ) -> Result<(Admitted, tokio::sync::OwnedSemaphorePermit), AppError> {
     crate::render::cost::within_bound(units, "this image", "choose a smaller size or fewer marks")
-        .map_err(|why| AppError::new(axum::http::StatusCode::BAD_REQUEST, why))?;
+        .map_err(|why| AppError::new(axum::http::StatusCode::BAD_REQUEST, why.to_string()))?;
     let workers = state.config.workers.max(1);
     let limit = workers + state.config.queue;
     let pace = state.pace.seconds_per_unit();

@@ -14,6 +14,7 @@
 
 use crate::render::animate::Frame;
 use crate::render::options::{Check, Format, RenderOptions};
+use thiserror::Error;
 
 /// Per mille of the board's pixels that an arrow adds for each square of the box around
 /// it (its files × its ranks), up to [`ARROW_SPAN`] squares. An arrow costs mostly its
@@ -112,18 +113,36 @@ pub fn frames(frames: &[Frame]) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
-/// `Ok` when `units` are within [`MAX_UNITS`]; else the sentence that says so: `what`
+/// A render refused because it would cost more than the bound (1,200 M units, about 2.4 s
+/// of one worker): the sentence says what (the image, as the user will recognise it), its
+/// cost, the bound and the way out.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "{what} would cost {} megapixels of rendering (pixels × frames, each arrow counting up to {}× the board's pixels by the squares it spans, each other mark less): at most {} megapixels are rendered for one request; {way_out}",
+    megapixels(*.units),
+    (ARROW_SQUARE * ARROW_SPAN) as f64 / 1000.0,
+    MAX_UNITS / 1_000_000
+)]
+pub struct CostError {
+    /// The estimated units.
+    pub units: u64,
+    /// What would be rendered (`this image`).
+    pub what: String,
+    /// What to ask for instead.
+    pub way_out: String,
+}
+
+/// `Ok` when `units` are within [`MAX_UNITS`]; else the [`CostError`] that says so: `what`
 /// (the image, as the user will recognise it) and `way_out` (what to ask for instead).
-pub fn within_bound(units: u64, what: &str, way_out: &str) -> Result<(), String> {
+pub fn within_bound(units: u64, what: &str, way_out: &str) -> Result<(), CostError> {
     if units <= MAX_UNITS {
         return Ok(());
     }
-    Err(format!(
-        "{what} would cost {} megapixels of rendering (pixels × frames, each arrow counting up to {}× the board's pixels by the squares it spans, each other mark less): at most {} megapixels are rendered for one request; {way_out}",
-        megapixels(units),
-        (ARROW_SQUARE * ARROW_SPAN) as f64 / 1000.0,
-        MAX_UNITS / 1_000_000
-    ))
+    Err(CostError {
+        units,
+        what: what.to_string(),
+        way_out: way_out.to_string(),
+    })
 }
 
 /// `units` as megapixels of plain diagram, for messages: `12.3`.
@@ -183,7 +202,9 @@ mod tests {
         assert!(units(1024, &[], 0, Format::Svg) < plain / 10);
         assert!(units(1024, &[(a1, h8)], 0, Format::Svg) > units(1024, &[], 0, Format::Svg));
         assert!(within_bound(MAX_UNITS, "x", "y").is_ok());
-        let refused = within_bound(MAX_UNITS + 1, "this image", "ask for less").unwrap_err();
+        let refused = within_bound(MAX_UNITS + 1, "this image", "ask for less")
+            .unwrap_err()
+            .to_string();
         assert!(refused.starts_with("this image would cost 1200.0 megapixels"));
         assert!(refused.ends_with("ask for less"));
     }

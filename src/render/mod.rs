@@ -17,6 +17,9 @@ internal_mod!(
     svg, text
 );
 pub mod options;
+
+/// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
+pub use cost::CostError;
 pub mod pieces;
 pub mod sheet;
 pub mod text_board;

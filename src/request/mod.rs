@@ -837,7 +837,7 @@ fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<()
         ),
         "choose a smaller size, fewer arrows or an excerpt (from, to)",
     )
-    .map_err(|why| RequestError::new("size", why))
+    .map_err(|why| RequestError::new("size", why.to_string()))
 }
 
 /// Whether the tag `side` names a player (not empty, not `?`).

@@ -105,7 +105,10 @@ fn best_moves(position: &Position, sans: &[String]) -> Result<String, String> {
     for san in sans {
         let game = Game::from_san(position, san, 1).map_err(|e| {
             // The game starts at this line's position: "in the starting position" is it.
-            format!("bm: {}", e.0.trim_end_matches(" in the starting position"))
+            format!(
+                "bm: {}",
+                e.to_string().trim_end_matches(" in the starting position")
+            )
         })?;
         shown.push(line_of(&game));
     }
@@ -128,7 +131,7 @@ fn read_epd(text: &str) -> Result<Vec<Entry>, PuzzleError> {
                         Some(pv.join(" "))
                     }
                     Err(e) => {
-                        let why = e.0.replace(" in the starting position", "");
+                        let why = e.to_string().replace(" in the starting position", "");
                         return Err(fail(format!("pv: {why}")));
                     }
                 }
