@@ -183,21 +183,7 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
                 .into());
             }
             '$' => {
-                let digits = rest[1..]
-                    .find(|c: char| !c.is_ascii_digit())
-                    .unwrap_or(rest.len() - 1);
-                let nag = rest[1..1 + digits].parse::<u8>().map_err(|_| {
-                    PgnError::from(PgnErrorKind::Nag {
-                        text: clip(&rest[..1 + digits]),
-                    })
-                })?;
-                if let Some(last) = pgn.moves.last_mut() {
-                    // A move NAG (1–6) is the move's annotation; others are kept out.
-                    if nag_suffix(nag).is_some() && last.nag.is_none() {
-                        last.nag = Some(nag);
-                    }
-                }
-                rest = &rest[1 + digits..];
+                rest = read_nag(&mut pgn, rest)?;
                 in_movetext = true;
             }
             _ => {
@@ -211,49 +197,75 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
                     pgn.result = Some(token.to_string());
                     return Ok((pgn, rest));
                 }
-                let mut token = token;
-                // A move number: `12.`, `12...`, `12…`, or glued to its move (`1.e4`).
-                let digits = token
-                    .find(|c: char| !c.is_ascii_digit())
-                    .unwrap_or(token.len());
-                if digits > 0 && token[digits..].starts_with(['.', '…']) {
-                    number = token[..digits].parse().ok();
-                    token = token[digits..].trim_start_matches(['.', '…']);
-                    if token.is_empty() {
-                        continue;
-                    }
-                }
-                if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
-                    // A number without dots (`1 e4`): a move number all the same.
-                    number = token.parse().ok();
-                    continue;
-                }
-                if matches!(token, "e.p." | "ep" | "e.p") {
-                    continue;
-                }
-                let token = token
-                    .strip_suffix("e.p.")
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or(token);
-                let (san, nag) = split_suffix(token);
-                if san.is_empty() {
-                    // A suffix standing apart (`e4 !?`).
-                    if let (Some(last), Some(nag)) = (pgn.moves.last_mut(), nag) {
-                        last.nag.get_or_insert(nag);
-                        continue;
-                    }
-                    return Err(PgnErrorKind::NotAMove { text: clip(token) }.into());
-                }
-                pgn.moves.push(PgnMove {
-                    number: number.take(),
-                    san: san.to_string(),
-                    nag,
-                    comment: String::new(),
-                });
+                read_word(&mut pgn, token, &mut number)?;
             }
         }
     }
     Ok((pgn, rest))
+}
+
+/// Read the NAG at the start of `rest` (`$1`) onto the last move; the text after it.
+fn read_nag<'t>(pgn: &mut Pgn, rest: &'t str) -> Result<&'t str, PgnError> {
+    let digits = rest[1..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len() - 1);
+    let nag = rest[1..1 + digits].parse::<u8>().map_err(|_| {
+        PgnError::from(PgnErrorKind::Nag {
+            text: clip(&rest[..1 + digits]),
+        })
+    })?;
+    if let Some(last) = pgn.moves.last_mut() {
+        // A move NAG (1–6) is the move's annotation; others are kept out.
+        if nag_suffix(nag).is_some() && last.nag.is_none() {
+            last.nag = Some(nag);
+        }
+    }
+    Ok(&rest[1 + digits..])
+}
+
+/// Read one word of movetext that is not a result: a move number (kept in `number` for the
+/// next move), an `e.p.` mark, a suffix standing apart, or a move.
+fn read_word(pgn: &mut Pgn, token: &str, number: &mut Option<u32>) -> Result<(), PgnError> {
+    let mut token = token;
+    // A move number: `12.`, `12...`, `12…`, or glued to its move (`1.e4`).
+    let digits = token
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(token.len());
+    if digits > 0 && token[digits..].starts_with(['.', '…']) {
+        *number = token[..digits].parse().ok();
+        token = token[digits..].trim_start_matches(['.', '…']);
+        if token.is_empty() {
+            return Ok(());
+        }
+    }
+    if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+        // A number without dots (`1 e4`): a move number all the same.
+        *number = token.parse().ok();
+        return Ok(());
+    }
+    if matches!(token, "e.p." | "ep" | "e.p") {
+        return Ok(());
+    }
+    let token = token
+        .strip_suffix("e.p.")
+        .filter(|t| !t.is_empty())
+        .unwrap_or(token);
+    let (san, nag) = split_suffix(token);
+    if san.is_empty() {
+        // A suffix standing apart (`e4 !?`).
+        if let (Some(last), Some(nag)) = (pgn.moves.last_mut(), nag) {
+            last.nag.get_or_insert(nag);
+            return Ok(());
+        }
+        return Err(PgnErrorKind::NotAMove { text: clip(token) }.into());
+    }
+    pgn.moves.push(PgnMove {
+        number: number.take(),
+        san: san.to_string(),
+        nag,
+        comment: String::new(),
+    });
+    Ok(())
 }
 
 /// The games of a PGN file, each with the 1-based line it starts on; blank text has none.
