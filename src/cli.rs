@@ -26,13 +26,21 @@ use std::time::Duration;
 )]
 pub struct Cli {
     /// Log format: text (human-readable) or json (one object a line).
-    #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
-    pub log_format: String,
+    #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
     #[command(flatten)]
     serve: ServeArgs,
+}
+
+/// How the logs are written (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[allow(missing_docs)] // a doc comment on a value would change `--help`
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -553,24 +561,21 @@ fn render_game(
 ) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
-    let extension = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    let format = format_of(output)?;
     let one_position = args.ply.is_some() || args.move_.is_some();
     let limits = crate::request::Limits {
         pgn_bytes: text.len(),
         ..Default::default()
     };
-    let animation = match extension.as_deref() {
-        Some("gif") if one_position => {
+    let animation = match format {
+        Format::Gif if one_position => {
             bail!(
                 "{} is a GIF: an animation of the whole game (drop --ply and --move, or write .png or .svg)",
                 output.display()
             )
         }
-        Some("gif") => Some(true),
-        Some("png") if !one_position => Some(false),
+        Format::Gif => Some(true),
+        Format::Png if !one_position => Some(false),
         _ => None,
     };
     let bytes = match animation {
@@ -590,7 +595,6 @@ fn render_game(
             }
         }
         None => {
-            let format = format_of(output)?;
             let mut pairs = args.pairs(None);
             pairs.push(("pgn", text.clone()));
             let request = Request::from_pairs_with(pairs, Some(format), &limits)
