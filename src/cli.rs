@@ -26,13 +26,21 @@ use std::time::Duration;
 )]
 pub struct Cli {
     /// Log format: text (human-readable) or json (one object a line).
-    #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
-    pub log_format: String,
+    #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
     #[command(flatten)]
     serve: ServeArgs,
+}
+
+/// How the logs are written (`--log-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[allow(missing_docs)] // a doc comment on a value would change `--help`
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -103,6 +111,19 @@ struct SheetArgs {
     /// Page pixels per inch, 72–300 (default 150): the PNG's resolution.
     #[arg(long)]
     dpi: Option<String>,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Mark the side to move beside each board.
+    #[arg(long)]
+    turn: bool,
+    /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
+    #[arg(long, env = "STAUNTON_PIECES_DIR")]
+    pieces_dir: Option<PathBuf>,
+}
+
+/// The look of the board, shared by `render` and `sheet`.
+#[derive(Debug, Args)]
+struct BoardArgs {
     /// white, black or turn (side to move at the bottom).
     #[arg(long)]
     orientation: Option<String>,
@@ -121,12 +142,35 @@ struct SheetArgs {
     /// Dark-square colour, #rgb or #rrggbb.
     #[arg(long)]
     dark: Option<String>,
-    /// Mark the side to move beside each board.
-    #[arg(long)]
-    turn: bool,
-    /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
-    #[arg(long, env = "STAUNTON_PIECES_DIR")]
-    pieces_dir: Option<PathBuf>,
+}
+
+impl BoardArgs {
+    /// The flags given, as query pairs appended to `pairs`.
+    fn push_pairs(&self, pairs: &mut Vec<(&'static str, String)>) {
+        push_given(
+            pairs,
+            [
+                ("orientation", &self.orientation),
+                ("coordinates", &self.coordinates),
+                ("pieces", &self.pieces),
+                ("theme", &self.theme),
+                ("light", &self.light),
+                ("dark", &self.dark),
+            ],
+        );
+    }
+}
+
+/// Appends `(name, value)` for each optional value that was given.
+fn push_given<const N: usize>(
+    pairs: &mut Vec<(&'static str, String)>,
+    optional: [(&'static str, &Option<String>); N],
+) {
+    for (name, value) in optional {
+        if let Some(v) = value {
+            pairs.push((name, v.clone()));
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -247,24 +291,8 @@ struct RenderArgs {
     /// Width of the image in pixels, 16–2048.
     #[arg(long)]
     size: Option<String>,
-    /// white, black or turn (side to move at the bottom).
-    #[arg(long)]
-    orientation: Option<String>,
-    /// outside, inside or none.
-    #[arg(long)]
-    coordinates: Option<String>,
-    /// Piece set name.
-    #[arg(long)]
-    pieces: Option<String>,
-    /// Board colours: brown, blue, green, gray, wikipedia or print.
-    #[arg(long)]
-    theme: Option<String>,
-    /// Light-square colour, #rgb or #rrggbb.
-    #[arg(long)]
-    light: Option<String>,
-    /// Dark-square colour, #rgb or #rrggbb.
-    #[arg(long)]
-    dark: Option<String>,
+    #[command(flatten)]
+    board: BoardArgs,
     /// The last move in UCI (e2e4, e7e8q, N@f3): both squares tinted.
     #[arg(long)]
     last_move: Option<String>,
@@ -431,36 +459,34 @@ impl RenderArgs {
     fn pairs(&self, fen: Option<&str>) -> Vec<(&'static str, String)> {
         let mut pairs: Vec<(&'static str, String)> =
             fen.map(|f| ("fen", f.to_string())).into_iter().collect();
-        let optional = [
-            ("ply", &self.ply),
-            ("move", &self.move_),
-            ("glyph", &self.glyph),
-            ("delay", &self.delay),
-            ("lastDelay", &self.last_delay),
-            ("from", &self.from),
-            ("to", &self.to),
-            ("players", &self.players),
-            ("size", &self.size),
-            ("orientation", &self.orientation),
-            ("coordinates", &self.coordinates),
-            ("pieces", &self.pieces),
-            ("theme", &self.theme),
-            ("light", &self.light),
-            ("dark", &self.dark),
-            ("lastMove", &self.last_move),
-            ("check", &self.check),
-            ("arrows", &self.arrows),
-            ("squares", &self.squares),
-            ("highlight", &self.highlight),
-            ("annotations", &self.annotations),
-            ("style", &self.style),
-            ("lang", &self.lang),
-        ];
-        for (name, value) in optional {
-            if let Some(v) = value {
-                pairs.push((name, v.clone()));
-            }
-        }
+        push_given(
+            &mut pairs,
+            [
+                ("ply", &self.ply),
+                ("move", &self.move_),
+                ("glyph", &self.glyph),
+                ("delay", &self.delay),
+                ("lastDelay", &self.last_delay),
+                ("from", &self.from),
+                ("to", &self.to),
+                ("players", &self.players),
+                ("size", &self.size),
+            ],
+        );
+        self.board.push_pairs(&mut pairs);
+        push_given(
+            &mut pairs,
+            [
+                ("lastMove", &self.last_move),
+                ("check", &self.check),
+                ("arrows", &self.arrows),
+                ("squares", &self.squares),
+                ("highlight", &self.highlight),
+                ("annotations", &self.annotations),
+                ("style", &self.style),
+                ("lang", &self.lang),
+            ],
+        );
         if self.turn {
             pairs.push(("turn", "1".to_string()));
         }
@@ -535,24 +561,21 @@ fn render_game(
 ) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
-    let extension = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    let format = format_of(output)?;
     let one_position = args.ply.is_some() || args.move_.is_some();
     let limits = crate::request::Limits {
         pgn_bytes: text.len(),
         ..Default::default()
     };
-    let animation = match extension.as_deref() {
-        Some("gif") if one_position => {
+    let animation = match format {
+        Format::Gif if one_position => {
             bail!(
                 "{} is a GIF: an animation of the whole game (drop --ply and --move, or write .png or .svg)",
                 output.display()
             )
         }
-        Some("gif") => Some(true),
-        Some("png") if !one_position => Some(false),
+        Format::Gif => Some(true),
+        Format::Png if !one_position => Some(false),
         _ => None,
     };
     let bytes = match animation {
@@ -572,7 +595,6 @@ fn render_game(
             }
         }
         None => {
-            let format = format_of(output)?;
             let mut pairs = args.pairs(None);
             pairs.push(("pgn", text.clone()));
             let request = Request::from_pairs_with(pairs, Some(format), &limits)
@@ -608,30 +630,24 @@ fn sheet(args: SheetArgs) -> anyhow::Result<()> {
             format.extension()
         );
     }
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    let optional = [
-        ("columns", &args.columns),
-        ("rows", &args.rows),
-        ("page", &args.page),
-        ("title", &args.title),
-        ("dpi", &args.dpi),
-        ("orientation", &args.orientation),
-        ("coordinates", &args.coordinates),
-        ("pieces", &args.pieces),
-        ("theme", &args.theme),
-        ("light", &args.light),
-        ("dark", &args.dark),
-    ];
-    for (name, value) in optional {
-        if let Some(v) = value {
-            pairs.push((name.to_string(), v.clone()));
-        }
-    }
+    let mut pairs = Vec::new();
+    push_given(
+        &mut pairs,
+        [
+            ("columns", &args.columns),
+            ("rows", &args.rows),
+            ("page", &args.page),
+            ("title", &args.title),
+            ("dpi", &args.dpi),
+        ],
+    );
+    args.board.push_pairs(&mut pairs);
     for (flag, name) in [(args.solutions, "solutions"), (args.turn, "turn")] {
         if flag {
-            pairs.push((name.to_string(), "1".to_string()));
+            pairs.push((name, "1".to_string()));
         }
     }
+    let pairs: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     let request = SheetRequest::from_pairs(
         &pairs,
         Some(format),

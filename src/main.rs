@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
-    if cli.log_format == "json" {
+    if cli.log_format == staunton::cli::LogFormat::Json {
         logs.json().init();
     } else {
         logs.with_ansi(std::io::stderr().is_terminal()).init();
