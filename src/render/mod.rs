@@ -14,7 +14,7 @@
 pub mod animate;
 internal_mod!(
     cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata, raster, scene,
-    svg, text
+    svg
 );
 pub mod options;
 

@@ -9,8 +9,8 @@
 
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
+use crate::render::font::TextFace;
 use crate::render::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
-use crate::render::text::TextFace;
 use crate::render::{Indexed, RenderError, Renderer, encode};
 use std::fmt::Write as _;
 
