@@ -11,6 +11,7 @@ use crate::render::pieces::PieceSets;
 use crate::request::Request;
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -133,8 +134,8 @@ struct BoardArgs {
     /// Piece set name.
     #[arg(long)]
     pieces: Option<String>,
-    /// Board colours: brown, blue, green, gray, wikipedia or print.
-    #[arg(long)]
+    /// Board colours (the list is the parser's own).
+    #[arg(long, help = format!("Board colours: {}", crate::render::theme::theme_list()))]
     theme: Option<String>,
     /// Light-square colour, #rgb or #rrggbb.
     #[arg(long)]
@@ -241,13 +242,10 @@ struct RenderArgs {
     fen: Option<String>,
     /// Output file; `.png`, `.svg`, `.pdf`, `.webp`, `.gif` or `.txt` (a text board)
     /// decides the format (with `--pgn`: `.gif` for an animated GIF of the game, `.png` for
-    /// an animated PNG unless `--ply` or `--move` picks one position).
-    #[arg(
-        short,
-        long,
-        required_unless_present = "input",
-        conflicts_with = "input"
-    )]
+    /// an animated PNG unless `--ply` or `--move` picks one position). Without it, or with
+    /// `-o -`: standard output, in `--format` (PNG by default) when it is a pipe or a file,
+    /// as a text board when it is a terminal.
+    #[arg(short, long, conflicts_with = "input")]
     output: Option<PathBuf>,
     /// A PGN file: the game (its main line) instead of a FEN.
     #[arg(long, conflicts_with = "input")]
@@ -285,9 +283,10 @@ struct RenderArgs {
     /// Directory for the images rendered from `--input` (created if missing).
     #[arg(long)]
     out_dir: Option<PathBuf>,
-    /// Format of the files rendered from `--input`: png, svg, pdf, webp, gif or txt.
-    #[arg(long, default_value = "png")]
-    format: String,
+    /// Format of the files rendered from `--input`, or of standard output: png (the
+    /// default), svg, pdf, webp, gif or txt.
+    #[arg(long)]
+    format: Option<String>,
     /// Width of the image in pixels, 16–2048.
     #[arg(long)]
     size: Option<String>,
@@ -323,7 +322,8 @@ struct RenderArgs {
     #[arg(long)]
     lang: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
-    /// types, compressed with zopfli), for files written once and read many times.
+    /// types, compressed with libdeflate at its highest level), for files written once and
+    /// read many times.
     #[arg(long)]
     optimize: bool,
     /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
@@ -522,18 +522,96 @@ fn render(args: RenderArgs) -> anyhow::Result<()> {
     if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {
         return render_file(&renderer, &args, input, out_dir);
     }
-    if let (Some(pgn), Some(output)) = (&args.pgn, &args.output) {
-        return render_game(&renderer, &args, pgn, output);
+    let output = Output::of(args.output.as_deref());
+    if let Some(pgn) = &args.pgn {
+        return render_game(&renderer, &args, pgn, &output);
     }
-    let (Some(fen), Some(output)) = (&args.fen, &args.output) else {
-        bail!("give a FEN and -o FILE, or --pgn FILE -o FILE, or --input FILE --out-dir DIR");
+    let Some(fen) = &args.fen else {
+        bail!("give a FEN, or --pgn FILE, or --input FILE --out-dir DIR");
     };
-    let format = format_of(output)?;
+    let format = output.format(args.format.as_deref())?;
     let request = Request::from_pairs(args.pairs(Some(fen)), Some(format))?;
     let bytes = renderer.render(&request.position, &request.options, request.format)?;
-    let bytes = optimized(&args, format, bytes)?;
-    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
-    Ok(())
+    output.write(&optimized(&args, format, bytes)?)
+}
+
+/// Where `render` writes: a file, whose extension names the format, or standard output
+/// (no `-o`, or `-o -`).
+enum Output<'a> {
+    File(&'a Path),
+    Stdout,
+}
+
+impl Output<'_> {
+    fn of(path: Option<&Path>) -> Output<'_> {
+        match path {
+            Some(path) if path != Path::new("-") => Output::File(path),
+            _ => Output::Stdout,
+        }
+    }
+
+    /// The format: the file's extension (`--format`, if given, must agree), or for
+    /// standard output `--format`, else a text board on a terminal and PNG elsewhere.
+    /// Binary formats are refused on a terminal, before anything is rendered.
+    fn format(&self, flag: Option<&str>) -> anyhow::Result<Format> {
+        let flag = flag.map(format_flag).transpose()?;
+        match self {
+            Output::File(path) => {
+                let format = format_of(path)?;
+                if let Some(flag) = flag.filter(|&f| f != format) {
+                    bail!(
+                        "--format {} disagrees with {}: the file's extension names the format",
+                        flag.extension(),
+                        path.display()
+                    );
+                }
+                Ok(format)
+            }
+            Output::Stdout => {
+                let terminal = std::io::stdout().is_terminal();
+                let format = flag.unwrap_or(if terminal { Format::Txt } else { Format::Png });
+                if terminal && !matches!(format, Format::Txt | Format::Svg) {
+                    bail!(
+                        "standard output is a terminal, where a {} would print as noise: write it with -o FILE or through a pipe, or leave out --format for a text board",
+                        format.extension().to_ascii_uppercase()
+                    );
+                }
+                Ok(format)
+            }
+        }
+    }
+
+    fn write(&self, bytes: &[u8]) -> anyhow::Result<()> {
+        use std::io::Write as _;
+        match self {
+            Output::File(path) => std::fs::write(path, bytes)
+                .with_context(|| format!("cannot write {}", path.display())),
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)
+                    .and_then(|()| out.flush())
+                    .context("cannot write to standard output")
+            }
+        }
+    }
+
+    /// How errors name the output.
+    fn name(&self) -> String {
+        match self {
+            Output::File(path) => path.display().to_string(),
+            Output::Stdout => "standard output".to_string(),
+        }
+    }
+}
+
+/// `--format`'s value: png, svg, pdf, webp, gif or txt.
+fn format_flag(value: &str) -> anyhow::Result<Format> {
+    Format::from_extension(value).ok_or_else(|| {
+        anyhow!(
+            "--format {value:?} is not allowed: expected {}",
+            Format::ALL.map(Format::extension).join(", ")
+        )
+    })
 }
 
 /// `bytes` through [`encode::optimize`](crate::render::encode::optimize) when `--optimize`
@@ -557,11 +635,11 @@ fn render_game(
     renderer: &Renderer,
     args: &RenderArgs,
     pgn: &Path,
-    output: &Path,
+    output: &Output,
 ) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
-    let format = format_of(output)?;
+    let format = output.format(args.format.as_deref())?;
     let one_position = args.ply.is_some() || args.move_.is_some();
     let limits = crate::request::Limits {
         pgn_bytes: text.len(),
@@ -571,7 +649,7 @@ fn render_game(
         Format::Gif if one_position => {
             bail!(
                 "{} is a GIF: an animation of the whole game (drop --ply and --move, or write .png or .svg)",
-                output.display()
+                output.name()
             )
         }
         Format::Gif => Some(true),
@@ -603,8 +681,7 @@ fn render_game(
             optimized(args, format, bytes)?
         }
     };
-    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
-    Ok(())
+    output.write(&bytes)
 }
 
 /// `staunton sheet INPUT -o OUT`: a worksheet of the positions of INPUT.
@@ -761,12 +838,7 @@ fn render_file(
     input: &Path,
     out_dir: &Path,
 ) -> anyhow::Result<()> {
-    let Some(format) = Format::from_extension(&args.format) else {
-        bail!(
-            "--format {:?} is not allowed: expected png, svg, pdf, webp, gif or txt",
-            args.format
-        );
-    };
+    let format = format_flag(args.format.as_deref().unwrap_or("png"))?;
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;
     std::fs::create_dir_all(out_dir)

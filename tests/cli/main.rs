@@ -7,3 +7,4 @@ mod common;
 
 mod cli;
 mod compare_cli;
+mod stdout;
