@@ -105,6 +105,26 @@ pub struct Theme {
 /// Names of the built-in themes, in the order the README lists them.
 pub const THEME_NAMES: [&str; 6] = ["brown", "blue", "green", "gray", "wikipedia", "print"];
 
+/// Other names the themes answer to (alias, theme): `grey`, and web-boardimage's `colors`.
+pub const THEME_ALIASES: [(&str, &str); 4] = [
+    ("grey", "gray"),
+    ("default", "brown"),
+    ("lichess-brown", "brown"),
+    ("lichess-blue", "blue"),
+];
+
+/// Every theme name, as help texts and error sentences list them: `brown, blue, green,
+/// gray, wikipedia or print (also grey, default, lichess-brown, lichess-blue)`.
+pub fn theme_list() -> String {
+    let (last, first) = THEME_NAMES.split_last().expect("themes");
+    let aliases: Vec<&str> = THEME_ALIASES.iter().map(|(alias, _)| *alias).collect();
+    format!(
+        "{} or {last} (also {})",
+        first.join(", "),
+        aliases.join(", ")
+    )
+}
+
 impl Theme {
     fn board(light: u32, dark: u32, frame: u32, last_move: Rgba) -> Theme {
         Theme {
@@ -118,10 +138,15 @@ impl Theme {
         }
     }
 
-    /// A built-in theme by name (case-insensitive); `grey` is `gray`.
+    /// A built-in theme by name or alias ([`THEME_ALIASES`]), case-insensitive.
     pub fn named(name: &str) -> Option<Theme> {
         let lime = Rgba::hex(0xc8d43a).with_alpha(0x80);
-        Some(match name.to_ascii_lowercase().as_str() {
+        let name = name.to_ascii_lowercase();
+        let name = THEME_ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == name)
+            .map_or(name.as_str(), |(_, theme)| theme);
+        Some(match name {
             "brown" => Theme::default(),
             "blue" => Theme::board(
                 0xdfe6ec,
@@ -135,7 +160,7 @@ impl Theme {
                 0x354a28,
                 Rgba::hex(0xf2e24a).with_alpha(0x80),
             ),
-            "gray" | "grey" => Theme::board(
+            "gray" => Theme::board(
                 0xe2e2e2,
                 0xa6a6a6,
                 0x3a3a3a,
@@ -153,6 +178,33 @@ impl Theme {
             },
             _ => return None,
         })
+    }
+}
+
+/// The check glow's red, at its centre.
+const CHECK_RED: Rgba = Rgba::hex(0xff2a1a);
+
+impl Theme {
+    /// The check glow, as radial stops (offset 0–1 from the centre, colour): red, or the
+    /// frame's ink where red would not read: on a printed, black-and-white board (one
+    /// coloured blob on a page that has none), or on squares themselves close to red.
+    pub fn check_glow(&self) -> [(f32, Rgba); 3] {
+        let near_red = |c: Rgba| {
+            let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+            d(c.r, CHECK_RED.r) + d(c.g, CHECK_RED.g) + d(c.b, CHECK_RED.b) < 110 * 110
+        };
+        if self.hatched || near_red(self.light) || near_red(self.dark) {
+            // Ink, translucent: a grey shadow that a black king still stands out on.
+            let ink = |a: u8| self.frame.with_alpha(a);
+            [(0.0, ink(0x70)), (0.3, ink(0x60)), (1.0, ink(0x00))]
+        } else {
+            let red = |rgb: u32, a: u8| Rgba::hex(rgb).with_alpha(a);
+            [
+                (0.0, CHECK_RED),
+                (0.3, red(0xe8200f, 0xe0)),
+                (1.0, red(0xa00000, 0x00)),
+            ]
+        }
     }
 }
 
@@ -276,6 +328,14 @@ mod tests {
         assert_eq!(Theme::named("BROWN"), Some(Theme::default()));
         assert!(Theme::named("print").is_some_and(|t| t.hatched));
         assert_eq!(Theme::named("neon"), None);
+        for (alias, theme) in THEME_ALIASES {
+            assert_eq!(Theme::named(alias), Theme::named(theme), "{alias}");
+            assert!(theme_list().contains(alias));
+        }
+        assert_eq!(
+            theme_list(),
+            "brown, blue, green, gray, wikipedia or print (also grey, default, lichess-brown, lichess-blue)"
+        );
     }
 
     #[test]

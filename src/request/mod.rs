@@ -15,7 +15,7 @@ use crate::render::options::{
     Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
     Orientation, RenderOptions, TextStyle,
 };
-use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme};
+use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme, theme_list};
 use thiserror::Error;
 
 internal_mod!(key);
@@ -1165,18 +1165,8 @@ fn parse_piece_set(value: &str) -> Result<String, RequestError> {
 }
 
 fn parse_theme(value: &str) -> Result<Theme, RequestError> {
-    // web-boardimage's `colors` names.
-    let name = match value.to_ascii_lowercase().as_str() {
-        "default" | "lichess-brown" => "brown".to_string(),
-        "lichess-blue" => "blue".to_string(),
-        other => other.to_string(),
-    };
-    Theme::named(&name).ok_or_else(|| {
-        RequestError::bad_value(
-            "theme",
-            value,
-            &format!("expected one of {}", THEME_NAMES.join(", ")),
-        )
+    Theme::named(value).ok_or_else(|| {
+        RequestError::bad_value("theme", value, &format!("expected {}", theme_list()))
     })
 }
 
