@@ -503,15 +503,10 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
     };
     if let Some(s) = checked {
         let r = grid.rect(s);
-        let red = |rgb: u32, a: u8| Rgba::hex(rgb).with_alpha(a);
         out.push(Shape::Glow {
             center: (r.x as f32 + sq / 2.0, r.y as f32 + sq / 2.0),
             radius: sq / 2.0,
-            stops: vec![
-                (0.0, red(0xff2a1a, 0xff)),
-                (0.3, red(0xe8200f, 0xe0)),
-                (1.0, red(0xa00000, 0x00)),
-            ],
+            stops: theme.check_glow().to_vec(),
         });
     }
     out

@@ -212,3 +212,57 @@ fn crosses_and_circles_stand_out_on_every_square_and_piece() {
         MIN_SEEN_ALL * 100.0
     );
 }
+
+/// The render of `query` as RGBA pixels.
+fn pixels(query: &str) -> image::RgbaImage {
+    let r = Request::from_query(query, None).expect("a good query");
+    let png = Renderer::default()
+        .render(&r.position, &r.options, r.format)
+        .expect("renders");
+    common::decode(&png)
+}
+
+/// Pixels whose channels differ by more than `spread`: colour, not a grey.
+fn coloured(img: &image::RgbaImage, spread: u8) -> usize {
+    img.pixels()
+        .filter(|p| {
+            let [r, g, b, _] = p.0;
+            r.max(g).max(b) - r.min(g).min(b) > spread
+        })
+        .count()
+}
+
+#[test]
+fn a_king_in_check_on_the_print_theme_is_marked_in_ink_not_red() {
+    // Kings in check of both colours (the white by the rook, then the black by the queen).
+    for fen in ["4k3/8/8/8/8/8/8/4K2r_w", "4k3/8/8/8/Q7/8/8/4K3_b"] {
+        let print = pixels(&format!("fen={fen}&theme=print&check=auto&size=320"));
+        // (The white pieces' fill is a warm white: a spread of 7; red spreads over 100.)
+        assert_eq!(
+            coloured(&print, 40),
+            0,
+            "{fen}: a black-and-white page stays grey"
+        );
+        let plain = pixels(&format!("fen={fen}&theme=print&size=320"));
+        let marked = print
+            .pixels()
+            .zip(plain.pixels())
+            .filter(|(a, b)| a != b)
+            .count();
+        assert!(
+            marked > 40 * 40 / 4,
+            "{fen}: the check is drawn ({marked} pixels differ)"
+        );
+        // On screen themes the glow stays red.
+        let brown = pixels(&format!("fen={fen}&check=auto&size=320"));
+        assert!(coloured(&brown, 120) > 100, "{fen}: a red glow on brown");
+    }
+    // Squares close to the glow's red: the glow turns to the frame's ink there too.
+    let red_board = "fen=4k3/8/8/8/8/8/8/4K2r_w&dark=%23e0301f&size=320";
+    let without = coloured(&pixels(red_board), 120);
+    let with = coloured(&pixels(&format!("{red_board}&check=auto")), 120);
+    assert!(
+        with <= without,
+        "no red added on red squares: {with} > {without}"
+    );
+}
