@@ -55,4 +55,11 @@ if (cd "$scratch" && cargo tree -e normal --prefix none | grep -qxE 'tokio v.*|a
   echo "the scratch crate pulls in the server" >&2
   exit 1
 fi
+# The README's other way in: a git dependency resolves (here from this repository's own
+# history, by file URL; a user writes the URL they clone from).
+if git -C "$repo" rev-parse -q --verify HEAD > /dev/null; then
+  echo "== the same crate as a git dependency: cargo resolves it"
+  sed -i "s|^staunton = .*|staunton = { git = \"file://$repo\", default-features = false }|" "$scratch/Cargo.toml"
+  (cd "$scratch" && rm -f Cargo.lock && cargo tree -e normal --depth 1 --prefix none | grep -E '^staunton v.*file://')
+fi
 rm -rf "$scratch"

@@ -1,5 +1,5 @@
-//! The shared FEN corpus (`tests/fixtures/valid.fen` and `invalid.fen`, verbatim copies of
-//! `../shared/fixtures/`), and properties of the parser: write-then-read round trips, and
+//! The shared FEN corpus (`tests/fixtures/valid.fen` and `invalid.fen`: the team's common FEN
+//! cases, plus lines of our own), and properties of the parser: write-then-read round trips, and
 //! no panic on any input.
 
 use proptest::prelude::*;
