@@ -659,11 +659,11 @@ fn parse_placement(field: &str) -> Result<Position, FenError> {
     let mut ranks: Vec<&str> = field.split('/').collect();
     // A bracketed pocket can only follow the last rank: `…/RNBQKBNR[Qn]`.
     let mut bracket = None;
-    if let Some(last) = ranks.last_mut() {
-        if let Some((board, pocket)) = last.find('[').and_then(|open| last.split_at_checked(open)) {
-            *last = board;
-            bracket = Some(pocket);
-        }
+    if let Some(last) = ranks.last_mut()
+        && let Some((board, pocket)) = last.find('[').and_then(|open| last.split_at_checked(open))
+    {
+        *last = board;
+        bracket = Some(pocket);
     }
     let count = ranks.len();
     let ninth = match (count, bracket) {

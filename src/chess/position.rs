@@ -49,7 +49,7 @@ impl Square {
 
     /// True on dark squares (a1 is dark).
     pub fn is_dark(self) -> bool {
-        (self.file + self.rank) % 2 == 0
+        (self.file + self.rank).is_multiple_of(2)
     }
 }
 

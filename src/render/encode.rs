@@ -528,7 +528,7 @@ impl Shades<'_> {
 /// palette of 256 colours can be, else quantised; `None` past [`MAX_DISTINCT`] colours.
 fn palettise(rgba: &[u8], width: usize, scratch: &mut Scratch) -> Option<Vec<u8>> {
     let stride = width * 4;
-    if stride == 0 || rgba.len() % stride != 0 {
+    if stride == 0 || !rgba.len().is_multiple_of(stride) {
         return None;
     }
     // Pass one numbers the colours run by run (diagrams are mostly runs of one colour, so

@@ -210,7 +210,7 @@ pub fn parse_absolute(d: &str) -> Option<Vec<Segment>> {
             segments.push(Segment::Close);
             return numbers.is_empty();
         }
-        if numbers.is_empty() || numbers.len() % arity != 0 {
+        if numbers.is_empty() || !numbers.len().is_multiple_of(arity) {
             return false;
         }
         for (k, n) in numbers.chunks(arity).enumerate() {
