@@ -295,7 +295,8 @@ struct RenderArgs {
     /// The last move in UCI (e2e4, e7e8q, N@f3): both squares tinted.
     #[arg(long)]
     last_move: Option<String>,
-    /// A square, or auto (the side to move's king if attacked): a red glow.
+    /// A square, or auto (the side to move's king if attacked): a glow, red (in the theme's
+    /// ink on print).
     #[arg(long)]
     check: Option<String>,
     /// Arrows and circles, e.g. Ge2e4,Rg1f3,Yd4.
