@@ -135,7 +135,7 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
     /// The name of a loaded piece set.
     PieceSet,
-    /// A colour `#rgb` or `#rrggbb`.
+    /// A colour `rgb` or `rrggbb` in hex digits, with or without `#`.
     Color,
     /// `1`/`true`/`yes` or `0`/`false`/`no`.
     Flag,
@@ -1180,9 +1180,27 @@ fn parse_theme(value: &str) -> Result<Theme, RequestError> {
     })
 }
 
+/// `#rgb` or `#rrggbb`, the `#` optional (in a URL it starts the fragment, so `eeeeee`
+/// is the easy way to write one).
 fn parse_color(param: &'static str, value: &str) -> Result<Rgba, RequestError> {
-    Rgba::parse_hex(value, false).ok_or_else(|| {
-        RequestError::bad_value(param, value, "expected a colour written #rgb or #rrggbb")
+    if value.is_empty() {
+        return Err(RequestError::new(
+            param,
+            format!(
+                "{param} is empty: a colour is #rgb or #rrggbb; a # written in a URL starts its fragment and cuts the rest off, so write it as %23 ({param}=%23eeeeee) or leave it out ({param}=eeeeee)"
+            ),
+        ));
+    }
+    let parsed = match value.starts_with('#') {
+        true => Rgba::parse_hex(value, false),
+        false => Rgba::parse_hex(&format!("#{value}"), false),
+    };
+    parsed.ok_or_else(|| {
+        RequestError::bad_value(
+            param,
+            value,
+            "expected a colour written #rgb or #rrggbb, the # optional (eee, e0c8a0)",
+        )
     })
 }
 
@@ -1422,7 +1440,7 @@ mod tests {
                 ParamKind::Size => vec!["16", "400", "2048"],
                 ParamKind::Choice(words) => words.to_vec(),
                 ParamKind::PieceSet => vec!["staunton"],
-                ParamKind::Color => vec!["#abc", "#a0b1c2"],
+                ParamKind::Color => vec!["#abc", "#a0b1c2", "abc", "A0B1C2"],
                 ParamKind::Flag => vec!["1", "0", "true", "no"],
                 ParamKind::Text { example } => vec![example],
             };
