@@ -22,6 +22,7 @@ internal_mod!(key);
 // The query syntax of the service's other routes (move lists, pieces, lila-gif's players).
 #[cfg(feature = "server")]
 internal_mod!(move_list, piece, players);
+mod fen_url;
 pub mod puzzles;
 mod query;
 pub mod sheet;
@@ -1074,6 +1075,9 @@ fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestE
             ),
         ));
     }
+    // A lichess or chess.com URL pasted whole: its FEN.
+    let from_url = fen_url::fen_in_url(value).transpose()?;
+    let value = from_url.as_deref().unwrap_or(value);
     fen::parse(value).map_err(|e| {
         let detail = e.to_string();
         let detail = detail.strip_prefix("invalid FEN: ").unwrap_or(&detail);
