@@ -26,8 +26,10 @@ mod fen_url;
 pub mod puzzles;
 mod query;
 pub mod sheet;
+mod unknown;
 
-pub use query::Query;
+pub use query::{Query, names as query_names};
+pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 
 /// Longest accepted `fen` value, in bytes.
 pub const MAX_FEN_BYTES: usize = 256;
