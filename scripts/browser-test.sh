@@ -70,3 +70,4 @@ echo "== node tests/browser/editor.mjs"
 STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/editor.mjs
 echo "screenshots: $shots/composer.png, $shots/composer-phone.png (and composer-dark.png, composer-error.png)"
 echo "             $shots/editor-1200.png, editor-1200-dark.png, editor-390.png, editor-390-dark.png"
+STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/warning.mjs

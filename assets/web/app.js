@@ -31,6 +31,9 @@
 
   let timer = null;
   let generation = 0;      // the latest update; older answers are dropped
+  // Pairs of the page's URL that no control takes (a diagram URL's query pasted onto the
+  // page): kept in every URL, so the service's Staunton-Warning says what it ignored.
+  let extras = [];
 
   // --- small helpers -----------------------------------------------------------------
 
@@ -56,10 +59,12 @@
     return pairs.map(([k, v]) => k + "=" + encodeValue(v)).join("&");
   }
 
-  // "#abc" -> "#aabbcc", for <input type=color>; anything else is returned as is.
+  // "#abc" or "abc" -> "#aabbcc", "aabbcc" -> "#aabbcc", for <input type=color> (the
+  // service takes a colour with or without its #); anything else is returned as is.
   function longColour(value) {
-    const m = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(value);
-    return (m ? "#" + m[1] + m[1] + m[2] + m[2] + m[3] + m[3] : value).toLowerCase();
+    const m = /^#?([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(value);
+    if (m) return ("#" + m[1] + m[1] + m[2] + m[2] + m[3] + m[3]).toLowerCase();
+    return (/^[0-9a-f]{6}$/i.test(value) ? "#" + value : value).toLowerCase();
   }
 
   // Text with `code` spans, as DOM nodes (never innerHTML).
@@ -120,7 +125,7 @@
       else p.set(k, String(v));
     }
     const names = order.concat([...p.keys()].filter((k) => !order.includes(k)));
-    return names.filter((k) => p.has(k)).map((k) => [k, p.get(k)]);
+    return names.filter((k) => p.has(k)).map((k) => [k, p.get(k)]).concat(extras);
   }
 
   // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out; the
@@ -160,9 +165,15 @@
     // A ply from the URL before the game's length is known: room for it first.
     if (state.has("ply")) $("ply").max = String(Math.max(Number(state.get("ply")) || 0, 0));
     $("whole").checked = state.get("whole") === "1";
+    extras = [];
     for (const [key, value] of state) {
       const el = $(key);
-      if (!el || !el.name || el.name !== key) continue;
+      if (!el || !el.name || el.name !== key) {
+        // A name of the API under another case would override the form: left out.
+        const api = order.some((n) => n.toLowerCase() === key.toLowerCase());
+        if (key !== "whole" && !api) extras.push([key, value]);
+        continue;
+      }
       if (el.type === "checkbox") el.checked = /^(1|true|yes|on)$/i.test(value);
       else if (el.type === "color") el.value = longColour(value);
       else if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === value)) {
@@ -206,6 +217,13 @@
       $("error").textContent = sentence;
     }
     return name;
+  }
+
+  // The service's Staunton-Warning (names it ignored, with the nearest known name), shown
+  // under the diagram; nothing when the answer has none.
+  function showWarning(response) {
+    const text = response ? response.headers.get("staunton-warning") : null;
+    $("warning").textContent = text ? "Ignored by the service: " + text : "";
   }
 
   // --- rendering ---------------------------------------------------------------------
@@ -255,6 +273,7 @@
     } catch (e) {
       if (mine !== generation) return;
       $("frame").setAttribute("aria-busy", "false");
+      showWarning(null);
       clearErrors();
       $("error").textContent = "The service cannot be reached; check your connection and try again.";
       showPlaceholder("No diagram.");
@@ -265,6 +284,7 @@
       const sentence = (await response.text()).trim() || `The service answered ${response.status}.`;
       if (mine !== generation) return;
       $("frame").setAttribute("aria-busy", "false");
+      showWarning(response);
       const name = showError(sentence);
       showPlaceholder(name ? `No diagram: see the message by “${labelOf(name)}”.` : "No diagram.");
       setStatus("");
@@ -281,6 +301,7 @@
     }
     if (mine !== generation) return;
     clearErrors();
+    showWarning(response);
     if (plies !== null) showPly(Number(plies), lastMove);
     if (wholeGame()) alt = (LANGUAGES[$("lang").value] || LANGUAGES.en)[1] + alt;
 

@@ -1,16 +1,17 @@
 //! The route table and the API description generated from it.
 //!
-//! Owns the list of routes (path, handler, one line of documentation). The router is built
-//! from [`ROUTES`] and `/openapi.json` is generated from [`ROUTES`] and
-//! [`crate::request::PARAMS`], the same tables the handlers use, so the description cannot
-//! drift from what the service does.
+//! Owns the list of routes (path, handler, one line of documentation) and which parameters
+//! each reads ([`reads`]). The router is built from [`ROUTES`]; `/openapi.json` and the
+//! names each route knows (for `Staunton-Warning` and `strict=1`) are generated from
+//! [`reads`] over [`crate::request::PARAMS`] and the other tables the handlers use, so
+//! neither can drift from what the service does.
 
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
 use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
 use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
 use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
-use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind};
+use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind, SERVICE_PARAMS};
 use serde_json::{Map, Value, json};
 
 /// A file of the front page, embedded in the binary.
@@ -249,6 +250,39 @@ pub const ROUTES: &[Route] = &[
     },
 ];
 
+/// The diagram parameters `/describe` reads: the position or game, and the language.
+const DESCRIBE_PARAMS: [&str; 6] = ["fen", "pgn", "moves", "ply", "move", "lang"];
+
+/// Every parameter a route's handler reads (validates, so a bad value is a 400); empty for
+/// a route that reads no query. A route that reads one also takes the service-wide
+/// [`SERVICE_PARAMS`]; a name outside both is ignored by the route: `Staunton-Warning`
+/// names it, `strict=1` refuses it. `/openapi.json` documents these (less those that change
+/// nothing on a path), the service-wide ones once per path.
+pub fn reads(handler: Handler) -> Vec<&'static Param> {
+    let of = |names: &'static [&'static str]| {
+        PARAMS.iter().filter(move |p| names.contains(&p.name))
+    };
+    match handler {
+        Handler::Diagram(_) => PARAMS.iter().collect(),
+        Handler::Image => PARAMS.iter().chain(PLAYER_PARAMS).collect(),
+        // A whole game has no one position: `ply` and `move` are left out of its frames.
+        Handler::Game(_) => PARAMS
+            .iter()
+            .filter(|p| !["ply", "move"].contains(&p.name))
+            .chain(GAME_PARAMS)
+            .collect(),
+        Handler::Sheet(_) => SHEET_PARAMS.iter().chain(of(DIAGRAM_PARAMS)).collect(),
+        Handler::MoveList => of(&MOVE_LIST_PARAMS).collect(),
+        Handler::Piece => PIECE_PARAMS.iter().collect(),
+        Handler::Describe => of(&DESCRIBE_PARAMS).collect(),
+        Handler::Page(_)
+        | Handler::OpenApi
+        | Handler::Health
+        | Handler::Ready
+        | Handler::Metrics => Vec::new(),
+    }
+}
+
 /// The JSON schema of one parameter, with the service's limits and loaded piece sets.
 fn schema(param: &Param, limits: &Limits, piece_sets: &[String]) -> Value {
     match param.kind {
@@ -275,8 +309,9 @@ fn schema(param: &Param, limits: &Limits, piece_sets: &[String]) -> Value {
         }),
         ParamKind::Color => json!({
             "type": "string",
-            "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
-            "example": "#e0c8a0",
+            "pattern": "^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+            "example": "e0c8a0",
+            "description": "rgb or rrggbb in hex digits; the # is optional (written in a URL it must be %23, else it starts the fragment).",
         }),
         ParamKind::Flag => json!({ "type": "boolean", "default": false }),
         ParamKind::Text { example } => json!({ "type": "string", "example": example }),
@@ -326,9 +361,8 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::MoveList => move_list_operation(limits, piece_sets),
         Handler::Piece => piece_operation(limits, piece_sets),
         Handler::Describe => (
-            PARAMS
-                .iter()
-                .filter(|p| ["fen", "pgn", "moves", "ply", "move", "lang"].contains(&p.name))
+            reads(route.handler)
+                .into_iter()
                 .map(|p| parameter(p, limits, piece_sets, false))
                 .collect(),
             json!({
@@ -356,11 +390,29 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
             json!({ "200": text(route.summary, "text/plain") }),
         ),
     };
+    let mut responses = responses;
     if !parameters.is_empty() {
         op.insert("parameters".into(), Value::Array(parameters));
+        warned(&mut responses);
     }
     op.insert("responses".into(), responses);
     Value::Object(op)
+}
+
+/// The header every answer of a route with parameters may carry (see [`reads`]).
+pub const WARNING_HEADER: &str = "staunton-warning";
+
+/// `Staunton-Warning` documented on each of `responses`.
+fn warned(responses: &mut Value) {
+    let header = json!({
+        "description": "The query's names this route does not read (ignored), each with the nearest parameter name when one is near: `orientaton: did you mean orientation?; xyz: unknown parameter, ignored` (at most five, then `and N more`). Absent when every name is known.",
+        "schema": { "type": "string" },
+    });
+    if let Some(map) = responses.as_object_mut() {
+        for answer in map.values_mut() {
+            answer["headers"] = json!({ "Staunton-Warning": header.clone() });
+        }
+    }
 }
 
 /// The parameters and answers of a diagram route (`path_format`: the format its path fixes).
@@ -371,8 +423,8 @@ fn diagram_operation(
 ) -> (Vec<Value>, Value) {
     // `style` only matters to text: left out where the path fixes an image format.
     let image_path = path_format.is_some_and(|f| f != Format::Txt);
-    let parameters: Vec<Value> = PARAMS
-        .iter()
+    let parameters: Vec<Value> = reads(Handler::Diagram(path_format))
+        .into_iter()
         .filter(|p| !(p.name == "format" && path_format.is_some()))
         .filter(|p| !(p.name == "style" && image_path))
         // `lang` only matters to an SVG's title.
@@ -401,10 +453,10 @@ fn diagram_operation(
 
 /// The parameters and answers of a whole-game route.
 fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = PARAMS
-        .iter()
-        .chain(GAME_PARAMS)
-        .filter(|p| !["format", "style", "ply", "move", "lang"].contains(&p.name))
+    // The frames are PNGs without words: format, style and lang change nothing.
+    let parameters: Vec<Value> = reads(Handler::Game(kind))
+        .into_iter()
+        .filter(|p| !["format", "style", "lang"].contains(&p.name))
         .map(|p| parameter(p, limits, piece_sets, false))
         .collect();
     let responses = json!({
@@ -420,17 +472,17 @@ fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (V
 
 /// The parameters and answers of `/image.gif`.
 fn image_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let mut parameters: Vec<Value> = PARAMS
-        .iter()
+    let parameters: Vec<Value> = reads(Handler::Image)
+        .into_iter()
         .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
-        .map(|p| parameter(p, limits, piece_sets, false))
+        .map(|p| match PLAYER_PARAMS.contains(p) {
+            false => parameter(p, limits, piece_sets, false),
+            true => json!({
+                "name": p.name, "in": "query", "required": false, "description": p.doc,
+                "schema": { "type": "string", "maxLength": MAX_PLAYER_CHARS },
+            }),
+        })
         .collect();
-    for p in PLAYER_PARAMS {
-        parameters.push(json!({
-            "name": p.name, "in": "query", "required": false, "description": p.doc,
-            "schema": { "type": "string", "maxLength": MAX_PLAYER_CHARS },
-        }));
-    }
     let responses = json!({
         "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
         "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
@@ -444,8 +496,8 @@ fn sheet_operation(
     limits: &Limits,
     piece_sets: &[String],
 ) -> (Vec<Value>, Value) {
-    let mut parameters: Vec<Value> = SHEET_PARAMS
-        .iter()
+    let parameters: Vec<Value> = reads(Handler::Sheet(path_format))
+        .into_iter()
         .filter(|p| !(p.name == "format" && path_format.is_some()))
         .map(|p| {
             let mut v = parameter(p, limits, piece_sets, p.name == "fen");
@@ -461,12 +513,6 @@ fn sheet_operation(
             v
         })
         .collect();
-    parameters.extend(
-        PARAMS
-            .iter()
-            .filter(|p| DIAGRAM_PARAMS.contains(&p.name))
-            .map(|p| parameter(p, limits, piece_sets, false)),
-    );
     let mut content = Map::new();
     for format in [Format::Pdf, Format::Svg, Format::Png] {
         if path_format.is_none_or(|f| f == format) {
@@ -488,9 +534,8 @@ fn sheet_operation(
 
 /// The parameters and answers of `/game.json`.
 fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = PARAMS
-        .iter()
-        .filter(|p| MOVE_LIST_PARAMS.contains(&p.name))
+    let parameters: Vec<Value> = reads(Handler::MoveList)
+        .into_iter()
         .map(|p| parameter(p, limits, piece_sets, false))
         .collect();
     let ply = json!({
@@ -528,8 +573,8 @@ fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, V
 
 /// The parameters and answers of `/piece.svg`.
 fn piece_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = PIECE_PARAMS
-        .iter()
+    let parameters: Vec<Value> = reads(Handler::Piece)
+        .into_iter()
         .map(|p| {
             let mut v = parameter(p, limits, piece_sets, p.name == "piece");
             if p.name == "piece" {
@@ -570,6 +615,14 @@ pub fn openapi(limits: &Limits, piece_sets: &[String]) -> Value {
             }
             _ => json!({ "get": get }),
         };
+        let mut item = item;
+        if !reads(route.handler).is_empty() {
+            // For every operation of the path: OpenAPI's path-level parameters.
+            item["parameters"] = SERVICE_PARAMS
+                .iter()
+                .map(|p| parameter(p, limits, piece_sets, false))
+                .collect();
+        }
         paths.insert(route.path.into(), item);
     }
     json!({
@@ -603,6 +656,14 @@ mod tests {
             .collect();
         let expected: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
         assert_eq!(names, expected);
+        let service: Vec<&str> = paths["/diagram"]["parameters"]
+            .as_array()
+            .expect("path-level parameters")
+            .iter()
+            .map(|p| p["name"].as_str().expect("name"))
+            .collect();
+        assert_eq!(service, ["strict", "errors"]);
+        assert!(paths["/health"]["parameters"].is_null(), "reads no query");
         let svg = &paths["/diagram.svg"]["get"];
         assert!(svg["responses"]["200"]["content"]["image/svg+xml"].is_object());
         assert!(svg["responses"]["200"]["content"]["image/png"].is_null());

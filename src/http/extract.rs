@@ -1,16 +1,18 @@
 //! What handlers take from a request beyond axum's own extractors: the query within the
-//! service's length limit, and a POSTed PGN within its body limit.
+//! service's length limit (and, with `strict=1`, only names its route reads), a POSTed
+//! PGN within its body limit; and the `Staunton-Warning` naming the names a route ignores.
 
 use super::{AppError, AppState};
-use crate::request::Query;
+use crate::request::{Query, query_names};
 use axum::body::Body;
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequestParts, MatchedPath};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::sync::Arc;
 
 /// The query string (empty when there is none), read once, at most
 /// `Config::max_query_bytes` long: a longer one is answered 414 before the handler runs.
+/// With `strict=1`, a name the route does not read is answered 400 (see [`warning`]).
 #[derive(Debug, Clone)]
 pub(super) struct Checked(pub Query);
 
@@ -32,8 +34,40 @@ impl FromRequestParts<Arc<AppState>> for Checked {
                 ),
             ));
         }
-        Ok(Checked(Query::parse(query)))
+        let query = Query::parse(query);
+        let route = parts
+            .extensions
+            .get::<MatchedPath>()
+            .map(MatchedPath::as_str);
+        if let Some((route, known)) = route.and_then(|r| Some((r, state.known.get(r)?))) {
+            known
+                .check_strict(&query, route)
+                .map_err(AppError::bad_request)?;
+        }
+        Ok(Checked(query))
     }
+}
+
+/// The `Staunton-Warning` of a request to `route` (as the router matched it) with `query`:
+/// the names it gives that the route does not read, which it ignores, each with the
+/// nearest parameter name. `None` when every name is known, or the route reads no query;
+/// then nothing is allocated.
+pub(super) fn warning(state: &AppState, route: &str, query: Option<&str>) -> Option<HeaderValue> {
+    let (known, query) = (state.known.get(route)?, query?);
+    if query.len() > state.config.max_query_bytes {
+        return None; // answered 414, and not worth reading
+    }
+    let mut unknown = Vec::new();
+    for name in query_names(query) {
+        if !known.knows(&name) {
+            unknown.push(name);
+        }
+    }
+    if unknown.is_empty() {
+        return None;
+    }
+    let text = crate::request::warning(&known.unknown(unknown.iter().map(|n| &**n)))?;
+    HeaderValue::from_str(&text).ok()
 }
 
 /// The PGN of a POST: at most `max` bytes (else 413, at once, before `100 Continue`

@@ -390,7 +390,8 @@ async fn enforce_deadline(
     }
 }
 
-/// One log line per request: method, path, status, milliseconds, cache hit or miss.
+/// One log line per request: method, path, status, milliseconds, cache hit or miss. Every
+/// answer of a route also gets the `Staunton-Warning` its query earns (see `extract`).
 async fn log_request(
     State(state): State<Arc<AppState>>,
     request: HttpRequest,
@@ -405,7 +406,11 @@ async fn log_request(
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .map_or_else(|| "other".to_string(), |m| m.as_str().to_string());
-    let response = next.run(request).await;
+    let warning = super::extract::warning(&state, &route, request.uri().query());
+    let mut response = next.run(request).await;
+    if let Some(warning) = warning {
+        response.headers_mut().insert(api::WARNING_HEADER, warning);
+    }
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let cache = match response.extensions().get::<CacheStatus>() {
         Some(CacheStatus::Hit) => "hit",

@@ -5,9 +5,10 @@ use super::api;
 use super::metrics::Metrics;
 use super::pool::Pace;
 use crate::render::Renderer;
-use crate::request::Request;
+use crate::request::{Known, Request};
 use bytes::Bytes;
 use moka::future::Cache;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -86,6 +87,8 @@ pub struct AppState {
     pub(super) draining: AtomicBool,
     /// `/openapi.json`, generated once: the routes, parameters, limits and piece sets.
     pub(super) openapi: Bytes,
+    /// The parameter names each route reads, by path (routes that read a query only).
+    pub(super) known: HashMap<&'static str, Known>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -113,7 +116,14 @@ impl AppState {
     pub fn with_config(renderer: Arc<Renderer>, config: Config) -> AppState {
         let sets: Vec<String> = renderer.piece_sets().names().map(str::to_string).collect();
         let openapi = Bytes::from(api::openapi(&config.limits, &sets).to_string());
+        let known = api::ROUTES
+            .iter()
+            .map(|route| (route.path, api::reads(route.handler)))
+            .filter(|(_, params)| !params.is_empty())
+            .map(|(path, params)| (path, Known::new(params)))
+            .collect();
         AppState {
+            known,
             renderer,
             cache: Cache::builder()
                 .max_capacity(config.cache_bytes)

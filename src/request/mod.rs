@@ -22,11 +22,14 @@ internal_mod!(key);
 // The query syntax of the service's other routes (move lists, pieces, lila-gif's players).
 #[cfg(feature = "server")]
 internal_mod!(move_list, piece, players);
+mod fen_url;
 pub mod puzzles;
 mod query;
 pub mod sheet;
+mod unknown;
 
-pub use query::Query;
+pub use query::{Query, names as query_names};
+pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 
 /// Longest accepted `fen` value, in bytes.
 pub const MAX_FEN_BYTES: usize = 256;
@@ -135,7 +138,7 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
     /// The name of a loaded piece set.
     PieceSet,
-    /// A colour `#rgb` or `#rrggbb`.
+    /// A colour `rgb` or `rrggbb` in hex digits, with or without `#`.
     Color,
     /// `1`/`true`/`yes` or `0`/`false`/`no`.
     Flag,
@@ -1074,6 +1077,9 @@ fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestE
             ),
         ));
     }
+    // A lichess or chess.com URL pasted whole: its FEN.
+    let from_url = fen_url::fen_in_url(value).transpose()?;
+    let value = from_url.as_deref().unwrap_or(value);
     fen::parse(value).map_err(|e| {
         let detail = e.to_string();
         let detail = detail.strip_prefix("invalid FEN: ").unwrap_or(&detail);
@@ -1170,9 +1176,27 @@ fn parse_theme(value: &str) -> Result<Theme, RequestError> {
     })
 }
 
+/// `#rgb` or `#rrggbb`, the `#` optional (in a URL it starts the fragment, so `eeeeee`
+/// is the easy way to write one).
 fn parse_color(param: &'static str, value: &str) -> Result<Rgba, RequestError> {
-    Rgba::parse_hex(value, false).ok_or_else(|| {
-        RequestError::bad_value(param, value, "expected a colour written #rgb or #rrggbb")
+    if value.is_empty() {
+        return Err(RequestError::new(
+            param,
+            format!(
+                "{param} is empty: a colour is #rgb or #rrggbb; a # written in a URL starts its fragment and cuts the rest off, so write it as %23 ({param}=%23eeeeee) or leave it out ({param}=eeeeee)"
+            ),
+        ));
+    }
+    let parsed = match value.starts_with('#') {
+        true => Rgba::parse_hex(value, false),
+        false => Rgba::parse_hex(&format!("#{value}"), false),
+    };
+    parsed.ok_or_else(|| {
+        RequestError::bad_value(
+            param,
+            value,
+            "expected a colour written #rgb or #rrggbb, the # optional (eee, e0c8a0)",
+        )
     })
 }
 
@@ -1412,7 +1436,7 @@ mod tests {
                 ParamKind::Size => vec!["16", "400", "2048"],
                 ParamKind::Choice(words) => words.to_vec(),
                 ParamKind::PieceSet => vec!["staunton"],
-                ParamKind::Color => vec!["#abc", "#a0b1c2"],
+                ParamKind::Color => vec!["#abc", "#a0b1c2", "abc", "A0B1C2"],
                 ParamKind::Flag => vec!["1", "0", "true", "no"],
                 ParamKind::Text { example } => vec![example],
             };

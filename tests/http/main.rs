@@ -10,3 +10,4 @@ mod common;
 
 mod abuse;
 mod http;
+mod params;
