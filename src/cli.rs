@@ -137,10 +137,10 @@ struct BoardArgs {
     /// Board colours (the list is the parser's own).
     #[arg(long, help = format!("Board colours: {}", crate::render::theme::theme_list()))]
     theme: Option<String>,
-    /// Light-square colour, #rgb or #rrggbb.
+    /// Light-square colour, #rgb or #rrggbb (the # may be left out).
     #[arg(long)]
     light: Option<String>,
-    /// Dark-square colour, #rgb or #rrggbb.
+    /// Dark-square colour, #rgb or #rrggbb (the # may be left out).
     #[arg(long)]
     dark: Option<String>,
 }

@@ -553,3 +553,29 @@ fn render_titles_an_svg_in_the_language_of_lang() {
         "{stderr}"
     );
 }
+
+#[test]
+fn render_reads_a_lichess_url_and_colours_without_the_hash() {
+    let dir = scratch("lichess-url");
+    let render = |fen: &str, light: &str, out: &str| {
+        let status = staunton()
+            .current_dir(&dir)
+            .args(["render", fen, "--light", light, "--size", "200", "-o", out])
+            .status()
+            .expect("runs");
+        assert!(status.success(), "{fen} {light}");
+        std::fs::read(dir.join(out)).expect("written")
+    };
+    let from_url = render(
+        "https://lichess.org/analysis/rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_-_0_1",
+        "eee",
+        "url.png",
+    );
+    let from_fen = render(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "#eeeeee",
+        "fen.png",
+    );
+    assert_eq!(from_url, from_fen);
+    assert_ne!(from_url, render("start", "#eeeeee", "start.png"));
+}
