@@ -9,4 +9,5 @@
 mod common;
 
 mod abuse;
+mod error_image;
 mod http;
