@@ -106,15 +106,23 @@ pub(super) async fn answer(
     }
 }
 
-/// The card of `key` made on the render pool, admitted as a plain diagram of its size and
-/// format would be.
+/// How many times a plain diagram's estimated cost (`render::cost`) a card is admitted at.
+/// `cargo bench --bench card` (release, 2 cores shared with other builds): a 2048 px card
+/// takes 20 ms as PNG, 23 ms as GIF, 85 ms as WebP and 0.8 ms as SVG, against 2.4, 8.2, 59
+/// and 0.02 ms for a warm plain diagram of that size (the cost model prices that PNG at
+/// about 8 ms); a 400 px PNG card 4.4 ms. A card is worth about three diagrams' units, so
+/// a flood of bad requests meets the same admission as a flood of real ones.
+pub const CARD_FACTOR: u64 = 3;
+
+/// The card of `key` made on the render pool, admitted at [`CARD_FACTOR`] times the cost
+/// of a plain diagram of its size and format.
 async fn make(state: &Arc<AppState>, key: CardKey) -> Result<Bytes, super::AppError> {
     let (status, sentence, size, format) = key;
     let options = RenderOptions {
         size,
         ..RenderOptions::default()
     };
-    let units = cost::diagram(&options, format);
+    let units = cost::diagram(&options, format).saturating_mul(CARD_FACTOR);
     let deadline = Deadline(tokio::time::Instant::now() + state.config.request_timeout);
     let heading = heading(status);
     let job = move |_: &crate::render::Renderer| card::card(&heading, &sentence, size, format);
