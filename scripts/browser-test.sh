@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# End-to-end test of the front page (the composer) in headless Chromium.
+# End-to-end test of the front page (the composer) in headless Chromium, and of the error
+# images of a page's bad <img>s in Chromium and in Firefox's engine.
 #
 # Builds the release binary, serves it on a free loopback port, drives the page with
-# playwright-core (tests/browser/e2e.mjs) and leaves screenshots in $CARGO_TARGET_DIR/browser
-# (target/browser by default). Needs Node.js 20+ and Debian's chromium (`apt-get install -y
-# chromium`; CI installs it); this script installs no browser. Run from anywhere:
+# playwright-core (tests/browser/e2e.mjs), runs Debian's firefox-esr headless on a page of
+# bad <img>s (tests/browser/firefox.mjs) and leaves screenshots in $CARGO_TARGET_DIR/browser
+# (target/browser by default). Needs Node.js 20+, Debian's chromium (`apt-get install -y
+# chromium`) and, for the Firefox part, firefox-esr (`apt-get install -y firefox-esr`; CI
+# installs both); this script installs no browser. Without firefox-esr the Firefox part is
+# skipped with a note, unless STAUNTON_REQUIRE_FIREFOX=1 (CI), which makes it a failure.
+# Run from anywhere:
 #
 #   scripts/browser-test.sh
 #
-# Environment: CHROMIUM (default /usr/bin/chromium), CARGO_TARGET_DIR, SHOTS (screenshot dir).
+# Environment: CHROMIUM (default /usr/bin/chromium), FIREFOX (default /usr/bin/firefox-esr),
+# STAUNTON_REQUIRE_FIREFOX, CARGO_TARGET_DIR, SHOTS (screenshot dir).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -68,6 +74,18 @@ echo "== node tests/browser/e2e.mjs"
 STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/e2e.mjs
 echo "== node tests/browser/editor.mjs"
 STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/editor.mjs
+firefox="${FIREFOX:-/usr/bin/firefox-esr}"
+if [ -x "$firefox" ]; then
+  echo "== node tests/browser/firefox.mjs ($firefox)"
+  STAUNTON_URL="$url" SHOTS="$shots" FIREFOX="$firefox" node tests/browser/firefox.mjs
+elif [ "${STAUNTON_REQUIRE_FIREFOX:-}" = 1 ]; then
+  echo "browser-test: no Firefox at $firefox; install it (apt-get install -y firefox-esr) or set FIREFOX" >&2
+  exit 1
+else
+  echo "== Firefox part skipped: no Firefox at $firefox (apt-get install -y firefox-esr, or set FIREFOX)"
+fi
 echo "screenshots: $shots/composer.png, $shots/composer-phone.png (and composer-dark.png, composer-error.png)"
 echo "             $shots/editor-1200.png, editor-1200-dark.png, editor-390.png, editor-390-dark.png"
+echo "             $shots/error-images.png (Chromium), firefox-errors.png (Firefox)"
+echo "== node tests/browser/warning.mjs"
 STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/warning.mjs

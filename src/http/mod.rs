@@ -8,11 +8,13 @@
 //! By concern: `state` (the limits and what requests share), `routes` (the router and its
 //! handlers), `extract` (the checked query, a POSTed PGN), `answer` (an image answer: ETag,
 //! 304, cache, headers), `pool` (admission and where renders run), `serve` (the server
-//! loop), `error`, `metrics`, `api` (the route table and `/openapi.json`).
+//! loop), `error`, `error_image` (a 4xx as an image a page shows), `metrics`, `api` (the
+//! route table and `/openapi.json`).
 
 mod answer;
 internal_mod!(api);
 mod error;
+mod error_image;
 mod extract;
 mod metrics;
 mod move_list;

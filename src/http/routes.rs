@@ -36,6 +36,10 @@ pub fn app(state: Arc<AppState>) -> Router {
             state.clone(),
             enforce_deadline,
         ))
+        .layer(middleware::from_fn_with_state(
+            super::error_image::ErrorImages::new(state.clone()),
+            super::error_image::answer,
+        ))
         .layer(middleware::from_fn_with_state(state.clone(), log_request))
         .with_state(state)
 }

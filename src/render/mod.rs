@@ -4,7 +4,8 @@
 //! `scene` lays it out in pixels (with `font` for labels and `pieces` for artwork); then
 //! either `svg` writes the scene as text, or `raster` paints it (sprites and stamps),
 //! `indexed` composes it as palette indices, and `encode` (with `deflate`) writes the PNG.
-//! Beside the pipeline, `text_board` writes the position as text (`format=txt`), no scene.
+//! Beside the pipeline, `text_board` writes the position as text (`format=txt`), no scene,
+//! and `card` draws an error's sentence as an image.
 //! This file is the [`Renderer`] that runs it and owns the caches it keeps.
 //!
 //! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
@@ -13,8 +14,8 @@
 
 pub mod animate;
 internal_mod!(
-    cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata, raster, scene,
-    svg
+    card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata, raster,
+    scene, svg
 );
 pub mod options;
 

@@ -6,8 +6,9 @@
 // its alt text, that the copied <img> URL answers the preview's very bytes, that the page's
 // URL holds the state and a reload restores it, that bad values show the service's own
 // sentence by their control (and no broken image), that the keyboard reaches every control
-// and Copy button, and that copying works. Fails on any script error, CSP violation or
-// request to another origin. Screenshots go to $SHOTS (default target/browser).
+// and Copy button, that copying works, and that a page's bad <img> shows the error as an
+// image of the requested size (and fetch and a tab get the text). Fails on any script
+// error, CSP violation or request to another origin. Screenshots go to $SHOTS (default target/browser).
 // Exits non-zero on any failure, with the failed check's message.
 
 import { chromium } from "playwright-core";
@@ -313,6 +314,35 @@ try {
   await page.locator("#fen").fill("start");
   await previewLoaded(page, ["fen=start"]);
   check(!(await page.isVisible("#ply")), "emptying the PGN box hides the slider and brings the FEN back");
+
+  // --- a page's bad <img>s: each error drawn as an image of the requested size ----------
+  // (not a broken icon); the same URL keeps its text for fetch and for a tab.
+  expect400 = true;
+  const errorImages = [
+    "/diagram?fen=bad&size=300",
+    "/diagram.svg?fen=bad&size=200",
+    "/game.gif?moves=e4%20e5%20Ke3&size=160",
+  ];
+  const bad = await context.newPage();
+  bad.on("pageerror", (e) => problems.push("page error (bad images): " + e.message));
+  await bad.setContent(`<!doctype html><body style="margin:0">${errorImages.map((u) =>
+    `<img alt="" src="${base}${u.replace(/&/g, "&amp;")}">`).join("")}</body>`);
+  await bad.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 15000 });
+  const shownSizes = await bad.$$eval("img", (imgs) => imgs.map((img) => [img.naturalWidth, img.naturalHeight]));
+  errorImages.forEach((u, i) => {
+    const size = Number(u.match(/size=(\d+)/)[1]);
+    check(shownSizes[i][0] === size && shownSizes[i][1] === size,
+      `a bad <img src="${u}"> shows the error as a ${size} × ${size} image (natural size ${shownSizes[i].join(" × ")})`);
+  });
+  await bad.screenshot({ path: join(shots, "error-images.png") });
+  const asText = await fetch(base + errorImages[0]);
+  check(asText.status === 400 && asText.headers.get("content-type").startsWith("text/plain")
+    && (await asText.text()).startsWith("fen "), "fetch (Accept: */*) of the same URL gets the sentence as text");
+  const tab = await bad.goto(base + errorImages[0]);
+  check(tab.status() === 400 && (await tab.headerValue("content-type")).startsWith("text/plain")
+    && (await bad.textContent("body")).startsWith("fen "), "and a tab opening it shows the sentence as text");
+  await bad.close();
+  expect400 = false;
 
   // --- phone and dark screenshots ------------------------------------------------------
   await page.locator("#fen").fill(SICILIAN);

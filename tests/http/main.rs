@@ -9,5 +9,6 @@
 mod common;
 
 mod abuse;
+mod error_image;
 mod http;
 mod params;
