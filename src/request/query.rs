@@ -14,7 +14,7 @@ pub fn pairs(query: &str) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> 
     form_urlencoded::parse(query.as_bytes()).map(|(name, value)| (unescaped(name), value))
 }
 
-/// The names of a URL query string's pairs, decoded as [`pairs`] decodes them; values are
+/// The names of a URL query string's pairs, decoded as the pairs are; values are
 /// skipped, not decoded (so nothing is allocated unless a name needs decoding).
 pub fn names(query: &str) -> impl Iterator<Item = Cow<'_, str>> {
     query.split('&').filter(|s| !s.is_empty()).map(|pair| {
@@ -51,7 +51,7 @@ pub struct Query {
 }
 
 impl Query {
-    /// A URL query string (without the `?`), percent- and `+`-decoded (see [`pairs`]).
+    /// A URL query string (without the `?`), percent- and `+`-decoded (a name written `amp;x` is `x`).
     pub fn parse(query: &str) -> Query {
         Query::from_pairs(pairs(query))
     }
