@@ -75,12 +75,12 @@ pub(super) async fn answer(
     request: HttpRequest,
     next: Next,
 ) -> Response {
-    let Some(format) = route_format(request.uri()) else {
+    let Some(route) = image_route(request.uri().path()) else {
         return next.run(request).await;
     };
-    let query = Query::parse(request.uri().query().unwrap_or_default());
-    let max_size = images.state.config.limits.max_size;
-    let wanted = wanted(request.headers(), &query, format, max_size);
+    // Kept for a 4xx; the query is read only then, so a success costs no parsing here.
+    let uri = request.uri().clone();
+    let accept = request.headers().get(header::ACCEPT).cloned();
     let mut response = next.run(request).await;
     if !response.status().is_client_error() {
         return response;
@@ -88,7 +88,14 @@ pub(super) async fn answer(
     response
         .headers_mut()
         .append(header::VARY, HeaderValue::from_static("accept"));
-    let (Wanted::Image(format, size), Some(Sentence(sentence))) =
+    let query = Query::parse(uri.query().unwrap_or_default());
+    let mut headers = HeaderMap::new();
+    if let Some(accept) = accept {
+        headers.insert(header::ACCEPT, accept);
+    }
+    let max_size = images.state.config.limits.max_size;
+    let wanted = route_format(route, &query).map(|f| wanted(&headers, &query, f, max_size));
+    let (Some(Wanted::Image(format, size)), Some(Sentence(sentence))) =
         (wanted, response.extensions().get::<Sentence>().cloned())
     else {
         return response;
@@ -164,12 +171,26 @@ fn as_image(response: Response, format: Format, bytes: Bytes) -> Response {
     Response::from_parts(parts, Body::from(bytes))
 }
 
-/// The image format of the route at `uri`'s path, if it is an image route: fixed by the
-/// path, or `format` in the query (the route's default when missing or not a format).
-fn route_format(uri: &axum::http::Uri) -> Option<Format> {
-    let route = api::ROUTES.iter().find(|r| r.path == uri.path())?;
+/// The route at `path` if it answers images (its format may still be one that is not).
+fn image_route(path: &str) -> Option<&'static api::Route> {
+    api::ROUTES.iter().find(|r| {
+        r.path == path
+            && matches!(
+                r.handler,
+                Handler::Diagram(_)
+                    | Handler::Sheet(_)
+                    | Handler::Game(_)
+                    | Handler::Image
+                    | Handler::Piece
+            )
+    })
+}
+
+/// The image format `route` answers for `query`: fixed by the path, or `format` in the
+/// query (the route's default when missing or not a format); `None` when that format is
+/// not an image (PDF, text).
+fn route_format(route: &api::Route, query: &Query) -> Option<Format> {
     let asked = || {
-        let query = Query::parse(uri.query().unwrap_or_default());
         query
             .last(named("format"))
             .and_then(|v| Format::from_extension(v.trim()))
@@ -323,7 +344,11 @@ mod tests {
 
     #[test]
     fn image_routes_have_their_format_and_others_none() {
-        let f = |uri: &str| route_format(&uri.parse().expect("uri"));
+        let f = |uri: &str| {
+            let uri: axum::http::Uri = uri.parse().expect("uri");
+            let query = Query::parse(uri.query().unwrap_or_default());
+            route_format(image_route(uri.path())?, &query)
+        };
         assert_eq!(f("/diagram?fen=x"), Some(Format::Png));
         assert_eq!(f("/diagram?format=svg"), Some(Format::Svg));
         assert_eq!(f("/diagram?format=bmp"), Some(Format::Png));
