@@ -3,14 +3,11 @@
 //! text for everyone else.
 
 use crate::common;
+use crate::support::{self, Answer, state};
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use staunton::Renderer;
-use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
+use axum::http::{StatusCode, header};
+use staunton::http::AppState;
 use std::sync::Arc;
-use tower::ServiceExt;
 
 /// What Chromium sends for `<img>`.
 const CHROMIUM_IMG: &str = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
@@ -21,50 +18,8 @@ const TAB: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,image/a
 /// What curl sends.
 const CURL: &str = "*/*";
 
-fn state() -> Arc<AppState> {
-    Arc::new(AppState::new(
-        Arc::new(Renderer::default()),
-        DEFAULT_CACHE_BYTES,
-    ))
-}
-
-struct Answer {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_else(|| panic!("no {name} header"))
-    }
-}
-
 async fn get(state: &Arc<AppState>, uri: &str, accept: Option<&str>) -> Answer {
-    let mut request = Request::get(uri);
-    if let Some(accept) = accept {
-        request = request.header(header::ACCEPT, accept);
-    }
-    let response = app(state.clone())
-        .oneshot(request.body(Body::empty()).expect("request"))
-        .await
-        .expect("infallible");
-    let (status, headers) = (response.status(), response.headers().clone());
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        headers,
-        body,
-    }
+    support::get_with(state, uri, header::ACCEPT, accept).await
 }
 
 /// The width and height `body` decodes to as `content_type`, and whether it looks like the

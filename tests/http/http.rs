@@ -1,67 +1,16 @@
 //! The HTTP contract, through the router (`oneshot`) and once over a real socket.
 
 use crate::common;
+use crate::support::{self, Answer, send, state};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use staunton::Renderer;
-use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
+use staunton::http::{AppState, DEFAULT_CACHE_BYTES};
 use std::sync::Arc;
-use tower::ServiceExt;
-
-fn state() -> Arc<AppState> {
-    Arc::new(AppState::new(
-        Arc::new(Renderer::default()),
-        DEFAULT_CACHE_BYTES,
-    ))
-}
-
-struct Answer {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: header::HeaderName) -> &str {
-        self.headers
-            .get(&name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_else(|| panic!("no {name} header"))
-    }
-    fn text(&self) -> String {
-        String::from_utf8(self.body.clone()).expect("utf-8 body")
-    }
-}
 
 async fn get_with(state: &Arc<AppState>, uri: &str, if_none_match: Option<&str>) -> Answer {
-    let mut request = Request::get(uri);
-    if let Some(tag) = if_none_match {
-        request = request.header(header::IF_NONE_MATCH, tag);
-    }
-    send(state, request.body(Body::empty()).expect("request")).await
-}
-
-async fn send(state: &Arc<AppState>, request: Request<Body>) -> Answer {
-    let response = app(state.clone())
-        .oneshot(request)
-        .await
-        .expect("infallible");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        headers,
-        body,
-    }
+    support::get_with(state, uri, header::IF_NONE_MATCH, if_none_match).await
 }
 
 async fn get(state: &Arc<AppState>, uri: &str) -> Answer {

@@ -12,3 +12,4 @@ mod abuse;
 mod error_image;
 mod http;
 mod params;
+mod support;

@@ -2,56 +2,20 @@
 //! answer, `strict=1`), `&amp;` copied out of HTML, colours without `#`, and a lichess or
 //! chess.com URL pasted into `fen`.
 
-use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode, header};
-use http_body_util::BodyExt;
-use staunton::Renderer;
-use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
+use crate::support::{self, Answer, state};
+use axum::http::{StatusCode, header};
+use staunton::http::AppState;
 use std::sync::Arc;
-use tower::ServiceExt;
 
 const WARNING: &str = "staunton-warning";
 
-fn state() -> Arc<AppState> {
-    Arc::new(AppState::new(
-        Arc::new(Renderer::default()),
-        DEFAULT_CACHE_BYTES,
-    ))
-}
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn warning(&self) -> Option<&str> {
-        self.headers
-            .get(WARNING)
-            .map(|v| v.to_str().expect("ASCII"))
-    }
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
+/// The answer's `Staunton-Warning`, if any.
+fn warning(answer: &Answer) -> Option<&str> {
+    answer.optional(WARNING)
 }
 
 async fn send(state: &Arc<AppState>, uri: &str, if_none_match: Option<&str>) -> Answer {
-    let mut request = Request::get(uri);
-    if let Some(tag) = if_none_match {
-        request = request.header(header::IF_NONE_MATCH, tag);
-    }
-    let response = app(state.clone())
-        .oneshot(request.body(Body::empty()).expect("request"))
-        .await
-        .expect("infallible");
-    let (status, headers) = (response.status(), response.headers().clone());
-    let body = response.into_body().collect().await.expect("body");
-    Answer {
-        status,
-        headers,
-        body: body.to_bytes().to_vec(),
-    }
+    support::get_with(state, uri, header::IF_NONE_MATCH, if_none_match).await
 }
 
 async fn get(state: &Arc<AppState>, uri: &str) -> Answer {
@@ -66,14 +30,14 @@ async fn misspelt_names_are_ignored_and_named_with_the_nearest_parameter() {
     assert_eq!(typo.status, StatusCode::OK);
     assert_eq!(typo.body, plain.body, "unknown names change nothing");
     assert_eq!(
-        typo.warning(),
+        warning(&typo),
         Some("orientaton: did you mean orientation?; sise: did you mean size?")
     );
-    assert_eq!(plain.warning(), None, "known names earn no warning");
+    assert_eq!(warning(&plain), None, "known names earn no warning");
     let far = get(&s, "/diagram.svg?fen=start&utm_source=blog").await;
     assert_eq!(far.status, StatusCode::OK);
     assert_eq!(
-        far.warning(),
+        warning(&far),
         Some("utm_source: unknown parameter, ignored")
     );
     // Every spelling of every parameter the composer and the docs use is known.
@@ -83,7 +47,7 @@ async fn misspelt_names_are_ignored_and_named_with_the_nearest_parameter() {
     )
     .await;
     assert_eq!(known.status, StatusCode::OK, "{}", known.text());
-    assert_eq!(known.warning(), None);
+    assert_eq!(warning(&known), None);
 }
 
 #[tokio::test]
@@ -102,7 +66,7 @@ async fn the_warning_is_on_cache_hits_304s_and_errors_too() {
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     for answer in [&miss, &hit, &unchanged, &bad] {
         assert_eq!(
-            answer.warning(),
+            warning(answer),
             Some("orientaton: did you mean orientation?"),
             "{}",
             answer.status
@@ -116,19 +80,19 @@ async fn each_route_knows_its_own_parameters() {
     // lila-gif's player names belong to /image.gif, not to /diagram.
     let gif = get(&s, "/image.gif?fen=start&white=Carlsen&black=Nakamura").await;
     assert_eq!(gif.status, StatusCode::OK);
-    assert_eq!(gif.warning(), None);
+    assert_eq!(warning(&gif), None);
     let diagram = get(&s, "/diagram.png?fen=start&white=Carlsen").await;
-    assert_eq!(diagram.warning(), Some("white: unknown parameter, ignored"));
+    assert_eq!(warning(&diagram), Some("white: unknown parameter, ignored"));
     let sheet = get(&s, "/sheet.svg?fen=start&fen=empty&cols=1&titel=x").await;
     assert_eq!(sheet.status, StatusCode::OK, "{}", sheet.text());
-    assert_eq!(sheet.warning(), Some("titel: did you mean title?"));
+    assert_eq!(warning(&sheet), Some("titel: did you mean title?"));
     let piece = get(&s, "/piece.svg?piece=wN&pieceSet=staunton&size=3").await;
-    assert_eq!(piece.warning(), Some("size: unknown parameter, ignored"));
+    assert_eq!(warning(&piece), Some("size: unknown parameter, ignored"));
     let describe = get(&s, "/describe?fen=start&lang=fr&langu=x").await;
-    assert_eq!(describe.warning(), Some("langu: did you mean lang?"));
+    assert_eq!(warning(&describe), Some("langu: did you mean lang?"));
     // A route that reads no query ignores it silently.
     let page = get(&s, "/health?x=1").await;
-    assert_eq!(page.warning(), None);
+    assert_eq!(warning(&page), None);
 }
 
 #[tokio::test]
@@ -143,7 +107,7 @@ async fn the_warning_header_is_ascii_and_bounded() {
     )
     .await;
     assert_eq!(answer.status, StatusCode::OK);
-    let warning = answer.warning().expect("a warning");
+    let warning = warning(&answer).expect("a warning");
     assert!(
         warning.bytes().all(|b| (b' '..=b'~').contains(&b)),
         "{warning}"
@@ -167,7 +131,7 @@ async fn strict_turns_unknown_names_into_a_400() {
         "strict=1: orientaton is not a parameter of /diagram: did you mean orientation?"
     );
     assert_eq!(
-        refused.warning(),
+        warning(&refused),
         Some("orientaton: did you mean orientation?")
     );
     let fine = get(&s, "/diagram?fen=start&orientation=black&strict=true").await;
@@ -202,7 +166,7 @@ async fn an_html_escaped_ampersand_still_separates_parameters() {
     let plain = get(&s, "/diagram.png?fen=start&size=200&orientation=black").await;
     assert_eq!(escaped.status, StatusCode::OK);
     assert_eq!(escaped.body, plain.body);
-    assert_eq!(escaped.warning(), None, "amp;size is size");
+    assert_eq!(warning(&escaped), None, "amp;size is size");
     let small = common_width(&escaped.body);
     assert_eq!(small, 200);
 }
