@@ -447,16 +447,30 @@ def chancellor():
 
 PIECES = dict(K=king, Q=queen, R=rook, B=bishop, N=knight, P=pawn, A=archbishop, C=chancellor)
 
+def bodies_only(elems):
+    """The hinted drawing for small squares: outlines and fills, no inner details."""
+    out = []
+    for kind, data, role in elems:
+        if kind == "T":
+            out.append((kind, data, bodies_only(role)))
+        elif role == "body":
+            out.append((kind, data, role))
+    return out
+
+def write(folder, code, elems):
+    os.makedirs(folder, exist_ok=True)
+    for color in "wb":
+        parts = render(elems, color)
+        svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">' + "".join(parts) + "</svg>\n"
+        with open(os.path.join(folder, f"{color}{code}.svg"), "w") as fh:
+            fh.write(svg)
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "assets/pieces/staunton"
-    os.makedirs(out, exist_ok=True)
     for code, fn in PIECES.items():
         elems = fn()
-        for color in "wb":
-            parts = render(elems, color)
-            svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">' + "".join(parts) + "</svg>\n"
-            with open(os.path.join(out, f"{color}{code}.svg"), "w") as fh:
-                fh.write(svg)
+        write(out, code, elems)
+        write(os.path.join(out, "small"), code, bodies_only(elems))
 
 if __name__ == "__main__":
     main()
