@@ -167,6 +167,10 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pieces/staunton");
     for entry in std::fs::read_dir(&assets).expect("assets") {
         let path = entry.expect("entry").path();
+        // The files only: the folder also holds the hinted drawings, in small/.
+        if !path.is_file() {
+            continue;
+        }
         let name = path
             .file_name()
             .expect("name")
