@@ -136,8 +136,9 @@ impl InkBox {
         })
     }
 
-    /// How far the box's centre is from the square's, horizontally, in pixels (twice the
-    /// centre, to stay whole: the gap between the margins left and right).
+    /// The difference between the box's margins left and right on a `px` square, in
+    /// pixels: twice how far its centre is from the square's (whole, where the distance
+    /// may be a half).
     pub fn off_centre(&self, px: u32) -> u32 {
         let right = px - self.left - self.width;
         self.left.abs_diff(right)
