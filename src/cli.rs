@@ -131,7 +131,8 @@ struct BoardArgs {
     /// outside, inside or none.
     #[arg(long)]
     coordinates: Option<String>,
-    /// Piece set name.
+    /// Piece set name: staunton (the default) or staunton-classic (built in), or a set of
+    /// --pieces-dir.
     #[arg(long)]
     pieces: Option<String>,
     /// Board colours (the list is the parser's own).

@@ -2,7 +2,9 @@
 //!
 //! Owns loading and checking piece SVGs. A set holds, for each of the 16 pieces, a parsed
 //! usvg tree (rasterised into sprites by `raster.rs`) and a normalised `<symbol>` body
-//! (written once per used piece by `svg.rs`). The built-in set is compiled into the binary.
+//! (written once per used piece by `svg.rs`). The built-in sets are compiled into the
+//! binary. A set may also carry a hinted drawing of each piece, used for squares under
+//! [`HINT_BELOW_PX`].
 //!
 //! Every piece SVG goes through usvg, with a resolver that loads no external files or
 //! images, and is written back by usvg's own writer: what reaches an SVG answer is usvg's
@@ -280,6 +282,8 @@ impl std::fmt::Debug for PieceArt {
 pub struct PieceSet {
     name: Arc<str>,
     art: Vec<PieceArt>,
+    /// Simpler drawings for squares under [`HINT_BELOW_PX`], when the set has them.
+    hinted: Option<Vec<PieceArt>>,
 }
 
 /// usvg options that read nothing from disk or network: `<image>` references resolve to
@@ -1005,15 +1009,44 @@ fn compact_path_data(svg: &str) -> String {
 }
 
 macro_rules! builtin_svgs {
-    ($($code:literal),* $(,)?) => {
-        &[$(($code, include_str!(concat!("../../assets/pieces/staunton/", $code, ".svg")))),*]
+    ($dir:literal: $($code:literal),* $(,)?) => {
+        &[$(($code, include_str!(concat!("../../assets/pieces/", $dir, "/", $code, ".svg")))),*]
     };
 }
 
-/// The built-in set's SVG sources, by file stem.
-const BUILTIN: &[(&str, &str)] = builtin_svgs![
+/// The default set's SVG sources (`staunton`), by file stem.
+const BUILTIN: &[(&str, &str)] = builtin_svgs!["staunton":
     "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
 ];
+
+/// The default set's hinted drawings, for squares under [`HINT_BELOW_PX`]: outlines and
+/// fills only, no inner details.
+const BUILTIN_HINTED: &[(&str, &str)] = builtin_svgs!["staunton/small":
+    "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
+];
+
+/// `staunton-classic`'s SVG sources: the first design of the built-in set, frozen.
+const BUILTIN_CLASSIC: &[(&str, &str)] = builtin_svgs!["staunton-classic":
+    "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
+];
+
+/// The name of the second built-in set: the first design of `staunton`, kept as it was.
+pub const CLASSIC_PIECE_SET: &str = "staunton-classic";
+
+/// The built-in sets' names: the default ([`DEFAULT_PIECE_SET`](crate::render::options::DEFAULT_PIECE_SET))
+/// first.
+pub const BUILTIN_PIECE_SETS: [&str; 2] =
+    [crate::render::options::DEFAULT_PIECE_SET, CLASSIC_PIECE_SET];
+
+/// Squares narrower than this many pixels are drawn with a set's hinted drawings, when it
+/// has them (the default set does): simpler shapes that stay legible when small.
+pub const HINT_BELOW_PX: u32 = 30;
+
+/// The SVG text of `piece` in the table `table`.
+fn svg_in(table: &'static [(&'static str, &'static str)], piece: Piece) -> Option<&'static str> {
+    let code = piece.code();
+    table.iter().find(|(c, _)| *c == code).map(|(_, svg)| *svg)
+}
 
 impl PieceSet {
     /// Build a set named `name` from a source of SVG text per piece. Every piece is
@@ -1038,42 +1071,89 @@ impl PieceSet {
     /// says.
     fn load(
         name: &str,
-        mut source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
+        source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
         vetting: Vetting,
     ) -> Result<PieceSet, PieceSetError> {
-        let mut art = Piece::all()
-            .map(|piece| {
-                let svg = source(piece)?.ok_or_else(|| PieceSetError::Missing {
-                    set: name.to_string(),
-                    piece: piece.code(),
-                })?;
-                load_art(name, piece, &svg, vetting)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        PieceSet::load_hinted(name, source, None::<fn(Piece) -> _>, vetting)
+    }
+
+    /// [`PieceSet::load`], with hinted drawings from `hinted` when given (every piece must
+    /// have one). Paths are interned across both drawings, so their ids and names are
+    /// unique in the set whichever drawing a document uses.
+    fn load_hinted<F>(
+        name: &str,
+        mut source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
+        hinted: Option<F>,
+        vetting: Vetting,
+    ) -> Result<PieceSet, PieceSetError>
+    where
+        F: FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
+    {
+        let read = |source: &mut dyn FnMut(Piece) -> Result<Option<Source>, PieceSetError>| {
+            Piece::all()
+                .map(|piece| {
+                    let svg = source(piece)?.ok_or_else(|| PieceSetError::Missing {
+                        set: name.to_string(),
+                        piece: piece.code(),
+                    })?;
+                    load_art(name, piece, &svg, vetting)
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let mut art = read(&mut source)?;
+        let count = art.len();
+        let has_hints = match hinted {
+            Some(mut hinted) => {
+                art.extend(read(&mut hinted)?);
+                true
+            }
+            None => false,
+        };
         intern(&mut art);
+        let hinted = has_hints.then(|| art.split_off(count));
         Ok(PieceSet {
             name: Arc::from(name),
             art,
+            hinted,
         })
     }
 
-    /// The built-in set (`staunton`), compiled into the binary.
+    /// The built-in set (`staunton`, the default), compiled into the binary, with its
+    /// hinted drawings for squares under [`HINT_BELOW_PX`].
     pub fn builtin() -> PieceSet {
-        // Tested, so checked for structure only: no trial at every start.
-        let set = PieceSet::load(
+        PieceSet::compiled(
             crate::render::options::DEFAULT_PIECE_SET,
-            |piece| {
-                Ok(builtin_svg(piece).map(|svg| Source {
+            BUILTIN,
+            Some(BUILTIN_HINTED),
+        )
+    }
+
+    /// The built-in set `staunton-classic` ([`CLASSIC_PIECE_SET`]): the first design of
+    /// `staunton`, without hinted drawings.
+    pub fn builtin_classic() -> PieceSet {
+        PieceSet::compiled(CLASSIC_PIECE_SET, BUILTIN_CLASSIC, None)
+    }
+
+    /// A set compiled into the binary, from `table` and, if given, its hinted drawings.
+    fn compiled(
+        name: &str,
+        table: &'static [(&'static str, &'static str)],
+        hinted: Option<&'static [(&'static str, &'static str)]>,
+    ) -> PieceSet {
+        let from = |table| {
+            move |piece| {
+                Ok(svg_in(table, piece).map(|svg| Source {
                     file: format!("{}.svg", piece.code()),
                     svg: svg.to_string(),
                 }))
-            },
-            Vetting::Structure,
-        );
+            }
+        };
+        // Tested, so checked for structure only: no trial at every start.
+        let set = PieceSet::load_hinted(name, from(table), hinted.map(from), Vetting::Structure);
         match set {
             Ok(set) => set,
             // The built-in artwork is tested; failing here is a build defect, not user input.
-            Err(e) => panic!("built-in piece set is broken: {e}"),
+            Err(e) => panic!("built-in piece set {name} is broken: {e}"),
         }
     }
 
@@ -1087,9 +1167,23 @@ impl PieceSet {
         &self.name
     }
 
-    /// The artwork of `piece`.
+    /// The artwork of `piece`: the full drawing.
     pub fn art(&self, piece: Piece) -> &PieceArt {
         &self.art[piece.index()]
+    }
+
+    /// The artwork of `piece` for a square `px` pixels wide: the hinted drawing under
+    /// [`HINT_BELOW_PX`] if the set has one, else the full drawing.
+    pub fn art_at(&self, piece: Piece, px: u32) -> &PieceArt {
+        match &self.hinted {
+            Some(hinted) if px < HINT_BELOW_PX => &hinted[piece.index()],
+            _ => self.art(piece),
+        }
+    }
+
+    /// Whether the set has hinted drawings for small squares (see [`PieceSet::art_at`]).
+    pub fn has_hints(&self) -> bool {
+        self.hinted.is_some()
     }
 }
 
@@ -1104,13 +1198,9 @@ impl PieceSet {
     }
 }
 
-/// The built-in SVG text of `piece`.
+/// The default set's SVG text of `piece` (what a set from a folder borrows).
 fn builtin_svg(piece: Piece) -> Option<&'static str> {
-    let code = piece.code();
-    BUILTIN
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map(|(_, svg)| *svg)
+    svg_in(BUILTIN, piece)
 }
 
 /// Read the SVG of `piece` from the set folder `dir` inside the pieces directory `root`
@@ -1213,15 +1303,20 @@ pub struct PieceSets {
 }
 
 impl PieceSets {
-    /// Only the built-in set.
+    /// Only the built-in sets: `staunton` (the default) and `staunton-classic` (see
+    /// [`BUILTIN_PIECE_SETS`]).
     pub fn builtin() -> PieceSets {
         PieceSets {
-            sets: vec![Arc::new(PieceSet::builtin())],
+            sets: vec![
+                Arc::new(PieceSet::builtin()),
+                Arc::new(PieceSet::builtin_classic()),
+            ],
         }
     }
 
-    /// The built-in set plus every set in the subfolders of `dir`, each named after its
-    /// folder (lower case). Files are `wK.svg` … `bP.svg` (lichess) or `wk.svg` … `bp.svg`
+    /// The built-in sets plus every set in the subfolders of `dir`, each named after its
+    /// folder (lower case); a folder named after a set already loaded (a built-in one) is
+    /// skipped. Files are `wK.svg` … `bP.svg` (lichess) or `wk.svg` … `bp.svg`
     /// (pychess). The twelve standard pieces are required; a set without archbishop or
     /// chancellor borrows the built-in ones. A set that cannot be loaded is skipped, and
     /// the reason (naming the file) is returned beside the sets, so the caller can report

@@ -61,7 +61,9 @@ impl SpriteCache {
         }
     }
 
-    /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use.
+    /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use (from the
+    /// set's hinted drawing under [`HINT_BELOW_PX`](crate::render::pieces::HINT_BELOW_PX),
+    /// when it has one).
     pub fn sprite(
         &self,
         set: &PieceSet,
@@ -82,9 +84,10 @@ impl SpriteCache {
     }
 }
 
-/// Rasterise one piece into a `px` × `px` pixmap.
+/// Rasterise one piece into a `px` × `px` pixmap: the set's hinted drawing on a square
+/// under [`HINT_BELOW_PX`](crate::render::pieces::HINT_BELOW_PX), when it has one.
 fn rasterise(set: &PieceSet, piece: crate::chess::piece::Piece, px: u32) -> Option<Arc<Pixmap>> {
-    let art = set.art(piece);
+    let art = set.art_at(piece, px);
     let mut pixmap = Pixmap::new(px, px)?;
     let (vw, vh) = art.view_box;
     let transform = Transform::from_scale(px as f32 / vw, px as f32 / vh);
@@ -891,6 +894,47 @@ pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set loaded afresh from the files of `folder` in assets/pieces, without hints.
+    fn assets_set(folder: &str) -> PieceSet {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pieces");
+        PieceSet::from_sources(folder, |p| {
+            std::fs::read_to_string(dir.join(folder).join(format!("{}.svg", p.code()))).ok()
+        })
+        .expect("loads")
+    }
+
+    #[test]
+    fn small_squares_use_the_hinted_drawing_and_classic_never_hints() {
+        use crate::render::pieces::HINT_BELOW_PX;
+        let sprites = SpriteCache::new(1 << 24, 1 << 20);
+        let set = PieceSet::builtin();
+        let classic = PieceSet::builtin_classic();
+        assert!(set.has_hints() && !classic.has_hints());
+        let (full, hinted, old) = (
+            assets_set("staunton"),
+            assets_set("staunton/small"),
+            assets_set("staunton-classic"),
+        );
+        let pixels = |sprite: Option<Arc<Pixmap>>| sprite.expect("drawn").data().to_vec();
+        let small = HINT_BELOW_PX - 1;
+        let mut differ = 0;
+        for piece in crate::chess::piece::Piece::all() {
+            let drawn = pixels(sprites.sprite(&set, piece, small));
+            assert!(drawn == pixels(rasterise(&hinted, piece, small)), "{piece}");
+            // The hinted file of a piece without inner details may be the full one.
+            differ += usize::from(drawn != pixels(rasterise(&full, piece, small)));
+            for px in [HINT_BELOW_PX, HINT_BELOW_PX + 10] {
+                let drawn = pixels(sprites.sprite(&set, piece, px));
+                assert!(drawn == pixels(rasterise(&full, piece, px)), "{piece} {px}");
+            }
+            for px in [8, small, HINT_BELOW_PX] {
+                let drawn = pixels(sprites.sprite(&classic, piece, px));
+                assert!(drawn == pixels(rasterise(&old, piece, px)), "{piece} {px}");
+            }
+        }
+        assert!(differ >= 8, "only {differ} hinted sprites differ from the full ones");
+    }
 
     fn glow(center: Point, radius: f32) -> Shape {
         let stops = vec![

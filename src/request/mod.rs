@@ -239,7 +239,7 @@ pub const PARAMS: &[Param] = &[
         "pieces",
         &["pieces", "piece", "pieceset", "piece_set"],
         ParamKind::PieceSet,
-        "The piece set: `staunton` is built in; the others are those this service has loaded (`--pieces-dir`).",
+        "The piece set: `staunton` (the default) and `staunton-classic` (its first design) are built in; the others are those this service has loaded (`--pieces-dir`).",
     ),
     param(
         "theme",
@@ -1435,7 +1435,7 @@ mod tests {
                 ParamKind::Fen => vec!["start", "8/8/8/8/8/8/8/8"],
                 ParamKind::Size => vec!["16", "400", "2048"],
                 ParamKind::Choice(words) => words.to_vec(),
-                ParamKind::PieceSet => vec!["staunton"],
+                ParamKind::PieceSet => vec!["staunton", "staunton-classic"],
                 ParamKind::Color => vec!["#abc", "#a0b1c2", "abc", "A0B1C2"],
                 ParamKind::Flag => vec!["1", "0", "true", "no"],
                 ParamKind::Text { example } => vec![example],

@@ -26,7 +26,7 @@ pub const PIECE_PARAMS: &[Param] = &[
         "pieces",
         &["pieces", "pieceset", "piece_set"],
         ParamKind::PieceSet,
-        "The piece set: `staunton` is built in; the others are those this service has loaded (`--pieces-dir`).",
+        "The piece set: `staunton` (the default) and `staunton-classic` (its first design) are built in; the others are those this service has loaded (`--pieces-dir`).",
     ),
 ];
 

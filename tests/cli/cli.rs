@@ -57,6 +57,28 @@ fn render_one_fen_to_png_and_svg() {
 }
 
 #[test]
+fn both_built_in_sets_render() {
+    let dir = scratch("builtin-sets");
+    let render = |set: &str| {
+        let png = dir.join(format!("{set}.png"));
+        let out = staunton()
+            .args(["render", "start", "--size", "320", "--pieces", set, "-o"])
+            .arg(&png)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{set}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        common::decode(&std::fs::read(&png).expect("written"))
+    };
+    for set in ["staunton", "staunton-classic"] {
+        assert_eq!(render(set).width(), 320);
+    }
+}
+
+#[test]
 fn errors_print_one_line_and_exit_2() {
     let dir = scratch("errors");
     for args in [
@@ -145,6 +167,10 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pieces/staunton");
     for entry in std::fs::read_dir(&assets).expect("assets") {
         let path = entry.expect("entry").path();
+        // The files only: the folder also holds the hinted drawings, in small/.
+        if !path.is_file() {
+            continue;
+        }
         let name = path
             .file_name()
             .expect("name")

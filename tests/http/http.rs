@@ -459,7 +459,22 @@ async fn openapi_describes_every_route_the_router_answers() {
         .as_array()
         .and_then(|ps| ps.iter().find(|p| p["name"] == "pieces"))
         .expect("pieces parameter");
-    assert_eq!(pieces["schema"]["enum"], serde_json::json!(["staunton"]));
+    assert_eq!(
+        pieces["schema"]["enum"],
+        serde_json::json!(["staunton", "staunton-classic"])
+    );
+}
+
+#[tokio::test]
+async fn the_classic_built_in_set_is_served_by_name() {
+    let s = state();
+    for uri in [
+        "/diagram?fen=start&pieces=staunton-classic",
+        "/diagram.svg?fen=start&pieces=Staunton-Classic",
+        "/piece.svg?piece=wN&pieces=staunton-classic",
+    ] {
+        assert_eq!(get(&s, uri).await.status, StatusCode::OK, "{uri}");
+    }
 }
 
 #[tokio::test]
@@ -1053,7 +1068,10 @@ async fn piece_svg_serves_the_sets_loaded_from_a_folder() {
     let doc: serde_json::Value =
         serde_json::from_slice(&get(&s, "/openapi.json").await.body).expect("JSON");
     let sets = &doc["paths"]["/piece.svg"]["get"]["parameters"][1]["schema"]["enum"];
-    assert_eq!(*sets, serde_json::json!(["staunton", "magenta"]));
+    assert_eq!(
+        *sets,
+        serde_json::json!(["staunton", "staunton-classic", "magenta"])
+    );
     let _ = std::fs::remove_dir_all(&root);
 }
 

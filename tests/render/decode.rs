@@ -2,9 +2,12 @@
 //!
 //! Positions are rendered with `coordinates=none`; each square is cut out and matched
 //! against reference tiles (single pieces rendered alone, and empty squares) of the same
-//! square colour. Every square must decode to the right piece, in both orientations.
+//! square colour. Every square must decode to the right piece, in both orientations: at
+//! 40 px squares on random positions, and at the small sizes of [`SMALL_SQUARES`], where
+//! every piece must also stay apart from every other by a margin (see [`piece_metrics`]).
 
 use crate::common;
+use crate::piece_metrics;
 
 use common::Rng;
 use image::RgbaImage;
@@ -14,9 +17,24 @@ use staunton::{Color, Orientation, Piece, Position, RenderOptions, Renderer, Squ
 
 const SQUARE: u32 = 40;
 
+/// The smallest square size the small-size tests cover, in pixels.
+const SMALLEST_SQUARE: u32 = 16;
+
+/// The small square sizes at which every piece must stay legible.
+const SMALL_SQUARES: [u32; 4] = [SMALLEST_SQUARE, 20, 24, 32];
+
 fn render(renderer: &Renderer, position: &Position, orientation: Orientation) -> RgbaImage {
+    render_at(renderer, position, orientation, SQUARE)
+}
+
+fn render_at(
+    renderer: &Renderer,
+    position: &Position,
+    orientation: Orientation,
+    square: u32,
+) -> RgbaImage {
     let options = RenderOptions {
-        size: SQUARE * u32::from(position.files()),
+        size: square * u32::from(position.files()),
         orientation,
         coordinates: staunton::Coordinates::None,
         ..RenderOptions::default()
@@ -24,8 +42,8 @@ fn render(renderer: &Renderer, position: &Position, orientation: Orientation) ->
     common::decode(&renderer.png(position, &options).expect("renders"))
 }
 
-fn tile(img: &RgbaImage, col: u32, row: u32) -> RgbaImage {
-    image::imageops::crop_imm(img, col * SQUARE, row * SQUARE, SQUARE, SQUARE).to_image()
+fn tile_at(img: &RgbaImage, col: u32, row: u32, square: u32) -> RgbaImage {
+    image::imageops::crop_imm(img, col * square, row * square, square, square).to_image()
 }
 
 fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
@@ -37,15 +55,20 @@ fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
 
 /// Reference tiles: (piece or empty, dark square?) → pixels.
 fn references(renderer: &Renderer) -> Vec<(Option<Piece>, bool, RgbaImage)> {
+    references_at(renderer, SQUARE)
+}
+
+/// Reference tiles at `square` px.
+fn references_at(renderer: &Renderer, square: u32) -> Vec<(Option<Piece>, bool, RgbaImage)> {
     let mut refs = Vec::new();
     for piece in std::iter::once(None).chain(Piece::all().map(Some)) {
         let mut pos = Position::empty(8);
         // a1 is dark, b1 is light.
         pos.set(Square::new(0, 0), piece);
         pos.set(Square::new(1, 0), piece);
-        let img = render(renderer, &pos, Orientation::White);
-        refs.push((piece, true, tile(&img, 0, 7)));
-        refs.push((piece, false, tile(&img, 1, 7)));
+        let img = render_at(renderer, &pos, Orientation::White, square);
+        refs.push((piece, true, tile_at(&img, 0, 7, square)));
+        refs.push((piece, false, tile_at(&img, 1, 7, square)));
     }
     refs
 }
@@ -73,6 +96,16 @@ fn decode_position(
     like: &Position,
     orientation: Orientation,
 ) -> Position {
+    decode_at(img, refs, like, orientation, SQUARE)
+}
+
+fn decode_at(
+    img: &RgbaImage,
+    refs: &[(Option<Piece>, bool, RgbaImage)],
+    like: &Position,
+    orientation: Orientation,
+    square: u32,
+) -> Position {
     let mut decoded = Position::empty(like.files());
     let bottom = orientation.bottom(like.turn);
     for sq in like.squares() {
@@ -80,7 +113,7 @@ fn decode_position(
             Color::White => (u32::from(sq.file), 7 - u32::from(sq.rank)),
             Color::Black => (u32::from(like.files() - 1 - sq.file), u32::from(sq.rank)),
         };
-        let cut = tile(img, col, row);
+        let cut = tile_at(img, col, row, square);
         let best = refs
             .iter()
             .filter(|(_, dark, _)| *dark == sq.is_dark())
@@ -146,4 +179,62 @@ fn the_request_path_draws_the_same_board() {
         pixels: 0,
     };
     assert!(common::compare(&direct, &via_request, exact).matches());
+}
+
+#[test]
+fn at_small_squares_every_piece_stays_apart_from_every_other() {
+    // Each standard piece's tile must differ from every other's on the same square colour
+    // in at least max(4, 1 % of the tile) pixels whose luminance differs by 64 or more.
+    let renderer = Renderer::default();
+    let set = staunton::options::DEFAULT_PIECE_SET;
+    let mut report = String::new();
+    for px in SMALL_SQUARES {
+        for (a, b, dark, margin) in piece_metrics::too_close(&renderer, set, px) {
+            let ground = if dark { "dark" } else { "light" };
+            report.push_str(&format!(
+                "{px} px, {ground} squares: {} and {} differ in {margin} pixels, fewer than {}\n",
+                a.code(),
+                b.code(),
+                piece_metrics::required_margin(px)
+            ));
+        }
+    }
+    assert!(report.is_empty(), "pieces too alike:\n{report}");
+}
+
+#[test]
+fn positions_decode_at_small_squares() {
+    let renderer = Renderer::default();
+    let mut positions: Vec<Position> = [
+        "start",
+        "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R",
+    ]
+    .iter()
+    .map(|fen| staunton::fen::parse(fen).expect("valid"))
+    .collect();
+    let mut rng = Rng(0x0005_4a11_5eed);
+    while positions.len() < 6 {
+        let mut pos = random_position(&mut rng);
+        if pos.files() == 8 {
+            pos.turn = Color::White;
+            positions.push(pos);
+        }
+    }
+    for square in SMALL_SQUARES {
+        let refs = references_at(&renderer, square);
+        for position in &positions {
+            for orientation in [Orientation::White, Orientation::Black] {
+                let img = render_at(&renderer, position, orientation, square);
+                let decoded = decode_at(&img, &refs, position, orientation, square);
+                for sq in position.squares() {
+                    assert_eq!(
+                        decoded.get(sq),
+                        position.get(sq),
+                        "{sq} of {} at {square} px ({orientation:?})",
+                        staunton::fen::placement(position)
+                    );
+                }
+            }
+        }
+    }
 }

@@ -14,6 +14,8 @@ mod encoding;
 mod formats;
 mod golden;
 mod mark_contrast;
+mod piece_metrics;
+mod piece_proportions;
 mod piece_sets;
 mod rgba;
 mod sheet;

@@ -57,12 +57,22 @@ fn sets_load_from_folders_and_bad_ones_are_reported_and_skipped() {
     write_set(&root, "partial", false, Some("bQ"), None);
     write_set(&root, "broken", true, None, Some("wN"));
     write_set(&root, "bad name!", false, None, None);
+    // A folder named after a built-in set is skipped: the built-in one stays.
+    write_set(&root, "Staunton-Classic", false, None, None);
     std::fs::write(root.join("README.txt"), "not a set").expect("file");
 
     let (sets, problems) = PieceSets::with_dir(&root);
     let names: Vec<&str> = sets.names().collect();
-    assert_eq!(names, ["staunton", "lichess", "pychess"]);
-    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert_eq!(
+        names,
+        ["staunton", "staunton-classic", "lichess", "pychess"]
+    );
+    assert_eq!(problems.len(), 4, "{problems:#?}");
+    assert!(
+        problems.iter().any(|p| p.contains("Staunton-Classic")
+            && p.contains("a set called \"staunton-classic\" is already loaded")),
+        "{problems:#?}"
+    );
     assert!(
         problems
             .iter()
@@ -94,6 +104,12 @@ fn sets_load_from_folders_and_bad_ones_are_reported_and_skipped() {
     };
     assert_eq!(magenta(&ours), 0);
     assert!(magenta(&theirs) > 10, "the folder's artwork is used");
+    let classic = render("fen=8/8/8/8/8/8/8/K7&coordinates=none&size=80&pieces=staunton-classic");
+    assert_eq!(
+        magenta(&classic),
+        0,
+        "the built-in staunton-classic, not the folder"
+    );
     // Archbishop and chancellor fall back to the built-in drawings.
     let capa = Request::from_query(
         "fen=rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR&pieces=lichess",
@@ -108,7 +124,7 @@ fn sets_load_from_folders_and_bad_ones_are_reported_and_skipped() {
         .to_string();
     assert_eq!(
         err,
-        "pieces \"partial\" is not allowed: expected one of staunton, lichess, pychess"
+        "pieces \"partial\" is not allowed: expected one of staunton, staunton-classic, lichess, pychess"
     );
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -116,7 +132,10 @@ fn sets_load_from_folders_and_bad_ones_are_reported_and_skipped() {
 #[test]
 fn a_missing_pieces_dir_is_reported_not_fatal() {
     let (sets, problems) = PieceSets::with_dir(Path::new("/nonexistent/staunton/pieces"));
-    assert_eq!(sets.names().collect::<Vec<_>>(), ["staunton"]);
+    assert_eq!(
+        sets.names().collect::<Vec<_>>(),
+        ["staunton", "staunton-classic"]
+    );
     assert_eq!(problems.len(), 1);
     assert!(problems[0].contains("/nonexistent/staunton/pieces"));
 }
@@ -154,7 +173,7 @@ fn drawing(body: &str) -> String {
 /// set; returns the problems.
 fn load(root: &Path, loaded: &[&str]) -> (PieceSets, Vec<String>) {
     let (sets, problems) = PieceSets::with_dir(root);
-    let mut expected = vec!["staunton"];
+    let mut expected = vec!["staunton", "staunton-classic"];
     expected.extend_from_slice(loaded);
     assert_eq!(sets.names().collect::<Vec<_>>(), expected, "{problems:#?}");
     (sets, problems)
