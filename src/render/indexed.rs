@@ -197,7 +197,7 @@ impl Context {
         for &colour in &colours {
             let mut row = vec![None; Piece::all().count()];
             for piece in Piece::all() {
-                let Some(sprite) = sprites.sprite(set, piece, square) else {
+                let Some(sprite) = sprites.sprite(set, piece, square, square) else {
                     continue;
                 };
                 raster::composite(&sprite, colour.to_le_bytes(), &mut rgba);
