@@ -196,12 +196,12 @@ impl Theme {
         if self.hatched || near_red(self.light) || near_red(self.dark) {
             // Ink, translucent: a grey shadow that a black king still stands out on.
             let ink = |a: u8| self.frame.with_alpha(a);
-            [(0.0, ink(0x70)), (0.3, ink(0x60)), (1.0, ink(0x00))]
+            [(0.0, ink(0x70)), (0.55, ink(0x60)), (1.0, ink(0x00))]
         } else {
             let red = |rgb: u32, a: u8| Rgba::hex(rgb).with_alpha(a);
             [
                 (0.0, CHECK_RED),
-                (0.3, red(0xe8200f, 0xe0)),
+                (0.55, red(0xe8200f, 0xe0)),
                 (1.0, red(0xa00000, 0x00)),
             ]
         }
