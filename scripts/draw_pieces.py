@@ -1,19 +1,34 @@
 #!/usr/bin/env python3
-"""Draws the built-in piece set `staunton` (original geometry of this project).
+"""Draws the built-in piece set `staunton` (the second design; original geometry of this
+project, no shape taken from another set).
 
 Usage, from the repository root:  python3 scripts/draw_pieces.py assets/pieces/staunton
-Then look at the contact sheet (cargo run --release --example contact_sheet -- docs/src/img/pieces.png)
-and rewrite the golden images (UPDATE_GOLDEN=1 cargo test --test render golden).
+
+Writes the sixteen pieces (wK … bC) on a 100-unit square, and in small/ the hinted drawing
+used for squares under 30 px: each piece's silhouette with a wider outline and no inner
+details, which would only blur at that size. Every piece stands on the same foot (plate and
+tier, baseline y = 90); the part above the foot is drawn and then scaled so each piece's ink
+box falls inside the proportions of the classic sets (tests/render/piece_proportions.rs holds
+them). Black pieces carry light inner lines where their parts meet.
+
+Then: look at the contact sheets (cargo run --release --example contact_sheet -- docs/src/img),
+check the proportions (cargo run --release --example piece_metrics), and rewrite the golden
+images (UPDATE_GOLDEN=1 cargo test --test render golden) after looking at each of them.
+The first design is frozen as assets/pieces/staunton-classic (drawn by this script's
+version of commit 47e951b).
 """
 import os, sys, math
 
 SW = 3.5
 INK = "#1a1a1a"
 WHITE = "#fbf9f4"
-LIGHT = "#ececec"
-BASE_Y = 89.0
+LIGHT = WHITE  # inner lines of black pieces: the white pieces' colour (one ramp of edge colours)
+BASE_Y = 90.0
+
+GRID = 2  # coordinates are written on a grid of 1/GRID unit (shorter SVG)
 
 def f(v):
+    v = round(v * GRID) / GRID
     s = f"{v:.2f}".rstrip("0").rstrip(".")
     return "0" if s == "-0" else s
 
@@ -77,7 +92,13 @@ def render(elems, color, t=ID):
             continue
         if role == "bline" and color == "w":
             continue
-        if role == "body":
+        if role == "flat" and color == "b":
+            continue
+        if role == "halo":
+            attrs = f'fill="{INK}" stroke="{INK}" stroke-width="{f(SMALL_SW)}" stroke-linejoin="round"'
+        elif role == "flat":
+            attrs = f'fill="{fill}"'
+        elif role == "body":
             attrs = f'fill="{fill}" stroke="{INK}" stroke-width="{f(SW)}" stroke-linejoin="round"'
         elif role in ("line", "bline"):
             attrs = f'fill="none" stroke="{inner}" stroke-width="{f(SW*LW)}" stroke-linecap="round" stroke-linejoin="round"'
@@ -98,27 +119,9 @@ def render(elems, color, t=ID):
     return out
 
 LW = 0.75  # inner line weight relative to SW
+SMALL_SW = 6.5  # the hinted drawing: outline twice as wide as it shows
 
 # ---------- shared parts ----------
-def base(hw, top=81.0, bot=BASE_Y):
-    """Plinth: a slab with rounded upper shoulders."""
-    r = hw
-    return body(sym((50, top), [
-        ("L", (r - 5 + 50 - 50 + 0, top)) if False else ("L", (50 + r - 5, top)),
-        ("C", (50 + r - 1.5, top), (50 + r, top + 2.5), (50 + r, top + 5)),
-        ("L", (50 + r, bot)),
-        ("L", (50, bot)),
-    ]))
-
-def plinth(hw, ring_top=None, slab_top=None, top=80.0, bot=BASE_Y):
-    """Base: a low disc seen from the side, rounded shoulders, slightly tapering."""
-    return [body(sym((50, top), [
-        ("L", (50 + hw - 6.0, top)),
-        ("C", (50 + hw - 2.5, top), (50 + hw - 0.5, top + 2.0), (50 + hw, top + 4.5)),
-        ("L", (50 + hw + 0.5, bot)),
-        ("L", (50, bot)),
-    ]))]
-
 def ring(hw, top, bot):
     """Torus-like band (rounded ends)."""
     h = bot - top
@@ -264,198 +267,185 @@ def separation(front_cmds, tf, back_elems, gap=None, margin=None):
     return out
 
 # ---------- pieces ----------
+# Every piece stands on the same foot: a plate (84–90) under a tier (78.5–84), so a row
+# of pieces shares one baseline; widths follow the piece, from the pawn's to the king's.
+PLATE_TOP, TIER_TOP = 84.0, 78.5
+PAWN_K = 0.965
+
+def foot(hw, tier_hw, tier_top=TIER_TOP, plate_top=PLATE_TOP, r=2.5):
+    """The plate and the tier above it, one outline."""
+    return body(sym((50, tier_top), [
+        ("L", (50 + tier_hw - r, tier_top)),
+        ("C", (50 + tier_hw - r * 0.45, tier_top), (50 + tier_hw, tier_top + r * 0.55), (50 + tier_hw, tier_top + r)),
+        ("L", (50 + tier_hw, plate_top)),
+        ("L", (50 + hw - r, plate_top)),
+        ("C", (50 + hw - r * 0.45, plate_top), (50 + hw, plate_top + r * 0.55), (50 + hw, plate_top + r)),
+        ("L", (50 + hw, BASE_Y)),
+        ("L", (50, BASE_Y)),
+    ]))
+
+def joint(top_hw, tier_top=TIER_TOP):
+    """The light line (black pieces) where the piece meets its foot."""
+    return bsep(tier_top, top_hw)
+
+def standing(foot_hw, tier_hw, top_hw, k, upper_elems, tier_top=TIER_TOP, plate_top=PLATE_TOP, r=2.5):
+    """A piece: its foot, the part above drawn at scale k, then the joints on top."""
+    return [foot(foot_hw, tier_hw, tier_top, plate_top, r),
+            ("T", T(k, oy=tier_top), upper_elems),
+            joint(top_hw, tier_top)]
+
 def pawn():
-    return [
-        *plinth(21),
-        stem(59, 7.5, 80.0, 14.5, 0.55),
-        collar(58, 12.5, 5.0),
-        circ(50, 44.5, 11.3),
-        bsep(80.0, 10.5), bsep(60.5, 7.5),
-    ]
+    return standing(26.5, 22.5, 17.5, PAWN_K, [
+        stem(57.0, 11.0, 80.5, 19.5, 0.55),
+        collar(55.0, 17.0, 5.5),
+        circ(50, 39.0, 17.5),
+        bsep(58.0, 11.0),
+    ], 80.5, 85.0, 2.2)
 
 def rook():
-    top = 24.0
-    crown = sym((50, top), [
-        ("L", (53, top)), ("L", (53, top + 6.5)), ("L", (61, top + 6.5)), ("L", (61, top)),
-        ("L", (70.5, top)), ("L", (70.5, top + 13.0)),
-        ("C", (70.5, top + 15.5), (67.5, top + 17.5), (64.5, top + 18.0)),
-        ("L", (50, top + 18.0)),
-    ])
-    return [
-        *plinth(26),
-        body(sym((50, 43), [("L", (65, 43)), ("C", (65, 57), (66, 68), (68, 80.0)), ("L", (50, 80.0))])),
-        ring(19.5, top + 17.5, top + 22.5),
-        body(crown),
-        bsep(80.0, 14), bsep(top + 22.5, 11),
-    ]
+    top = 19.5
+    return standing(31.25, 27.0, 17.0, ROOK_K, rook_tower(top))
 
-def mitre_parts(slit=((55.5, 31.5), (47, 42))):
-    mitre = sym((50, 21.0), [
-        ("C", (58.0, 26.5), (65.0, 35.0), (65.0, 44.5)),
-        ("C", (65.0, 52.5), (58.5, 57.5), (50, 57.5)),
+def rook_tower(top=19.5):
+    crown = sym((50, top), [
+        ("L", (56, top)), ("L", (56, top + 7)), ("L", (63, top + 7)), ("L", (63, top)),
+        ("L", (75, top)), ("L", (75, top + 12.5)),
+        ("C", (75, top + 16.5), (73, top + 19.5), (70, top + 20.5)),
+        ("L", (50, top + 20.5)),
     ])
-    return [body(mitre), circ(50, 17, 5.0), line([("M", slit[0]), ("L", slit[1])])]
+    shaft = sym((50, 43), [("L", (69.5, 43)), ("C", (69.8, 56), (70.5, 68), (72, TIER_TOP)), ("L", (50, TIER_TOP))])
+    return [body(shaft), ring(23.5, top + 19.5, top + 25.0), body(crown), bsep(top + 25.0, 17.5)]
+
+def mitre_parts(slit=((57.5, 27.5), (45.5, 41.5))):
+    mitre = sym((50, 17.5), [
+        ("C", (59.0, 23.0), (68.0, 33.0), (68.0, 43.0)),
+        ("C", (68.0, 51.5), (60.5, 57.5), (50, 57.5)),
+    ])
+    parts = [body(mitre), circ(50, 14.0, 4.6)]
+    return parts + [line([("M", slit[0]), ("L", slit[1])])] if slit else parts
 
 def bishop():
-    return [
-        *plinth(24),
-        stem(61, 8.0, 80.0, 15.0, 0.55),
-        collar(60, 13.5, 5.0),
+    return standing(36.25, 28.5, 19.0, BISHOP_K, [
+        stem(61.5, 9.0, TIER_TOP, 19.0, 0.6),
+        collar(59.5, 17.0, 5.5),
         *mitre_parts(),
-        bsep(80.0, 11), bsep(62.5, 7.5),
-    ]
+        bsep(62.5, 8.5),
+    ])
+
+def king_queen_stem():
+    return [stem(56.0, 12.5, TIER_TOP, 23.0, 0.55), collar(53.5, 20.5, 6.0)]
 
 def king():
-    cup = sym((50, 28), [
-        ("L", (63.5, 28)),
-        ("C", (66.0, 28), (67.2, 29.6), (66.6, 31.4)),
-        ("C", (65.0, 36.5), (61.5, 41.5), (59.5, 46)),
-        ("L", (50, 46)),
+    bowl = sym((50, 29.5), [
+        ("L", (76.0, 29.5)),
+        ("C", (79.5, 29.5), (80.5, 33.0), (78.5, 36.0)),
+        ("C", (73.0, 43.0), (67.5, 47.0), (65.5, 51.0)),
+        ("L", (50, 51.0)),
     ])
-    dome = sym((50, 19.5), [("C", (57.0, 19.5), (61.5, 23.0), (62.0, 28.0)), ("L", (50, 28.0))])
-    a, b = 3.5, 9.5   # cross half-widths: bar, arm span
-    cross = sym((50, 5.5), [("L", (50 + a, 5.5)), ("L", (50 + a, 9.5)), ("L", (50 + b, 9.5)), ("L", (50 + b, 16.0)),
-                            ("L", (50 + a, 16.0)), ("L", (50 + a, 20.0)), ("L", (50, 20.0))])
-    return [
-        *plinth(27),
-        stem(51, 9.5, 80.0, 17.0, 0.5),
-        collar(49, 15.5, 5.5),
-        body(cup),
-        body(dome),
-        body(cross),
-        bsep(80.0, 12), bsep(51.5, 8), bsep(28.0, 9),
-    ]
+    dome = sym((50, 19.5), [("C", (59.0, 19.5), (65.0, 23.5), (66.5, 30.0)), ("L", (50, 30.0))])
+    a, b = 3.6, 10.0
+    cross = sym((50, 7.0), [("L", (50 + a, 7.0)), ("L", (50 + a, 10.8)), ("L", (50 + b, 10.8)), ("L", (50 + b, 17.4)),
+                            ("L", (50 + a, 17.4)), ("L", (50 + a, 22.0)), ("L", (50, 22.0))])
+    return standing(39.25, 31.5, 22.0, KING_K, [
+        *king_queen_stem(),
+        body(bowl), body(dome), body(cross),
+        line([("M", (29.5, 39.5)), ("C", (43, 42.5), (57, 42.5), (70.5, 39.5))]),
+        bsep(56.5, 12.5), bsep(30.0, 15.5),
+    ])
 
 def queen():
-    crown = sym((50, 19), [
-        ("L", (55, 28.5)),
-        ("L", (61, 19.5)),
-        ("L", (64, 29.5)),
-        ("L", (71, 22)),
-        ("C", (68.5, 32), (63.5, 40), (59.5, 46)),
-        ("L", (50, 46)),
+    crown = sym((50, 21.5), [
+        ("L", (57.5, 33.5)),
+        ("L", (67.0, 22.5)),
+        ("L", (72.0, 35.0)),
+        ("L", (84.0, 26.5)),
+        ("C", (80.0, 38.0), (70.0, 45.0), (65.0, 51.0)),
+        ("L", (50, 51.0)),
     ])
-    return [
-        *plinth(27),
-        stem(52, 9.5, 80.0, 17.0, 0.5),
-        collar(50, 15.5, 5.5),
+    return standing(39.25, 31.5, 21.0, QUEEN_K, [
+        *king_queen_stem(),
         body(crown),
-        circ(50, 14.0, 4.4), circ(39, 17.0, 3.8), circ(61, 17.0, 3.8), circ(28.5, 20.5, 3.4), circ(71.5, 20.5, 3.4),
-        line([("M", (36.5, 36)), ("C", (45, 38), (55, 38), (63.5, 36))]),
-        bsep(80.0, 12), bsep(52.5, 8),
-    ]
+        circ(50, 16.5, 5.0), circ(67.5, 18.0, 4.3), circ(32.5, 18.0, 4.3), circ(85.0, 22.5, 3.8), circ(15.0, 22.5, 3.8),
+        line([("M", (28.5, 42.0)), ("C", (42, 45.0), (58, 45.0), (71.5, 42.0))]),
+        bsep(56.5, 11),
+    ])
 
-import math
 def bez(p0, p1, p2, p3, t):
     u = 1 - t
     return (u**3*p0[0] + 3*u*u*t*p1[0] + 3*u*t*t*p2[0] + t**3*p3[0],
             u**3*p0[1] + 3*u*u*t*p1[1] + 3*u*t*t*p2[1] + t**3*p3[1])
 
-def scallops(p0, p1, p2, p3, n, amp, t0=0.0, t1=1.0):
-    """Wavy segments following a cubic from t0..t1, bulging to the left of travel."""
-    out = []
-    ts = [t0 + (t1 - t0) * i / n for i in range(n + 1)]
-    for a, b in zip(ts, ts[1:]):
-        pa, pb = bez(p0, p1, p2, p3, a), bez(p0, p1, p2, p3, b)
-        dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-        L = math.hypot(dx, dy)
-        nx, ny = dy / L, -dx / L   # left normal (y down): outward for a clockwise path
-        c1 = (pa[0] + dx * 0.15 + nx * amp, pa[1] + dy * 0.15 + ny * amp)
-        c2 = (pa[0] + dx * 0.75 + nx * amp, pa[1] + dy * 0.75 + ny * amp)
-        out.append(("C", c1, c2, pb))
-    return out
-
-MANE = True
-def knight_head(mane=None):
-    mane = MANE if mane is None else mane
-    """Horse head facing left, neck running down to the base top at y=80."""
-    crest = ((49.5, 20.0), (63.5, 22.0), (73.0, 36.0), (74.0, 53.0))
-    if mane:
-        back = scallops(*crest, 5, 2.2, 0.0, 1.0)
-    else:
-        back = [("C", crest[1], crest[2], crest[3])]
+def knight_head():
+    """Horse head facing left; the neck runs down to the tier top."""
     return [
-        ("M", (28.0, 80.0)),
-        # chest bulging forward, concave front of the neck up to the throat
-        ("C", (26.5, 72.0), (30.0, 66.5), (35.5, 62.5)),
-        ("C", (40.5, 59.0), (44.0, 55.5), (45.0, 50.0)),
-        # round jowl, under-jaw forward to the chin
-        ("C", (41.0, 53.0), (31.0, 60.0), (22.5, 61.8)),
+        ("M", (26.0, TIER_TOP)),
+        # chest, forward and up to the throat
+        ("C", (23.5, 70.0), (27.5, 63.0), (34.0, 58.5)),
+        ("C", (39.5, 54.5), (43.0, 50.5), (43.5, 46.0)),
+        # under the jaw forward to the chin
+        ("C", (37.5, 50.0), (27.0, 55.5), (18.5, 57.0)),
         # lips and muzzle
-        ("C", (18.0, 62.6), (14.5, 60.0), (13.5, 56.0)),
-        ("C", (12.8, 52.5), (13.5, 49.0), (15.5, 46.5)),
-        # nasal bone up to the forehead
-        ("C", (20.5, 39.0), (27.0, 31.5), (33.0, 24.5)),
+        ("C", (12.5, 58.0), (9.0, 54.5), (9.0, 50.0)),
+        ("C", (9.0, 46.5), (10.5, 44.0), (13.0, 41.5)),
+        # nose bridge to the forehead
+        ("C", (18.5, 34.5), (24.5, 27.0), (30.5, 21.0)),
         # ears
-        ("L", (35.5, 9.5)),
-        ("C", (38.5, 11.0), (40.5, 13.0), (41.5, 15.5)),
-        ("L", (45.5, 10.5)),
-        ("C", (48.5, 14.0), (49.5, 17.0), crest[0]),
-        # crest of the neck down the back to the base
-        *back,
-        ("C", (75.0, 62.0), (74.5, 71.0), (73.0, 80.0)),
+        ("L", (33.0, 13.5)),
+        ("C", (37.0, 15.0), (39.5, 17.0), (41.0, 19.5)),
+        ("L", (46.5, 13.5)),
+        ("C", (50.5, 16.5), (52.0, 19.0), (52.5, 21.5)),
+        # the crest of the neck, full, down the back to the foot
+        ("C", (70.0, 25.0), (84.0, 40.0), (84.0, 58.0)),
+        ("C", (84.0, 66.0), (83.0, 72.0), (81.5, TIER_TOP)),
         ("Z",),
     ]
 
 def knight_details():
     return [
-        ("path", [("M", (28.5, 34.5)), ("C", (30.5, 31.0), (34.5, 30.5), (37.0, 33.0)),
-                  ("C", (34.5, 35.8), (31.0, 36.3), (28.5, 34.5)), ("Z",)], "dot"),
-        ("path", [("M", (18.5, 47.5)), ("C", (21.0, 48.5), (21.5, 51.5), (19.5, 53.0))], "line"),
-        line([("M", (13.4, 57.0)), ("C", (16.0, 57.5), (18.5, 57.5), (21.0, 56.5))]),
-        line([("M", (50.0, 27.0)), ("C", (59.0, 30.0), (65.5, 40.0), (67.0, 52.0)), ("C", (67.5, 57.0), (67.5, 61.0), (67.0, 64.0))]),
+        ("path", [("M", (26.0, 31.5)), ("C", (28.5, 27.5), (33.5, 27.0), (36.5, 30.0)),
+                  ("C", (33.5, 33.2), (29.0, 33.7), (26.0, 31.5)), ("Z",)], "dot"),
+        ell(14.5, 47.0, 1.9, 2.6, "dot"),
+        line([("M", (9.5, 53.0)), ("C", (13.0, 53.5), (16.5, 53.5), (19.5, 52.5))]),
+        line([("M", (53.5, 27.0)), ("C", (66.0, 31.0), (75.5, 43.0), (76.5, 58.0)), ("C", (77.0, 64.0), (76.5, 69.0), (76.0, 73.0))]),
     ]
 
 def knight():
-    tk = T(0.93, dx=2.0, oy=80)
-    return [
-        *plinth(26),
-        ("T", tk, [body(knight_head()), *knight_details()]),
-        bsep(80.0, 13),
-    ]
+    return standing(35.0, 30.0, 22.0, KNIGHT_K, [body(knight_head()), *knight_details()])
 
 def archbishop():
-    tb = T(0.9, dx=18, oy=80)
-    tk = T(0.8, dx=-9, oy=80)
-    back = [stem(61, 8.0, 80.0, 13.0, 0.55), collar(60, 13.5, 5.0), *mitre_parts(((57.0, 31.0), (51.5, 38.5))), bsep(62.5, 7)]
+    tb = T(0.82, dx=17, oy=TIER_TOP)
+    tk = T(0.8, dx=-8, oy=TIER_TOP)
+    back = [stem(61.5, 9.0, TIER_TOP, 16.0, 0.6), collar(59.5, 17.0, 5.5), *mitre_parts(None), bsep(62.5, 8)]
     front = [body(knight_head()), *knight_details()]
-    back_t = clip_blines([("T", tb, back)], knight_head(False), tk)
-    return [*plinth(28), *back_t, ("T", tk, front), bsep(80.0, 16),
-            *separation(knight_head(False), tk, back_t)]
-
-def rook_tower(top=24.0, hw=20.5, bot=80.0):
-    crown = sym((50, top), [
-        ("L", (53, top)), ("L", (53, top + 6.5)), ("L", (61, top + 6.5)), ("L", (61, top)),
-        ("L", (50 + hw, top)), ("L", (50 + hw, top + 13.0)),
-        ("C", (50 + hw, top + 15.5), (50 + hw - 3, top + 17.5), (50 + hw - 6, top + 18.0)),
-        ("L", (50, top + 18.0)),
-    ])
-    return [
-        body(sym((50, top + 19), [("L", (65, top + 19)), ("C", (65, 57), (66, 68), (68, bot)), ("L", (50, bot))])),
-        ring(19.5, top + 17.5, top + 22.5),
-        body(crown),
-        bsep(top + 22.5, 11),
-    ]
+    back_t = clip_blines([("T", tb, back)], knight_head(), tk)
+    return [foot(39.0, 32.0), *back_t, ("T", tk, front), joint(24),
+            *separation(knight_head(), tk, back_t)]
 
 def chancellor():
-    tb = T(0.84, dx=15.5, oy=80)
-    tk = T(0.8, dx=-10, oy=80)
+    tb = T(0.8, dx=14, oy=TIER_TOP)
+    tk = T(0.8, dx=-9, oy=TIER_TOP)
     front = [body(knight_head()), *knight_details()]
-    back_t = clip_blines([("T", tb, rook_tower())], knight_head(False), tk)
-    return [*plinth(28), *back_t, ("T", tk, front), bsep(80.0, 16),
-            *separation(knight_head(False), tk, back_t)]
+    back_t = clip_blines([("T", tb, rook_tower())], knight_head(), tk)
+    return [foot(39.0, 32.0), *back_t, ("T", tk, front), joint(24),
+            *separation(knight_head(), tk, back_t)]
+
+KING_K, QUEEN_K, ROOK_K, BISHOP_K, KNIGHT_K = 0.93, 0.96, 0.97, 0.95, 0.96
 
 PIECES = dict(K=king, Q=queen, R=rook, B=bishop, N=knight, P=pawn, A=archbishop, C=chancellor)
-
-def bodies_only(elems):
-    """The hinted drawing for small squares: outlines and fills, no inner details."""
+def bodies_as(elems, as_role):
     out = []
     for kind, data, role in elems:
         if kind == "T":
-            out.append((kind, data, bodies_only(role)))
+            out.append((kind, data, bodies_as(role, as_role)))
         elif role == "body":
-            out.append((kind, data, role))
+            out.append((kind, data, as_role))
     return out
+
+def silhouette(elems):
+    """The hinted drawing for small squares: the piece's silhouette, no inner details.
+    Every part is first drawn in ink with a wide outline, then filled again without one,
+    so only the outline around the whole piece shows, half as wide as it is drawn."""
+    return bodies_as(elems, "halo") + bodies_as(elems, "flat")
 
 def write(folder, code, elems):
     os.makedirs(folder, exist_ok=True)
@@ -470,7 +460,7 @@ def main():
     for code, fn in PIECES.items():
         elems = fn()
         write(out, code, elems)
-        write(os.path.join(out, "small"), code, bodies_only(elems))
+        write(os.path.join(out, "small"), code, silhouette(elems))
 
 if __name__ == "__main__":
     main()
