@@ -3,8 +3,9 @@
 //! Owns loading and checking piece SVGs. A set holds, for each of the 16 pieces, a parsed
 //! usvg tree (rasterised into sprites by `raster.rs`) and a normalised `<symbol>` body
 //! (written once per used piece by `svg.rs`). The built-in sets are compiled into the
-//! binary. A set may also carry a hinted drawing of each piece, used for squares under
-//! [`HINT_BELOW_PX`].
+//! binary. A set may also carry a hinted drawing of each piece, which raster output uses
+//! for squares under [`HINT_BELOW_PX`] (vector output, scaled by its viewer, always draws
+//! the full one).
 //!
 //! Every piece SVG goes through usvg, with a resolver that loads no external files or
 //! images, and is written back by usvg's own writer: what reaches an SVG answer is usvg's
@@ -1038,8 +1039,10 @@ pub const CLASSIC_PIECE_SET: &str = "staunton-classic";
 pub const BUILTIN_PIECE_SETS: [&str; 2] =
     [crate::render::options::DEFAULT_PIECE_SET, CLASSIC_PIECE_SET];
 
-/// Squares narrower than this many pixels are drawn with a set's hinted drawings, when it
-/// has them (the default set does): simpler shapes that stay legible when small.
+/// In raster output (PNG, GIF, WebP), squares narrower than this many pixels are drawn
+/// with a set's hinted drawings, when it has them (the default set does): simpler shapes
+/// that stay legible when small. SVG and PDF always draw the full drawing: their viewer
+/// scales them, to a high-density screen or a printer's resolution.
 pub const HINT_BELOW_PX: u32 = 30;
 
 /// The SVG text of `piece` in the table `table`.

@@ -152,7 +152,7 @@ fn uniform_square(scene: &Scene, set: &PieceSet) -> Option<u32> {
         px > 0
             && scene.pieces.iter().all(|p| {
                 p.rect.w == px && p.rect.h == px && {
-                    let (vw, vh) = set.art_at(p.piece, scene.square).view_box;
+                    let (vw, vh) = set.art(p.piece).view_box;
                     vw == vh
                 }
             })
@@ -184,8 +184,7 @@ impl SharedParts {
         let symbols = (used != 0).then(|| {
             let mut key = set.shared_name().as_bytes().to_vec();
             key.push(0);
-            // The square size picks the drawing (hinted or full).
-            for v in [used, scene.width, scene.height, square.unwrap_or(0), scene.square] {
+            for v in [used, scene.width, scene.height, square.unwrap_or(0)] {
                 key.extend_from_slice(&v.to_le_bytes());
             }
             key.push(b'P');
@@ -284,10 +283,7 @@ fn write_board(out: &mut String, scene: &Scene) -> fmt::Result {
     Ok(())
 }
 
-/// One `<symbol>` per piece that appears, in a stable order: the set's drawing for the
-/// scene's square size (hinted under [`HINT_BELOW_PX`](crate::render::pieces::HINT_BELOW_PX),
-/// when the set has hinted drawings; their paths are interned with the full ones, so ids
-/// stay unique either way).
+/// One `<symbol>` per piece that appears, in a stable order.
 ///
 /// Pieces drawn as flat styled paths share what repeats: each style is a CSS class, and
 /// path data used more than once is written once in `<defs>`, as a group when a whole run of
@@ -305,12 +301,12 @@ fn write_pieces(
     if used.is_empty() {
         return Ok(());
     }
-    let runs = Runs::of(&used, set, scene.square);
+    let runs = Runs::of(&used, set);
     runs.write_styles(out)?;
     out.push_str("<defs>");
     runs.write_shared(out)?;
     for (i, piece) in used.iter().enumerate() {
-        let art = set.art_at(*piece, scene.square);
+        let art = set.art(*piece);
         // With one square size for every piece, the symbol's viewBox covers the whole
         // document at that scale, so each `<use>` needs only x and y (its viewport is the
         // default 100%); otherwise each `<use>` gives the square's width and height.
@@ -365,15 +361,11 @@ fn run_name(run: &[ArtPath]) -> String {
 }
 
 impl<'a> Runs<'a> {
-    /// The runs of the pieces `used`, drawn from `set` for squares of `px` pixels.
-    fn of(used: &[Piece], set: &'a PieceSet, px: u32) -> Runs<'a> {
+    fn of(used: &[Piece], set: &'a PieceSet) -> Runs<'a> {
         let runs: Vec<(usize, &[ArtPath])> = used
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| {
-                let paths = set.art_at(*p, px).paths.as_ref();
-                paths.map(|paths| (i, paths))
-            })
+            .filter_map(|(i, p)| set.art(*p).paths.as_ref().map(|paths| (i, paths)))
             .flat_map(|(i, paths)| {
                 paths
                     .chunk_by(|a, b| a.style == b.style)
