@@ -128,7 +128,10 @@ fn vector_output_keeps_the_full_drawing_on_small_squares() {
     };
     let (hinted, full) = (styles(HINT_BELOW_PX - 1), styles(HINT_BELOW_PX));
     let only_hinted: Vec<&String> = hinted.difference(&full).collect();
-    assert!(!only_hinted.is_empty(), "the hinted drawings have styles of their own");
+    assert!(
+        !only_hinted.is_empty(),
+        "the hinted drawings have styles of their own"
+    );
     for px in [8, HINT_BELOW_PX - 1, HINT_BELOW_PX] {
         let options = RenderOptions {
             size: px * 8,
@@ -136,9 +139,15 @@ fn vector_output_keeps_the_full_drawing_on_small_squares() {
             ..RenderOptions::default()
         };
         let text = renderer.svg(&position, &options).expect("renders");
-        assert!(text.contains("stroke-width:3.5"), "{px} px: the full outline");
+        assert!(
+            text.contains("stroke-width:3.5"),
+            "{px} px: the full outline"
+        );
         for style in &only_hinted {
-            assert!(!text.contains(style.as_str()), "{px} px: hinted {style} drawn");
+            assert!(
+                !text.contains(style.as_str()),
+                "{px} px: hinted {style} drawn"
+            );
         }
     }
 }
