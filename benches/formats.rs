@@ -1,6 +1,7 @@
 //! Each encoding of one diagram beside the PNG: `cargo bench --bench formats` (about a
 //! minute). Warm renderer; every case renders from the position (scene, composition) and
-//! encodes. The sizes in bytes are printed first.
+//! encodes. The sizes in bytes are printed first. `start-classic` is the start position in
+//! the first drawing of the pieces (`staunton-classic`), to weigh the drawing side by side.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
@@ -9,8 +10,9 @@ use staunton::request::Request;
 use std::hint::black_box;
 use std::time::Duration;
 
-const CASES: [(&str, &str); 2] = [
+const CASES: [(&str, &str); 3] = [
     ("start", "fen=start"),
+    ("start-classic", "fen=start&pieces=staunton-classic"),
     (
         "marked",
         "fen=r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR_b_KQkq_-_0_4&lastMove=h5f7&check=auto&arrows=Gc4f7",
