@@ -335,7 +335,8 @@ def bishop():
 def king_queen_stem():
     return [stem(56.0, 12.5, TIER_TOP, 23.0, 0.55), collar(53.5, 20.5, 6.0)]
 
-def king():
+def king(a=3.6, b=10.0, top=7.0):
+    """The king; a, b: the cross's half-widths (bar, arms), top: its top."""
     bowl = sym((50, 29.5), [
         ("L", (76.0, 29.5)),
         ("C", (79.5, 29.5), (80.5, 33.0), (78.5, 36.0)),
@@ -343,9 +344,9 @@ def king():
         ("L", (50, 51.0)),
     ])
     dome = sym((50, 19.5), [("C", (59.0, 19.5), (65.0, 23.5), (66.5, 30.0)), ("L", (50, 30.0))])
-    a, b = 3.6, 10.0
-    cross = sym((50, 7.0), [("L", (50 + a, 7.0)), ("L", (50 + a, 10.8)), ("L", (50 + b, 10.8)), ("L", (50 + b, 17.4)),
-                            ("L", (50 + a, 17.4)), ("L", (50 + a, 22.0)), ("L", (50, 22.0))])
+    arm = top + 3.8  # the arms' top, 6.6 high
+    cross = sym((50, top), [("L", (50 + a, top)), ("L", (50 + a, arm)), ("L", (50 + b, arm)), ("L", (50 + b, arm + 6.6)),
+                            ("L", (50 + a, arm + 6.6)), ("L", (50 + a, 22.0)), ("L", (50, 22.0))])
     return standing(39.25, 31.5, 22.0, KING_K, [
         *king_queen_stem(),
         body(bowl), body(dome), body(cross),
@@ -441,6 +442,11 @@ def bodies_as(elems, as_role):
             out.append((kind, data, as_role))
     return out
 
+# Hinted drawings that differ from the full one: the king's cross wider and taller, so that from
+# 14 px squares up its silhouette stays apart from the queen's (the small-size decoding
+# test's margin).
+SMALL = {"K": lambda: king(5.0, 12.0, 4.0)}
+
 def silhouette(elems):
     """The hinted drawing for small squares: the piece's silhouette, no inner details.
     Every part is first drawn in ink with a wide outline, then filled again without one,
@@ -460,7 +466,7 @@ def main():
     for code, fn in PIECES.items():
         elems = fn()
         write(out, code, elems)
-        write(os.path.join(out, "small"), code, silhouette(elems))
+        write(os.path.join(out, "small"), code, silhouette(SMALL.get(code, fn)()))
 
 if __name__ == "__main__":
     main()
