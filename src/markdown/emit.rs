@@ -21,7 +21,8 @@ pub struct Emitter<'a> {
     renderer: &'a Renderer,
     /// Images mode: file names written or found; a diagram's render error by name.
     files: HashMap<String, Result<(), String>>,
-    /// Inline mode: SVG documents (or the render error) by request key.
+    /// Inline mode: the one-line HTML of each SVG (or the render error) by request key and
+    /// alt text, made once however often the diagram recurs.
     svgs: HashMap<String, Result<String, String>>,
     svg_bytes: usize,
     report: Report,
@@ -48,9 +49,10 @@ impl<'a> Emitter<'a> {
         self.report
     }
 
-    /// Render those of `diagrams` not rendered yet, in parallel, each distinct one once.
-    pub fn render(&mut self, diagrams: &[&Diagram]) -> Result<(), MarkdownError> {
-        self.report.fences += diagrams.len();
+    /// Render those of `diagrams` (the readable ones of `fences` fences) not rendered yet,
+    /// in parallel, each distinct one once.
+    pub fn render(&mut self, diagrams: &[&Diagram], fences: usize) -> Result<(), MarkdownError> {
+        self.report.fences += fences;
         match &self.settings.mode {
             Mode::Images { dir, .. } => self.write_files(dir, diagrams),
             Mode::Inline => {
@@ -88,7 +90,10 @@ impl<'a> Emitter<'a> {
         let mut seen = HashSet::new();
         let todo: Vec<&Diagram> = diagrams
             .iter()
-            .filter(|d| !self.svgs.contains_key(&d.key) && seen.insert(d.key.clone()))
+            .filter(|d| {
+                let key = inline_key(d);
+                !self.svgs.contains_key(&key) && seen.insert(key)
+            })
             .copied()
             .collect();
         if self.svg_bytes > KEPT_SVG_BYTES {
@@ -98,11 +103,12 @@ impl<'a> Emitter<'a> {
         let renderer = self.renderer;
         let results = parallel(&todo, |d| {
             let svg = renderer.svg(&d.request.position, &d.request.options);
-            svg.map_err(|e| e.to_string())
+            svg.map(|svg| inline(&svg, &d.key, &d.alt))
+                .map_err(|e| e.to_string())
         });
         for (d, result) in todo.into_iter().zip(results) {
             self.svg_bytes += result.as_ref().map_or(0, String::len);
-            self.svgs.insert(d.key.clone(), result);
+            self.svgs.insert(inline_key(d), result);
         }
     }
 
@@ -148,8 +154,8 @@ impl<'a> Emitter<'a> {
                     Some(_) => img(&path, &d.alt),
                 }
             }
-            Mode::Inline => match self.svgs.get(&d.key) {
-                Some(Ok(svg)) => inline(svg, &d.key, &d.alt),
+            Mode::Inline => match self.svgs.get(&inline_key(d)) {
+                Some(Ok(html)) => html.clone(),
                 Some(Err(e)) => return Err(e.clone()),
                 None => return Err("the diagram was not rendered".to_string()),
             },
@@ -205,6 +211,11 @@ impl<'a> Emitter<'a> {
             .and_then(|(_, v)| v.trim().parse::<u32>().ok())
             .map_or(DEFAULT_SIZE, |s| s.clamp(MIN_SIZE, MAX_SIZE))
     }
+}
+
+/// What an inline diagram's HTML depends on: the request and the alt text.
+fn inline_key(d: &Diagram) -> String {
+    format!("{}\n{}", d.key, d.alt)
 }
 
 /// Run `work` on every item on all cores; the results in the items' order.

@@ -210,20 +210,70 @@ fn flush(
         .iter()
         .filter_map(|f| f.diagram.as_ref().ok())
         .collect();
-    emitter.render(&diagrams)?;
+    emitter.render(&diagrams, chunk.len())?;
     for found in chunk.drain(..) {
         let text = emitter.replacement(found.line, &found.diagram)?;
-        let original = &document[found.range.clone()];
-        out.write_all(&document.as_bytes()[written..found.range.start])?;
-        out.write_all(text.as_bytes())?;
-        // The fence's own line ending stays: the next block starts as it did.
-        let ending = ["\r\n", "\n", "\r"]
-            .into_iter()
-            .find(|e| original.ends_with(e));
-        out.write_all(ending.unwrap_or("").as_bytes())?;
-        written = found.range.end;
+        let (start, end) = (found.range.start, found.range.end);
+        let line_start = document[..start].rfind('\n').map_or(0, |i| i + 1);
+        let prefix = &document[line_start..start];
+        // The fence's line ending stays (the range holds it only when the fence runs to
+        // the end of the document): the next block starts as it did.
+        let original = &document[start..end];
+        let endings = ["\r\n", "\n", "\r"];
+        let (ending, end) = match endings.into_iter().find(|e| original.ends_with(e)) {
+            Some(e) => (e, end),
+            None => match endings.into_iter().find(|e| document[end..].starts_with(e)) {
+                Some(e) => (e, end + e.len()),
+                None => ("", end),
+            },
+        };
+        // A fence is a block of its own; an image line is not (a paragraph, or an HTML
+        // block that runs to the next blank line): blank lines keep the neighbours apart.
+        let blank = blank_line(prefix);
+        let depth = blank.matches('>').count();
+        out.write_all(&document.as_bytes()[written..line_start])?;
+        if line_start > 0 && !is_blank(previous_line(&document[..line_start]), depth) {
+            write!(out, "{blank}{}", ending_or_newline(ending))?;
+        }
+        write!(out, "{prefix}{text}{ending}")?;
+        if end < document.len() && !is_blank(next_line(&document[end..]), depth) {
+            write!(out, "{blank}{ending}")?;
+        }
+        written = end;
     }
     Ok(written)
+}
+
+/// A blank line inside the containers a line's `prefix` opens: its quote markers only
+/// (`> >`), for list items and indents nothing.
+fn blank_line(prefix: &str) -> String {
+    let marks: String = prefix
+        .chars()
+        .map(|c| if c == '>' { '>' } else { ' ' })
+        .collect();
+    marks.trim_end().to_string()
+}
+
+/// Whether `line` is blank inside `depth` block quotes: spaces and at most `depth` quote
+/// markers (one more marker opens a quote of its own).
+fn is_blank(line: &str, depth: usize) -> bool {
+    line.chars().all(|c| c == '>' || c.is_whitespace()) && line.matches('>').count() <= depth
+}
+
+/// The last line of `text`, which ends with a line ending.
+fn previous_line(text: &str) -> &str {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    body.rfind('\n').map_or(body, |i| &body[i + 1..])
+}
+
+/// The first line of `text`.
+fn next_line(text: &str) -> &str {
+    text.split(['\n', '\r']).next().unwrap_or("")
+}
+
+fn ending_or_newline(ending: &str) -> &str {
+    if ending.is_empty() { "\n" } else { ending }
 }
 
 /// Line numbers of byte offsets met in increasing order, counted once.

@@ -1,0 +1,296 @@
+//! Markdown fences rewritten into diagrams (`staunton::markdown`): committed documents
+//! against committed expected output in each mode, the images they link, and hostile
+//! documents.
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test markdown` rewrites the expected documents (file
+//! names in images mode carry the renderer's version, so they change when it does): look
+//! at the diff, then run again.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod hostile;
+
+use staunton::markdown::{Mode, Report, Settings, rewrite};
+use staunton::request::Request;
+use staunton::{Format, Renderer};
+use std::path::{Path, PathBuf};
+
+const BASE: &str = "https://diagrams.example.org";
+const DOCUMENTS: [&str; 3] = ["grammar", "plugins", "commonmark"];
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/markdown")
+}
+
+fn document(name: &str) -> String {
+    std::fs::read_to_string(fixture_dir().join(format!("{name}.md"))).unwrap()
+}
+
+fn run(document: &str, settings: &Settings) -> (String, Report) {
+    let mut out = Vec::new();
+    let report = rewrite(document, settings, &Renderer::default(), &mut out).unwrap();
+    (String::from_utf8(out).unwrap(), report)
+}
+
+fn url_mode() -> Settings {
+    Settings {
+        mode: Mode::Url { base: BASE.into() },
+        ..Settings::default()
+    }
+}
+
+/// A scratch folder of its own under the target dir, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("markdown-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `actual` equals the committed `expected/<file>`, or is written there with UPDATE_GOLDEN=1.
+fn check_golden(file: &str, actual: &str) {
+    let path = fixture_dir().join("expected").join(file);
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no {} (run with UPDATE_GOLDEN=1)", path.display()));
+    if expected != actual {
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{file} differs from the committed output from line {}:\n expected {:?}\n actual   {:?}",
+            first + 1,
+            expected.lines().nth(first),
+            actual.lines().nth(first)
+        );
+    }
+}
+
+fn is_image(line: &str) -> bool {
+    line.contains("<img ") || line.contains("](") || line.contains("<svg ")
+}
+
+/// The lines of `text` that are neither images nor blank (blank lines, quote markers
+/// alone, may be added to keep an image a block of its own).
+fn lines_without_images(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !is_image(l) && !l.chars().all(|c| c == '>' || c.is_whitespace()))
+        .collect()
+}
+
+#[test]
+fn url_mode_matches_the_committed_documents() {
+    for name in DOCUMENTS {
+        let (out, report) = run(&document(name), &url_mode());
+        assert!(
+            report.fences > 0 && report.warnings.is_empty(),
+            "{name}: {report:?}"
+        );
+        check_golden(&format!("{name}.url.md"), &out);
+    }
+}
+
+#[test]
+fn every_line_outside_the_fences_is_kept() {
+    for name in DOCUMENTS {
+        let source = document(name);
+        let (out, report) = run(&source, &url_mode());
+        let kept = lines_without_images(&out);
+        let mut source_lines = source.lines();
+        // Each kept line appears in the source, in order (the fences' lines are skipped).
+        for line in &kept {
+            assert!(
+                source_lines.any(|s| s == *line),
+                "{name}: {line:?} is not a line of the source in order"
+            );
+        }
+        let images = out.lines().filter(|l| is_image(l)).count();
+        assert_eq!(images, report.fences, "{name}: one line per fence");
+        assert_eq!(out.ends_with("\r\n"), source.ends_with("\r\n"));
+    }
+}
+
+/// Every link of an images-mode document, which must name a file in `dir`.
+fn linked_files(out: &str, dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for part in out.split("](").skip(1).chain(out.split("src=\"").skip(1)) {
+        let end = part.find([')', '"']).unwrap();
+        let link = &part[..end];
+        let name = link
+            .strip_prefix("img/")
+            .unwrap_or_else(|| panic!("{link}"));
+        files.push(dir.join(name));
+    }
+    files
+}
+
+#[test]
+fn images_mode_writes_each_distinct_diagram_once_inside_its_folder() {
+    let root = scratch("images");
+    let dir = root.join("img");
+    let settings = Settings {
+        mode: Mode::Images {
+            dir: dir.clone(),
+            link: "img".into(),
+            format: Format::Svg,
+        },
+        ..Settings::default()
+    };
+    let source = document("grammar");
+    let (out, report) = run(&source, &settings);
+    check_golden("grammar.images.md", &out);
+    let files = linked_files(&out, &dir);
+    assert_eq!(files.len(), report.fences);
+    let mut distinct = files.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(report.written, distinct.len());
+    for file in &distinct {
+        let svg = std::fs::read_to_string(file).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>"),
+            "{}",
+            file.display()
+        );
+    }
+    // Nothing else was written: the folder holds those files, the root only the folder.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), distinct.len());
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
+    // A second run finds every file there and writes none.
+    let (again, report) = run(&source, &settings);
+    assert_eq!((again, report.written), (out, 0));
+}
+
+#[test]
+fn png_files_have_the_size_each_fence_asks_for() {
+    let dir = scratch("png");
+    let settings = Settings {
+        mode: Mode::Images {
+            dir: dir.clone(),
+            link: String::new(),
+            format: Format::Png,
+        },
+        defaults: vec![("size".into(), "160".into())],
+        ..Settings::default()
+    };
+    let source = "```fen\nstart\n```\n\n```fen size=200\nstart\n```\n";
+    let (out, _) = run(source, &settings);
+    let sizes: Vec<u32> = out
+        .split("](")
+        .skip(1)
+        .map(|part| {
+            let name = &part[..part.find(')').unwrap()];
+            common::decode(&std::fs::read(dir.join(name)).unwrap()).width()
+        })
+        .collect();
+    assert_eq!(sizes, [160, 200]);
+}
+
+#[test]
+fn inline_svgs_are_the_requests_own_drawings_with_ids_of_their_own() {
+    let source = document("grammar");
+    let (inline, report) = run(&source, &Settings::default());
+    let (urls, _) = run(&source, &url_mode());
+    let svgs: Vec<&str> = inline
+        .split("<div class=\"staunton\">")
+        .skip(1)
+        .map(|part| &part[..part.find("</div>").unwrap()])
+        .collect();
+    let queries: Vec<String> = urls
+        .split(&format!("src=\"{BASE}/diagram.svg?"))
+        .skip(1)
+        .map(|part| part[..part.find('"').unwrap()].replace("&amp;", "&"))
+        .collect();
+    assert_eq!((svgs.len(), queries.len()), (report.fences, report.fences));
+    let renderer = Renderer::default();
+    let mut prefixes = Vec::new();
+    for (svg, query) in svgs.iter().zip(&queries) {
+        let request = Request::from_query(query, Some(Format::Svg)).unwrap();
+        let expected = renderer.svg(&request.position, &request.options).unwrap();
+        let a = common::rasterise_svg(svg);
+        let b = common::rasterise_svg(&expected);
+        assert_eq!(a.dimensions(), b.dimensions(), "{query}");
+        assert!(a == b, "{query}: the inline SVG draws differently");
+        assert!(
+            svg.starts_with("<svg role=\"img\" aria-label=\""),
+            "{query}"
+        );
+        assert!(!svg.contains('\n'), "one line");
+        let id = svg.split(" id=\"").nth(1).map(|s| &s[..3]);
+        prefixes.push(id.map(str::to_string));
+    }
+    // Different diagrams' ids start differently (a page holds them side by side).
+    let mut distinct = prefixes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() > report.fences / 2, "{prefixes:?}");
+    let kept = lines_without_images(&inline);
+    assert_eq!(kept, lines_without_images(&urls));
+}
+
+#[test]
+fn a_bad_fence_stops_with_its_line_and_the_services_sentence() {
+    let source = "# Title\n\n```fen\nstart\n```\n\ntext\n\n```fen\nstart\nsize: 9000\n```\n";
+    let mut out = Vec::new();
+    let error = rewrite(source, &url_mode(), &Renderer::default(), &mut out).unwrap_err();
+    let http = Request::from_query("fen=start&size=9000", None).unwrap_err();
+    assert_eq!(error.to_string(), format!("line 9: {http}"));
+    let unknown = rewrite(
+        "```fen\nstart\norientaton: black\n```\n",
+        &url_mode(),
+        &Renderer::default(),
+        &mut Vec::new(),
+    );
+    let sentence = unknown.unwrap_err().to_string();
+    assert!(
+        sentence.starts_with("line 1: ") && sentence.contains("did you mean orientation?"),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn keep_going_puts_an_error_card_in_place_and_warns() {
+    let source = "a\n\n```fen\nstart\nsize: 9000\n```\n\n```fen size=120\nstart\n```\n";
+    for (mode, format) in [(Mode::Inline, Format::Svg), (url_mode().mode, Format::Svg)] {
+        let settings = Settings {
+            mode,
+            keep_going: true,
+            ..Settings::default()
+        };
+        let (out, report) = run(source, &settings);
+        assert_eq!(report.warnings.len(), 1, "{format:?}");
+        assert!(
+            report.warnings[0].starts_with("line 3: size \"9000\""),
+            "{:?}",
+            report.warnings
+        );
+        assert!(out.contains("Diagram error, line 3"), "{out}");
+        assert_eq!(out.matches("<svg").count() + out.matches("<img").count(), 2);
+    }
+    let dir = scratch("cards");
+    let settings = Settings {
+        mode: Mode::Images {
+            dir: dir.clone(),
+            link: String::new(),
+            format: Format::Png,
+        },
+        keep_going: true,
+        ..Settings::default()
+    };
+    let (out, _) = run(source, &settings);
+    let card = out
+        .split("](")
+        .nth(1)
+        .map(|p| &p[..p.find(')').unwrap()])
+        .unwrap();
+    assert!(card.starts_with("error-"), "{out}");
+    let image = common::decode(&std::fs::read(dir.join(card)).unwrap());
+    assert_eq!(image.width(), 400);
+}
