@@ -50,8 +50,12 @@ done
 service="http://$addr"
 echo "hugo-test: staunton serve at $service"
 
-# The site, against that service; its own cache folder so no earlier answer is reused.
-site="$root/integrations/hugo/example-site"
+# The site, against that service; built from a copy (hugo writes into the source folder)
+# with its own cache folder, so no earlier answer is reused.
+site="$work/site"
+cp -r "$root/integrations/hugo/example-site" "$site"
+rm -rf "$site/resources" "$site/.hugo_build.lock"
+sed -i "s|^themesDir = .*|themesDir = \"$root/integrations\"|" "$site/config.toml"
 HUGO_PARAMS_STAUNTON_SERVICE="$service" hugo --quiet --source "$site" \
   --destination "$work/public" --cacheDir "$work/cache" ||
   fail "hugo could not build the example site"
@@ -133,7 +137,6 @@ PY
 # FEN (refused by /describe too) and a bad option (refused only by the image itself).
 bad="$work/bad-site"
 cp -r "$site" "$bad"
-sed -i "s|^themesDir = .*|themesDir = \"$root/integrations\"|" "$bad/config.toml"
 check_refused() { # FENCE-BODY EXPECTED-SENTENCE-REGEX
   printf -- '---\ntitle: Bad\n---\n\n```fen\n%s\n```\n' "$1" >"$bad/content/bad.md"
   if HUGO_PARAMS_STAUNTON_SERVICE="$service" hugo --source "$bad" \
@@ -147,4 +150,14 @@ check_refused() { # FENCE-BODY EXPECTED-SENTENCE-REGEX
 check_refused 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w - - 0 1' 'fen .* is not a valid FEN'
 check_refused "start
 lastMove: e2e9" 'lastMove .* is not allowed'
+
+# No service at build time (port 1: nothing listens there): the build still succeeds,
+# with warnings and the plain alt text.
+HUGO_PARAMS_STAUNTON_SERVICE="http://127.0.0.1:1" hugo --source "$site" \
+  --destination "$work/offline" --cacheDir "$work/offline-cache" >"$work/offline.log" 2>&1 ||
+  { cat "$work/offline.log" >&2; fail "hugo failed without a service"; }
+grep -q 'alt="Chess diagram: start"' "$work/offline/diagrams/index.html" ||
+  fail "without a service, the first image's alt text is not \"Chess diagram: start\""
+grep -q 'did not answer' "$work/offline.log" || fail "without a service, hugo gave no warning"
+echo "hugo-test: without a service: built, with warnings and alt=\"Chess diagram: start\""
 echo "hugo-test: OK"
