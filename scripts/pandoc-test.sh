@@ -33,7 +33,7 @@ if ((${#need[@]})); then
 fi
 
 work="$(mktemp -d)"
-trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
+trap 'if [[ -n "${KEEP:-}" ]]; then echo "pandoc-test: kept $work"; else rm -rf "$work"; fi' EXIT
 fail() { echo "pandoc-test: FAIL: $*" >&2; exit 1; }
 filter="$root/integrations/pandoc/staunton.lua"
 cp "$root/integrations/pandoc/example.md" "$work/example.md"
