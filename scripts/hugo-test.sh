@@ -3,8 +3,10 @@
 # port, builds integrations/hugo/example-site against it, then checks every <img> of the
 # generated page: the service answers its src with 200, the SVG is byte for byte the one
 # `staunton render` makes from the options the fence asked for (listed below, in the
-# order of the page), and the alt text and captions are the expected ones. Also checks
-# that a fence the service refuses stops the build with the service's sentence.
+# order of the page), the alt text and captions are the expected ones, and image and alt
+# text are those `staunton markdown --url` gives for the same page. Also checks that a
+# fence the service refuses stops the build with the service's sentence, and that the
+# site still builds (plain alt texts, warnings) when no service answers.
 #
 # Run from anywhere:  scripts/hugo-test.sh [STAUNTON_BIN]
 # (default binary: target/release/staunton, built with cargo when missing).
@@ -74,6 +76,12 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 --size 320 --arrows
 r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4 --size 200 --orientation black --last-move h5f7 --glyph !!	Scholar's mate: the queen takes f7.	-
 TSV
 
+# The same document through `staunton markdown --url` (the crate's own fence grammar, with
+# the site's default size): the same images and alt texts as the hooks give.
+"$bin" markdown --url "$service" --set size=320 \
+  <"$root/integrations/hugo/example-site/content/diagrams.md" >"$work/markdown.html" ||
+  fail "staunton markdown --url failed on the example page"
+
 python3 - "$page" "$work" "$bin" <<'PY'
 import html.parser, shlex, subprocess, sys, urllib.request
 
@@ -128,6 +136,18 @@ for n, ((src, alt, caption), (spec, alt_start, want_caption)) in enumerate(zip(p
     if caption != want_caption:
         errors.append(f"image {n}: caption {caption!r}, expected {want_caption!r}")
     print(f"hugo-test: image {n}: 200, {len(got)} bytes, same as `staunton render {spec}`")
+# The hooks and `staunton markdown --url` must agree on every fence.
+ours = Images()
+ours.feed(open(f"{work}/markdown.html", encoding="utf-8").read())
+if len(ours.images) != len(parser.images):
+    errors.append(f"staunton markdown made {len(ours.images)} images, the hooks {len(parser.images)}")
+for n, ((src, alt, _), (msrc, malt, _)) in enumerate(zip(parser.images, ours.images), 1):
+    if urllib.request.urlopen(src).read() != urllib.request.urlopen(msrc).read():
+        errors.append(f"image {n}: the hook's {src} and staunton markdown's {msrc} differ")
+    elif alt != malt:
+        errors.append(f"image {n}: the hook's alt {alt!r}, staunton markdown's {malt!r}")
+    else:
+        print(f"hugo-test: image {n}: the same image and alt text as `staunton markdown --url`")
 for e in errors:
     print(f"hugo-test: FAIL: {e}", file=sys.stderr)
 sys.exit(1 if errors else 0)

@@ -64,11 +64,14 @@ local function info_word(key, value)
   return key .. "=" .. value
 end
 
--- The size the fence asks for (attribute or `size:` line), as a number, or nil.
+-- The size the fence asks for, as a number, or nil: a `size:` line of the body wins over
+-- the attribute, as in staunton's fence grammar.
 local function fence_size(el)
-  local size = el.attributes["size"] or el.text:match("^%s*size%s*:%s*(%d+)%s*\n")
-    or el.text:match("\n%s*size%s*:%s*(%d+)%s*\n") or el.text:match("\n%s*size%s*:%s*(%d+)%s*$")
-  return tonumber(size)
+  local size
+  for line in (el.text .. "\n"):gmatch("([^\n]*)\n") do
+    size = line:match("^%s*size%s*:%s*(%d+)%s*$") or size
+  end
+  return tonumber(size or el.attributes["size"])
 end
 
 -- For PNG: pixels and printed width. The fence's size counts as CSS pixels (1/96 inch)
