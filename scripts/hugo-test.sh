@@ -158,6 +158,7 @@ PY
 bad="$work/bad-site"
 cp -r "$site" "$bad"
 check_refused() { # FENCE-BODY EXPECTED-SENTENCE-REGEX
+  # shellcheck disable=SC2016 # the backticks are Markdown's
   printf -- '---\ntitle: Bad\n---\n\n```fen\n%s\n```\n' "$1" >"$bad/content/bad.md"
   if HUGO_PARAMS_STAUNTON_SERVICE="$service" hugo --source "$bad" \
     --destination "$work/bad-public" --cacheDir "$work/cache" >"$work/bad.log" 2>&1; then

@@ -59,7 +59,7 @@ css=(0 0 0 240 0)
 # expected FORMAT: runs `staunton fence` for every fence into $work/expect-FORMAT and
 # writes its three lines per fence, tab-separated, to $work/expect-FORMAT.tsv.
 expected() {
-  local format=$1 dir="$work/expect-$1" i info body px
+  local format=$1 dir="$work/expect-$1" i info body px extra
   mkdir -p "$dir"
   : >"$dir.tsv"
   for i in "${!infos[@]}"; do
@@ -201,6 +201,7 @@ sys.exit(1 if errors else 0)
 PY
 
 # A fence that staunton refuses stops pandoc, with staunton's sentence.
+# shellcheck disable=SC2016 # the backticks are Markdown's
 printf '```fen\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w - - 0 1\n```\n' >"$work/bad.md"
 if (cd "$work" && pandoc --lua-filter "$filter" bad.md -t html5 -o bad.html 2>bad.log); then
   fail "pandoc succeeded on a bad FEN"
