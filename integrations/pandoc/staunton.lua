@@ -1,0 +1,175 @@
+--[[
+staunton.lua — a pandoc Lua filter: fenced code blocks of class fen, chess, chessboard or
+pgn become chess diagrams drawn by the `staunton` command line.
+
+  pandoc --lua-filter integrations/pandoc/staunton.lua doc.md -o doc.html
+
+Each fence's class and attributes are turned back into an info string
+(```{.fen size=300} -> "fen size=300") and handed with the body to
+`staunton fence --info INFO --images DIR --format F`, which writes the image (once per
+distinct request) and prints its path, the alt text and the caption.
+
+  HTML, EPUB, reveal.js…  SVG
+  docx, odt, pptx          PNG at 300 dpi: 8 cm wide, or the fence's size in CSS pixels
+                           (size/96 inch) drawn with 300/96 as many pixels
+  LaTeX, beamer, ConTeXt   PDF (vector; 8 cm wide unless the fence gives a size in pt)
+
+Settings (metadata field, else environment variable, else default):
+  staunton-bin     STAUNTON_BIN     the program                    (staunton on PATH)
+  staunton-images  STAUNTON_IMAGES  folder for the images          (staunton-diagrams)
+  staunton-format  STAUNTON_FORMAT  svg, png or pdf for any output (by output format)
+  staunton-lang    STAUNTON_LANG    language of the alt text       (the document's lang,
+                                                                    when Staunton has it)
+A fence that cannot be rendered stops pandoc with staunton's sentence.
+]]
+
+local KINDS = { fen = true, chess = true, chessboard = true, pgn = true }
+local LANGS = { en = true, de = true, it = true, fr = true, es = true, nl = true, ja = true }
+local PRINT_DPI, CSS_DPI, CM_PER_INCH = 300, 96, 2.54
+local DEFAULT_CM = 8
+
+local config = { bin = "staunton", images = "staunton-diagrams" }
+
+local function setting(meta, field, env)
+  if meta[field] ~= nil then return pandoc.utils.stringify(meta[field]) end
+  return os.getenv(env)
+end
+
+local function read_meta(meta)
+  config.bin = setting(meta, "staunton-bin", "STAUNTON_BIN") or config.bin
+  config.images = setting(meta, "staunton-images", "STAUNTON_IMAGES") or config.images
+  config.format = setting(meta, "staunton-format", "STAUNTON_FORMAT")
+  config.lang = setting(meta, "staunton-lang", "STAUNTON_LANG")
+  if not config.lang and meta.lang then
+    -- "de-CH" -> "de", used only when Staunton describes positions in that language.
+    local primary = pandoc.utils.stringify(meta.lang):match("^(%a%a)")
+    if primary and LANGS[primary:lower()] then config.lang = primary:lower() end
+  end
+end
+
+-- The image format for the output format pandoc is writing.
+local function image_format()
+  if config.format then return config.format end
+  local f = FORMAT
+  if f == "docx" or f == "odt" or f == "pptx" or f == "rtf" then return "png" end
+  if f == "latex" or f == "beamer" or f == "context" then return "pdf" end
+  return "svg"
+end
+
+-- A value as one word of the info string; values with spaces or quotes are quoted.
+local function info_word(key, value)
+  if value:match("[%s\"']") then
+    return key .. '="' .. value:gsub('\\', '\\\\'):gsub('"', '\\"') .. '"'
+  end
+  return key .. "=" .. value
+end
+
+-- The size the fence asks for, as a number, or nil: a `size:` line of the body wins over
+-- the attribute, as in staunton's fence grammar.
+local function fence_size(el)
+  local size
+  for line in (el.text .. "\n"):gmatch("([^\n]*)\n") do
+    size = line:match("^%s*size%s*:%s*(%d+)%s*$") or size
+  end
+  return tonumber(size or el.attributes["size"])
+end
+
+-- For PNG: pixels and printed width. The fence's size counts as CSS pixels (1/96 inch)
+-- and is drawn at 300 dpi, so the page shows it as large as a browser would, but sharp.
+local function print_size(el)
+  local css = fence_size(el)
+  local inches = css and css / CSS_DPI or DEFAULT_CM / CM_PER_INCH
+  local pixels = math.min(2048, math.floor(inches * PRINT_DPI + 0.5))
+  return pixels, string.format("%.2fcm", inches * CM_PER_INCH)
+end
+
+-- The info string and body handed to staunton, and the width attribute of the image.
+local function request(el, format)
+  local words = {}
+  local body = el.text
+  local width
+  local print_pixels
+  if format == "png" then
+    print_pixels, width = print_size(el)
+    -- The print size replaces the fence's own: drop its size: lines from the body.
+    body = ("\n" .. body):gsub("\n%s*size%s*:[^\n]*", ""):sub(2)
+  end
+  for key, value in pairs(el.attributes) do
+    if not (print_pixels and key == "size") then
+      table.insert(words, info_word(key, value))
+    end
+  end
+  table.sort(words) -- pairs() has no order; the same fence must make the same request
+  if print_pixels then table.insert(words, "size=" .. print_pixels) end
+  table.insert(words, 1, el.classes[1])
+  return table.concat(words, " "), body, width
+end
+
+-- Runs `staunton fence`; returns path, alt, caption, or stops pandoc with the sentence.
+local function run_staunton(info, body, format)
+  local args = { "fence", "--info", info, "--images", config.images, "--format", format }
+  if format == "pdf" then
+    -- 8 cm in points (PDF: 1 px = 1 pt) unless the fence gives a size.
+    table.insert(args, "--set"); table.insert(args, "size=227")
+  end
+  if config.lang then table.insert(args, "--lang"); table.insert(args, config.lang) end
+  -- stderr goes to a file through sh, so the error message can carry staunton's sentence.
+  local errfile = os.tmpname()
+  local ok, out = pcall(pandoc.pipe, "sh",
+    { "-c", 'f=$1; shift; exec "$@" 2>"$f"', "sh", errfile, config.bin, table.unpack(args) }, body)
+  local handle = io.open(errfile, "r")
+  local stderr = handle and handle:read("a") or ""
+  if handle then handle:close() end
+  os.remove(errfile)
+  if not ok then
+    local sentence = stderr:match("^%s*(.-)%s*$")
+    if sentence == "" then sentence = "`" .. config.bin .. " fence` failed: " .. tostring(out) end
+    error("\nstaunton.lua: the " .. info .. " fence beginning \"" ..
+      (body:match("^%s*([^\n]*)") or "") .. "\" was not rendered: " .. sentence, 0)
+  end
+  if stderr ~= "" then io.stderr:write(stderr) end
+  local path, alt, caption = out:match("^([^\n]*)\n([^\n]*)\n([^\n]*)")
+  if not path then
+    error("\nstaunton.lua: `" .. config.bin .. " fence` did not print path, alt and caption: " .. out, 0)
+  end
+  return path, alt, caption
+end
+
+-- Text as pandoc inlines (words and spaces), for alt texts and captions.
+local function inlines(text)
+  local result = {}
+  for word in text:gmatch("%S+") do
+    if #result > 0 then table.insert(result, pandoc.Space()) end
+    table.insert(result, pandoc.Str(word))
+  end
+  return result
+end
+
+local function html_escape(s)
+  return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
+end
+
+local function diagram(el)
+  if not KINDS[el.classes[1] or ""] then return nil end
+  local format = image_format()
+  local info, body, width = request(el, format)
+  local path, alt, caption = run_staunton(info, body, format)
+  local attr = pandoc.Attr("", {}, width and { width = width } or {})
+  if caption == "" then
+    return pandoc.Para({ pandoc.Image(inlines(alt), path, "", attr) })
+  end
+  if FORMAT:match("html") or FORMAT:match("epub") or FORMAT == "revealjs" then
+    -- pandoc 2's figures take their alt text from the caption; keep the description.
+    return pandoc.RawBlock("html", string.format(
+      '<figure class="staunton-diagram">\n<img src="%s" alt="%s" />\n<figcaption>%s</figcaption>\n</figure>',
+      html_escape(path), html_escape(alt), html_escape(caption)))
+  end
+  -- pandoc 2.x: an image alone in a paragraph, titled "fig:…", is a figure whose
+  -- caption is the image's description.
+  return pandoc.Para({ pandoc.Image(inlines(caption), path, "fig:" .. alt, attr) })
+end
+
+return {
+  { Meta = function(meta) read_meta(meta) end },
+  { CodeBlock = diagram },
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Tests the pandoc filter integrations/pandoc/staunton.lua on integrations/pandoc/example.md:
+#  - HTML: one <img> per diagram fence, its file the SVG that `staunton fence` makes for
+#    the same fence, its alt text (and caption) the ones `staunton fence` prints;
+#  - DOCX: the PNGs inside the archive have the pixels of `staunton fence --format png`
+#    at print size (8 cm at 300 dpi, or size/96 inch for a fence with a size), and Word
+#    is told to show them at that width;
+#  - LaTeX: the .tex includes the PDFs `staunton fence --format pdf` makes, which exist
+#    and start with %PDF;
+#  - a fence staunton refuses stops pandoc with staunton's sentence.
+# The expected requests are written out below, one per fence of example.md, so the test
+# also checks how the filter turns pandoc's attributes back into an info string.
+#
+# Run from anywhere:  scripts/pandoc-test.sh [STAUNTON_BIN]
+# (default binary: target/release/staunton, built with cargo when missing).
+# Installs pandoc (Debian's 2.17) and python3 with apt-get when they are missing.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${1:-${STAUNTON_BIN:-}}"
+if [[ -z "$bin" ]]; then
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"
+  [[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+export STAUNTON_BIN="$bin"
+
+need=()
+command -v pandoc >/dev/null || need+=(pandoc)
+command -v python3 >/dev/null || need+=(python3)
+if ((${#need[@]})); then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+work="$(mktemp -d)"
+trap 'if [[ -n "${KEEP:-}" ]]; then echo "pandoc-test: kept $work"; else rm -rf "$work"; fi' EXIT
+fail() { echo "pandoc-test: FAIL: $*" >&2; exit 1; }
+filter="$root/integrations/pandoc/staunton.lua"
+cp "$root/integrations/pandoc/example.md" "$work/example.md"
+
+# The fences of example.md: info string, body, and the size in CSS pixels the fence asks
+# for (0: none, so 8 cm on paper).
+infos=(
+  'fen'
+  'fen caption="After 2...Nc6" coordinates=none orientation=black'
+  'chess'
+  'chessboard'
+  'pgn move=3w'
+)
+bodies=(
+  $'start\n'
+  $'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n'
+  $'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\narrows: g1->f3\nlastMove: e7 e5\ntheme: blue\n'
+  $'6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\nsize: 240\nturn: 1\n'
+  $'[Event "Example"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
+)
+css=(0 0 0 240 0)
+
+# expected FORMAT: runs `staunton fence` for every fence into $work/expect-FORMAT and
+# writes its three lines per fence, tab-separated, to $work/expect-FORMAT.tsv.
+expected() {
+  local format=$1 dir="$work/expect-$1" i info body px extra
+  mkdir -p "$dir"
+  : >"$dir.tsv"
+  for i in "${!infos[@]}"; do
+    info="${infos[$i]}" body="${bodies[$i]}" extra=()
+    if [[ $format == png ]]; then
+      # 8 cm = 945 px at 300 dpi; a fence's size S (CSS px) is S*300/96 px.
+      px=945
+      ((css[i])) && px=$(((css[i] * 300 + 48) / 96))
+      info="$info size=$px"
+      body="$(printf '%s' "$body" | grep -v '^size:')"$'\n'
+    elif [[ $format == pdf ]]; then
+      extra=(--set size=227)
+    fi
+    extra+=(--lang en) # example.md says lang: en
+    (cd "$work" && printf '%s' "$body" |
+      "$bin" fence --info "$info" --images "expect-$format/staunton-diagrams" --format "$format" "${extra[@]}") |
+      paste -sd '\t' >>"$dir.tsv" || fail "staunton fence --info '$info' failed"
+  done
+}
+
+run_pandoc() { # OUTPUT-DIR PANDOC-ARGS...: runs the filter in a folder of its own
+  local out="$work/$1"
+  shift
+  mkdir -p "$out"
+  (cd "$out" && pandoc --lua-filter "$filter" "$work/example.md" "$@") ||
+    fail "pandoc $* failed"
+}
+
+for format in svg png pdf; do expected "$format"; done
+run_pandoc html -s -t html5 -o out.html
+run_pandoc docx -t docx -o out.docx
+run_pandoc latex -s -t latex -o out.tex
+
+python3 - "$work" "$bin" <<'PY' || fail "see above"
+import html.parser, os, re, struct, subprocess, sys, zipfile
+
+work, binary = sys.argv[1:3]
+errors = []
+
+def expected(fmt):
+    """The three lines `staunton fence` printed per fence: path, alt, caption."""
+    rows = []
+    for line in open(f"{work}/expect-{fmt}.tsv", encoding="utf-8"):
+        path, alt, caption = (line.rstrip("\n").split("\t") + ["", ""])[:3]
+        rows.append((f"{work}/{path}", alt, caption))
+    return rows
+
+def same_count(what, got, want):
+    if len(got) != len(want):
+        errors.append(f"{what}: {len(got)} diagrams, expected {len(want)}")
+
+class Images(html.parser.HTMLParser):
+    """(src, alt, caption) of every <img>; the caption from an enclosing <figure>."""
+    def __init__(self):
+        super().__init__()
+        self.images, self.in_caption = [], False
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.images.append([a.get("src", ""), a.get("alt", ""), ""])
+        self.in_caption = tag == "figcaption"
+    def handle_endtag(self, tag):
+        self.in_caption = False
+    def handle_data(self, data):
+        if self.in_caption and self.images:
+            self.images[-1][2] += data
+
+def check_html():
+    parser = Images()
+    page = open(f"{work}/html/out.html", encoding="utf-8").read()
+    parser.feed(page)
+    want = expected("svg")
+    same_count("HTML", parser.images, want)
+    for n, ((src, alt, caption), (path, walt, wcaption)) in enumerate(zip(parser.images, want), 1):
+        data = open(f"{work}/html/{src}", "rb").read() if os.path.exists(f"{work}/html/{src}") else b""
+        if os.path.basename(src) != os.path.basename(path) or data != open(path, "rb").read():
+            errors.append(f"HTML image {n}: {src} is not {os.path.basename(path)}")
+        elif not data.startswith(b"<svg"):
+            errors.append(f"HTML image {n}: {src} is not an SVG")
+        # pandoc writes text as words and single spaces.
+        if alt.split() != walt.split() or caption.split() != wcaption.split():
+            errors.append(f"HTML image {n}: alt {alt!r} / caption {caption!r}, expected {walt!r} / {wcaption!r}")
+    if "not a diagram" not in page:
+        errors.append("HTML: the python code block is gone")
+    print(f"pandoc-test: HTML: {len(parser.images)} SVG images, as `staunton fence` makes them, with their alt texts")
+
+def png_width(data):
+    return struct.unpack(">I", data[16:20])[0]
+
+def check_docx():
+    docx = zipfile.ZipFile(f"{work}/docx/out.docx")
+    document = docx.read("word/document.xml").decode("utf-8")
+    rels = docx.read("word/_rels/document.xml.rels").decode("utf-8")
+    targets = dict(re.findall(r'Id="(rId\d+)"[^>]*Target="([^"]+)"', rels))
+    targets.update({i: t for t, i in re.findall(r'Target="([^"]+)"[^>]*Id="(rId\d+)"', rels)})
+    embeds = re.findall(r'r:embed="(rId\d+)"', document)
+    extents = [int(cx) for cx in re.findall(r'<wp:extent cx="(\d+)"', document)]
+    want = expected("png")
+    same_count("DOCX", embeds, want)
+    # 8 cm, and 240 CSS px = 2.5 inch, in EMU (914400 a inch).
+    want_cx = [2880000, 2880000, 2880000, 2286000, 2880000]
+    for n, (rid, (path, alt, caption)) in enumerate(zip(embeds, want), 1):
+        data = docx.read("word/" + targets[rid])
+        actual = f"{work}/docx-{n}.png"
+        open(actual, "wb").write(data)
+        if subprocess.run([binary, "compare", path, actual], stdout=subprocess.DEVNULL).returncode != 0:
+            errors.append(f"DOCX image {n} ({targets[rid]}): pixels differ from {path}")
+        if n <= len(extents) and abs(extents[n - 1] - want_cx[n - 1]) > 1000:
+            errors.append(f"DOCX image {n}: shown {extents[n - 1]} EMU wide, expected {want_cx[n - 1]}")
+        print(f"pandoc-test: DOCX image {n}: {png_width(data)} px PNG, same pixels as `staunton fence`, "
+              f"{extents[n - 1] / 360000:.2f} cm wide")
+    if "After 2...Nc6" not in document:
+        errors.append("DOCX: the caption is missing")
+
+def check_latex():
+    tex = open(f"{work}/latex/out.tex", encoding="utf-8").read().split("\\begin{document}", 1)[-1]
+    files = re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]*)\}", tex)
+    want = expected("pdf")
+    same_count("LaTeX", files, want)
+    for n, (name, (path, _alt, _caption)) in enumerate(zip(files, want), 1):
+        full = f"{work}/latex/{name}"
+        data = open(full, "rb").read() if os.path.exists(full) else b""
+        if not data.startswith(b"%PDF"):
+            errors.append(f"LaTeX figure {n}: {name} is missing or not a PDF")
+        elif data != open(path, "rb").read():
+            errors.append(f"LaTeX figure {n}: {name} is not {os.path.basename(path)}")
+    if "\\caption{After 2...Nc6}" not in tex:
+        errors.append("LaTeX: the figure caption is missing")
+    print(f"pandoc-test: LaTeX: {len(files)} \\includegraphics of PDFs, as `staunton fence` makes them", flush=True)
+
+for check in (check_html, check_docx, check_latex):
+    try:
+        check()
+    except Exception as e:  # a missing file or archive member is a failure, said plainly
+        errors.append(f"{check.__name__}: {e!r}")
+for e in errors:
+    print(f"pandoc-test: FAIL: {e}", file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+
+# A fence that staunton refuses stops pandoc, with staunton's sentence.
+# shellcheck disable=SC2016 # the backticks are Markdown's
+printf '```fen\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w - - 0 1\n```\n' >"$work/bad.md"
+if (cd "$work" && pandoc --lua-filter "$filter" bad.md -t html5 -o bad.html 2>bad.log); then
+  fail "pandoc succeeded on a bad FEN"
+fi
+grep -q 'is not a valid FEN' "$work/bad.log" || { cat "$work/bad.log" >&2; fail "no sentence in pandoc's error"; }
+echo "pandoc-test: a bad FEN stops pandoc: $(grep -o 'staunton: fen.*' "$work/bad.log" | cut -c1-110)"
+echo "pandoc-test: OK"
