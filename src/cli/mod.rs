@@ -17,6 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod markdown_standin;
+mod mdbook;
+
 /// Chess diagrams from FEN: an HTTP service and a command line.
 #[derive(Debug, Parser)]
 #[command(
@@ -56,6 +59,9 @@ enum Command {
     /// Compare two PNG images by their pixels: exit status 0 when equal within the
     /// tolerance, 1 when not (or of different sizes), 2 when a file is missing or not a PNG.
     Compare(CompareArgs),
+    /// An mdBook preprocessor: the diagram fences of every chapter become images
+    /// (`[preprocessor.staunton]` in book.toml).
+    Mdbook(mdbook::MdbookArgs),
 }
 
 #[derive(Debug, Args)]
@@ -382,6 +388,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Render(args)) => render(*args),
         Some(Command::Sheet(args)) => sheet(*args),
         Some(Command::Compare(args)) => compare(args),
+        Some(Command::Mdbook(args)) => mdbook::run(args),
     }
 }
 
