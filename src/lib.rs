@@ -64,6 +64,7 @@ pub mod chess;
 pub mod cli;
 #[cfg(feature = "server")]
 pub mod http;
+pub mod markdown;
 pub mod render;
 pub mod request;
 pub mod snapshot;

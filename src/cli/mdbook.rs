@@ -17,7 +17,7 @@
 //! size = 320
 //! ```
 
-use super::markdown_standin as markdown;
+use crate::markdown;
 use crate::render::options::Format;
 use anyhow::{Context as _, bail};
 use clap::{Args, Subcommand};

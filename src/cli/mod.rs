@@ -4,6 +4,9 @@
 //! bar. Options go through the same `Request` validation as HTTP queries, so the command
 //! line and the service accept exactly the same values.
 
+mod markdown;
+mod mdbook;
+
 use crate::http::{self, AppState};
 use crate::render::Renderer;
 use crate::render::options::Format;
@@ -16,9 +19,6 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-
-mod markdown_standin;
-mod mdbook;
 
 /// Chess diagrams from FEN: an HTTP service and a command line.
 #[derive(Debug, Parser)]
@@ -59,6 +59,13 @@ enum Command {
     /// Compare two PNG images by their pixels: exit status 0 when equal within the
     /// tolerance, 1 when not (or of different sizes), 2 when a file is missing or not a PNG.
     Compare(CompareArgs),
+    /// Rewrite a Markdown document's diagram fences (```fen, ```chess, ```pgn) into
+    /// images: files (--images DIR), inline SVG (the default) or service URLs (--url);
+    /// everything else is left byte for byte.
+    Markdown(Box<markdown::MarkdownArgs>),
+    /// Render one fence (its info string in --info, its body on standard input) to a file
+    /// and print three lines: the file's path, the alt text, the caption (for filters).
+    Fence(Box<markdown::FenceArgs>),
     /// An mdBook preprocessor: the diagram fences of every chapter become images
     /// (`[preprocessor.staunton]` in book.toml).
     Mdbook(mdbook::MdbookArgs),
@@ -388,6 +395,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Render(args)) => render(*args),
         Some(Command::Sheet(args)) => sheet(*args),
         Some(Command::Compare(args)) => compare(args),
+        Some(Command::Markdown(args)) => markdown::markdown(*args),
+        Some(Command::Fence(args)) => markdown::fence(*args),
         Some(Command::Mdbook(args)) => mdbook::run(args),
     }
 }

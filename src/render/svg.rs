@@ -79,6 +79,27 @@ pub fn write_with(
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
 type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 
+/// A diagram document `svg` (as [`write_with`] writes it) made ready to stand in an HTML
+/// page beside others: every id and CSS class it defines and refers to prefixed with
+/// `prefix` (a style sheet inside inline SVG applies to the whole page), and the root
+/// labelled `label` for screen readers.
+pub fn scoped(svg: &str, prefix: &str, label: &str) -> String {
+    let body = svg
+        .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
+        .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
+        .replace("url(#", &format!("url(#{prefix}"))
+        .replace(r#" class=""#, &format!(r#" class="{prefix}"#))
+        .replace("<style>.", &format!("<style>.{prefix}"))
+        .replace("}.", &format!("}}.{prefix}"));
+    match body.strip_prefix("<svg ") {
+        Some(rest) => format!(
+            r#"<svg role="img" aria-label="{}" {rest}"#,
+            escape(label).replace('"', "&quot;")
+        ),
+        None => body,
+    }
+}
+
 /// A diagram document `svg` (as [`write_with`] writes it) made ready to nest in a larger
 /// document: placed at (`x`, `y`), and every id it defines and refers to prefixed with
 /// `prefix`, so several diagrams can share one document.

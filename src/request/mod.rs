@@ -111,14 +111,14 @@ pub struct RequestError {
 }
 
 impl RequestError {
-    fn new(param: &'static str, message: impl Into<String>) -> RequestError {
+    pub(crate) fn new(param: &'static str, message: impl Into<String>) -> RequestError {
         RequestError {
             param,
             message: message.into(),
         }
     }
 
-    fn bad_value(param: &'static str, value: &str, allowed: &str) -> RequestError {
+    pub(crate) fn bad_value(param: &'static str, value: &str, allowed: &str) -> RequestError {
         RequestError::new(
             param,
             format!("{param} {} is not allowed: {allowed}", Echo(value)),
@@ -1200,7 +1200,7 @@ fn parse_color(param: &'static str, value: &str) -> Result<Rgba, RequestError> {
     })
 }
 
-fn parse_flag(param: &'static str, value: &str) -> Result<bool, RequestError> {
+pub(crate) fn parse_flag(param: &'static str, value: &str) -> Result<bool, RequestError> {
     match value.to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" | "" => Ok(false),

@@ -1,0 +1,226 @@
+//! `staunton markdown` (a document's diagram fences rewritten into images) and `staunton
+//! fence` (one fence's image, for filters such as pandoc's that see one block at a time).
+
+use crate::markdown::{self, Mode, Settings, fence};
+use crate::render::Renderer;
+use crate::render::options::Format;
+use anyhow::{Context, anyhow, bail};
+use clap::Args;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// How fences become images: the options `markdown` and `fence` share.
+#[derive(Debug, Args)]
+pub(super) struct FenceOptions {
+    /// Images only: their format, svg (the default), png, pdf, webp or gif.
+    #[arg(long)]
+    format: Option<String>,
+    /// An option given to every fence before its own, e.g. --set size=300 (repeatable;
+    /// any fence option).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// The language of the alt text (and of an SVG's title) unless a fence says lang:
+    /// en (the default), de, it, fr, es, nl or ja.
+    #[arg(long)]
+    lang: Option<String>,
+    /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
+    #[arg(long, env = "STAUNTON_PIECES_DIR")]
+    pieces_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct MarkdownArgs {
+    /// The Markdown document (default: standard input).
+    input: Option<PathBuf>,
+    /// Where to write the document (default: standard output).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Write each diagram as a file in DIR, named by a hash of its request, and link it
+    /// as ![alt](DIR/name).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["inline", "url"])]
+    images: Option<PathBuf>,
+    /// With --images: what the links start with instead of DIR (e.g. the folder as the
+    /// published page sees it).
+    #[arg(long, requires = "images")]
+    link: Option<String>,
+    /// Put each diagram's SVG in the document (the default).
+    #[arg(long, conflicts_with = "url")]
+    inline: bool,
+    /// Link each diagram from a running service: <img src="BASE/diagram.svg?…">.
+    #[arg(long, value_name = "BASE")]
+    url: Option<String>,
+    /// Put an error card in a bad fence's place, warn, and go on (exit status 0).
+    #[arg(long)]
+    keep_going: bool,
+    #[command(flatten)]
+    fences: FenceOptions,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct FenceArgs {
+    /// The fence's info string, e.g. "fen size=300" (its first word fen, chess,
+    /// chessboard or pgn). The body is read from standard input.
+    #[arg(long)]
+    info: String,
+    /// The folder the image is written to (created when missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    images: PathBuf,
+    #[command(flatten)]
+    fences: FenceOptions,
+}
+
+impl FenceOptions {
+    /// The images' format: one of the image formats (not text).
+    fn format(&self) -> anyhow::Result<Format> {
+        let Some(value) = &self.format else {
+            return Ok(Format::Svg);
+        };
+        match Format::from_extension(value) {
+            Some(f) if f != Format::Txt => Ok(f),
+            _ => bail!("--format {value:?} is not allowed: expected svg, png, pdf, webp or gif"),
+        }
+    }
+
+    /// The `--set` pairs.
+    fn defaults(&self) -> anyhow::Result<Vec<(String, String)>> {
+        self.set
+            .iter()
+            .map(|pair| match pair.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+                _ => Err(anyhow!(
+                    "--set {pair:?} is not allowed: expected KEY=VALUE, e.g. size=300"
+                )),
+            })
+            .collect()
+    }
+
+    fn renderer(&self) -> Renderer {
+        let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
+        super::renderer(self.pieces_dir.as_deref(), cache, |p| {
+            eprintln!("staunton: warning: {p}")
+        })
+    }
+}
+
+/// `staunton markdown`.
+pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
+    let mode = match (&args.images, &args.url) {
+        (Some(dir), _) => Mode::Images {
+            dir: dir.clone(),
+            link: args
+                .link
+                .clone()
+                .unwrap_or_else(|| dir.to_string_lossy().into_owned()),
+            format: args.fences.format()?,
+        },
+        (None, Some(base)) => Mode::Url { base: base.clone() },
+        (None, None) => Mode::Inline,
+    };
+    if args.images.is_none() && args.fences.format.is_some() {
+        bail!("--format chooses the files of --images: the other modes make SVG");
+    }
+    let settings = Settings {
+        mode,
+        defaults: args.fences.defaults()?,
+        lang: args.fences.lang.clone(),
+        keep_going: args.keep_going,
+    };
+    let name = args
+        .input
+        .as_deref()
+        .map_or("<stdin>".into(), |p| p.display().to_string());
+    let document = read_document(args.input.as_deref(), &name)?;
+    let renderer = args.fences.renderer();
+    let report = match &args.output {
+        Some(path) => write_atomically(path, |out| {
+            markdown::rewrite(&document, &settings, &renderer, out)
+        }),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let report = markdown::rewrite(&document, &settings, &renderer, &mut out);
+            out.flush()?;
+            report.map_err(anyhow::Error::from)
+        }
+    };
+    let report = report.map_err(|e| match e.downcast_ref::<markdown::MarkdownError>() {
+        Some(markdown::MarkdownError::Fence { line, sentence }) => {
+            anyhow!("{name}:{line}: {sentence}")
+        }
+        _ => e,
+    })?;
+    for warning in &report.warnings {
+        let warning = warning.strip_prefix("line ").unwrap_or(warning);
+        eprintln!("staunton: warning: {name}:{warning}");
+    }
+    Ok(())
+}
+
+/// The document at `path` (standard input when none), which must be UTF-8.
+fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    match path {
+        Some(p) => bytes = std::fs::read(p).with_context(|| format!("cannot read {name}"))?,
+        None => {
+            std::io::stdin().read_to_end(&mut bytes)?;
+        }
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow!(
+            "{name} is not UTF-8 text (byte {} is not): Markdown is read as UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Write `path` through a temporary file renamed into place on success, so a failed run
+/// leaves the old file (or none), never half a document.
+fn write_atomically<T, E: Into<anyhow::Error>>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+) -> Result<T, anyhow::Error> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let temporary = path.with_file_name(format!(".{}.tmp", name.unwrap_or_default()));
+    let file = std::fs::File::create(&temporary)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let result = write(&mut out).map_err(Into::into);
+    let result = result.and_then(|r| out.flush().map(|()| r).map_err(Into::into));
+    match result {
+        Ok(r) => {
+            std::fs::rename(&temporary, path)?;
+            Ok(r)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(e)
+        }
+    }
+}
+
+/// `staunton fence`: one fence's image written, its path, alt text and caption printed.
+pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
+    let mut body = String::new();
+    std::io::stdin()
+        .read_to_string(&mut body)
+        .context("the fence's body on standard input is not UTF-8 text")?;
+    let mut defaults: Vec<(String, String)> = Vec::new();
+    if let Some(lang) = &args.fences.lang {
+        defaults.push(("lang".into(), lang.clone()));
+    }
+    defaults.extend(args.fences.defaults()?);
+    let format = args.fences.format()?;
+    let diagram = fence::read(&args.info, &body, &defaults, format).map_err(|e| anyhow!("{e}"))?;
+    let renderer = args.fences.renderer();
+    let r = &diagram.request;
+    let bytes = renderer.render(&r.position, &r.options, r.format)?;
+    std::fs::create_dir_all(&args.images)
+        .with_context(|| format!("cannot make {}", args.images.display()))?;
+    let path = args.images.join(diagram.file_name());
+    if !path.exists() {
+        write_atomically(&path, |out| out.write_all(&bytes))?;
+    }
+    let caption = diagram.caption.as_deref().unwrap_or("");
+    println!("{}\n{}\n{caption}", path.display(), diagram.alt);
+    Ok(())
+}

@@ -1,0 +1,335 @@
+//! What a fence becomes: its diagram rendered (each distinct request once, on every core)
+//! and the text put in its place, in the mode's form; or, going on past a bad fence, an
+//! error card.
+
+use super::fence::Diagram;
+use super::{MarkdownError, Mode, Report, Settings};
+use crate::render::Renderer;
+use crate::render::card::Card;
+use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes of inline SVG kept for fences met again later; past it the kept ones are dropped
+/// (a repeated diagram is then rendered again, from the renderer's warm caches).
+const KEPT_SVG_BYTES: usize = 32 * 1024 * 1024;
+
+/// A rewrite's state: the settings, what is rendered and written, the report.
+pub struct Emitter<'a> {
+    settings: &'a Settings,
+    renderer: &'a Renderer,
+    /// Images mode: file names written or found; a diagram's render error by name.
+    files: HashMap<String, Result<(), String>>,
+    /// Inline mode: SVG documents (or the render error) by request key.
+    svgs: HashMap<String, Result<String, String>>,
+    svg_bytes: usize,
+    report: Report,
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter for `settings`; in images mode its folder is made.
+    pub fn new(settings: &'a Settings, renderer: &'a Renderer) -> Result<Self, MarkdownError> {
+        if let Mode::Images { dir, .. } = &settings.mode {
+            std::fs::create_dir_all(dir)?;
+        }
+        Ok(Emitter {
+            settings,
+            renderer,
+            files: HashMap::new(),
+            svgs: HashMap::new(),
+            svg_bytes: 0,
+            report: Report::default(),
+        })
+    }
+
+    /// What was done so far.
+    pub fn report(self) -> Report {
+        self.report
+    }
+
+    /// Render those of `diagrams` not rendered yet, in parallel, each distinct one once.
+    pub fn render(&mut self, diagrams: &[&Diagram]) -> Result<(), MarkdownError> {
+        self.report.fences += diagrams.len();
+        match &self.settings.mode {
+            Mode::Images { dir, .. } => self.write_files(dir, diagrams),
+            Mode::Inline => {
+                self.render_svgs(diagrams);
+                Ok(())
+            }
+            Mode::Url { .. } => Ok(()),
+        }
+    }
+
+    fn write_files(&mut self, dir: &Path, diagrams: &[&Diagram]) -> Result<(), MarkdownError> {
+        let mut seen = HashSet::new();
+        let todo: Vec<(&Diagram, String)> = diagrams
+            .iter()
+            .map(|d| (*d, d.file_name()))
+            .filter(|(_, name)| !self.files.contains_key(name) && seen.insert(name.clone()))
+            .collect();
+        let renderer = self.renderer;
+        let results = parallel(&todo, |(d, name)| {
+            let bytes = renderer.render(&d.request.position, &d.request.options, d.request.format);
+            match bytes {
+                Ok(bytes) => write_new(&dir.join(name), &bytes).map(Ok),
+                Err(e) => Ok(Err(e.to_string())),
+            }
+        });
+        for ((_, name), result) in todo.into_iter().zip(results) {
+            let result = result?;
+            self.report.written += usize::from(result == Ok(true));
+            self.files.insert(name, result.map(|_| ()));
+        }
+        Ok(())
+    }
+
+    fn render_svgs(&mut self, diagrams: &[&Diagram]) {
+        let mut seen = HashSet::new();
+        let todo: Vec<&Diagram> = diagrams
+            .iter()
+            .filter(|d| !self.svgs.contains_key(&d.key) && seen.insert(d.key.clone()))
+            .copied()
+            .collect();
+        if self.svg_bytes > KEPT_SVG_BYTES {
+            self.svgs.clear();
+            self.svg_bytes = 0;
+        }
+        let renderer = self.renderer;
+        let results = parallel(&todo, |d| {
+            let svg = renderer.svg(&d.request.position, &d.request.options);
+            svg.map_err(|e| e.to_string())
+        });
+        for (d, result) in todo.into_iter().zip(results) {
+            self.svg_bytes += result.as_ref().map_or(0, String::len);
+            self.svgs.insert(d.key.clone(), result);
+        }
+    }
+
+    /// The text in place of the fence at `line` that read as `diagram`.
+    pub fn replacement(
+        &mut self,
+        line: usize,
+        diagram: &Result<Diagram, String>,
+    ) -> Result<String, MarkdownError> {
+        let made = diagram
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|d| self.made(d));
+        match made {
+            Ok(text) => Ok(text),
+            Err(sentence) if self.settings.keep_going => {
+                self.report
+                    .warnings
+                    .push(format!("line {line}: {sentence}"));
+                self.error_card(line, &sentence)
+            }
+            Err(sentence) => Err(MarkdownError::Fence { line, sentence }),
+        }
+    }
+
+    /// The diagram's text in the mode's form, or its render error.
+    fn made(&self, d: &Diagram) -> Result<String, String> {
+        let image = match &self.settings.mode {
+            Mode::Images { link, .. } => {
+                let name = d.file_name();
+                if let Some(Err(e)) = self.files.get(&name) {
+                    return Err(e.clone());
+                }
+                let path = linked(link, &name);
+                match &d.caption {
+                    None => {
+                        return Ok(format!(
+                            "![{}]({})",
+                            markdown_text(&d.alt),
+                            destination(&path)
+                        ));
+                    }
+                    Some(_) => img(&path, &d.alt),
+                }
+            }
+            Mode::Inline => match self.svgs.get(&d.key) {
+                Some(Ok(svg)) => inline(svg, &d.key, &d.alt),
+                Some(Err(e)) => return Err(e.clone()),
+                None => return Err("the diagram was not rendered".to_string()),
+            },
+            Mode::Url { base } => img(&service_url(base, d), &d.alt),
+        };
+        Ok(framed(image, d.caption.as_deref()))
+    }
+
+    /// An error card for the fence at `line`: a file in images mode, inline SVG otherwise.
+    fn error_card(&mut self, line: usize, sentence: &str) -> Result<String, MarkdownError> {
+        let size = self.card_size();
+        let heading = format!("Diagram error, line {line}");
+        let card = Card::new(&heading, sentence, size).map_err(|e| MarkdownError::Fence {
+            line,
+            sentence: e.to_string(),
+        })?;
+        let alt = format!("{heading}: {sentence}");
+        let Mode::Images { dir, link, format } = &self.settings.mode else {
+            let key = format!("error {line} {sentence}");
+            return Ok(framed(inline(&card.svg(Some(sentence)), &key, &alt), None));
+        };
+        let hash = crate::hash::fnv1a(format!("{size} {heading} {sentence}").bytes());
+        let name = format!(
+            "error-{}.{}",
+            crate::hash::base36(hash, 13),
+            format.extension()
+        );
+        let bytes = match format {
+            Format::Pdf => crate::render::convert::pdf(&card.svg(Some(sentence)), 72),
+            other => card.encode(*other),
+        };
+        let bytes = bytes.map_err(|e| MarkdownError::Fence {
+            line,
+            sentence: e.to_string(),
+        })?;
+        self.report.written += usize::from(write_new(&dir.join(&name), &bytes)?);
+        Ok(format!(
+            "![{}]({})",
+            markdown_text(&alt),
+            destination(&linked(link, &name))
+        ))
+    }
+
+    /// The size of an error card: the `size` every fence is given, else the default.
+    fn card_size(&self) -> u32 {
+        let given = self
+            .settings
+            .defaults
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case("size"));
+        given
+            .and_then(|(_, v)| v.trim().parse::<u32>().ok())
+            .map_or(DEFAULT_SIZE, |s| s.clamp(MIN_SIZE, MAX_SIZE))
+    }
+}
+
+/// Run `work` on every item on all cores; the results in the items' order.
+fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break done };
+                        done.push((i, work(item)));
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            for (i, result) in done {
+                results[i] = Some(result);
+            }
+        }
+    });
+    results.into_iter().flatten().collect()
+}
+
+/// Write `bytes` to `path` unless a file is there already (its name is a hash of what it
+/// holds); through a temporary file and a rename, so a reader never sees half a file.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    if path.exists() {
+        return Ok(false);
+    }
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("diagram");
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, bytes)?;
+    std::fs::rename(&temporary, path)?;
+    Ok(true)
+}
+
+/// `link` and a file `name` joined with one `/`.
+fn linked(link: &str, name: &str) -> String {
+    match link.trim_end_matches('/') {
+        "" => name.to_string(),
+        prefix => format!("{prefix}/{name}"),
+    }
+}
+
+/// The service URL of a diagram: its format's route and its normalised parameters.
+fn service_url(base: &str, d: &Diagram) -> String {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in &d.pairs {
+        query.append_pair(name, value);
+    }
+    let route = match d.request.format {
+        Format::Png => "diagram".to_string(),
+        other => format!("diagram.{}", other.extension()),
+    };
+    format!("{}/{route}?{}", base.trim_end_matches('/'), query.finish())
+}
+
+/// An SVG document as one line of HTML: its ids and classes prefixed by a hash of `key`,
+/// in a `<div>` (an HTML block: Markdown leaves what is inside alone).
+fn inline(svg: &str, key: &str, alt: &str) -> String {
+    let prefix = format!(
+        "d{}-",
+        crate::hash::base36(crate::hash::fnv1a(key.bytes()), 6)
+    );
+    let svg = crate::render::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
+    format!(r#"<div class="staunton">{svg}</div>"#)
+}
+
+/// An `<img>` element.
+fn img(src: &str, alt: &str) -> String {
+    format!(r#"<img src="{}" alt="{}">"#, attribute(src), attribute(alt))
+}
+
+/// `image` with its caption as a figure, on one line; without a caption, as it is.
+fn framed(image: String, caption: Option<&str>) -> String {
+    match caption {
+        None => image,
+        Some(c) => format!(
+            r#"<figure class="staunton">{image}<figcaption>{}</figcaption></figure>"#,
+            attribute(c)
+        ),
+    }
+}
+
+/// Text escaped for an HTML attribute or element.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Text escaped for a Markdown image's alt (brackets and backslashes).
+fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '[' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A Markdown link destination: in `<…>` when it holds a space or a parenthesis.
+fn destination(path: &str) -> String {
+    match path.contains([' ', '(', ')']) {
+        true => format!("<{path}>"),
+        false => path.to_string(),
+    }
+}

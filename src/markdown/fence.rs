@@ -1,0 +1,595 @@
+//! One diagram fence read into a request: the grammar of the info string and the body.
+//!
+//! Owns the fence's words: which info strings are diagrams, `key=value` words and
+//! `key: value` lines, the position line, other plugins' spellings (normalised to the HTTP
+//! parameters' values), `caption` and `alt`. Everything else is the HTTP parameters' own
+//! validation ([`Request::read`]), so a fence and a URL accept the same values and are
+//! refused in the same words.
+
+use crate::render::options::Format;
+use crate::request::{self, Known, Limits, PARAMS, Param, ParamKind, Query, Request, RequestError};
+
+/// The info-string words that make a fence a diagram (the first word, any case).
+pub const INFO_WORDS: &[&str] = &["fen", "chess", "chessboard", "pgn"];
+
+/// Keys a fence takes beyond the HTTP parameters: its own and other plugins' spellings.
+pub const FENCE_PARAMS: &[Param] = &[
+    fence_param(
+        "caption",
+        &["caption", "title"],
+        "A caption under the diagram (`<figure>` and `<figcaption>`).",
+    ),
+    fence_param(
+        "alt",
+        &["alt"],
+        "The image's alt text (default: the position described in `lang`).",
+    ),
+    fence_param(
+        "load",
+        &["load", "position"],
+        "The position, as `fen` (mdbook-chess writes `load: start`).",
+    ),
+    fence_param(
+        "flip",
+        &["flip", "flipped"],
+        "`true` puts Black at the bottom (`orientation: black`).",
+    ),
+];
+
+const fn fence_param(
+    name: &'static str,
+    spellings: &'static [&'static str],
+    doc: &'static str,
+) -> Param {
+    Param {
+        name,
+        spellings,
+        kind: ParamKind::Text { example: "" },
+        doc,
+    }
+}
+
+/// A fence read: the request, its normalised parameters, its words for people.
+#[derive(Debug, Clone)]
+pub struct Diagram {
+    /// The validated request (its format is the one the caller asked for).
+    pub request: Request,
+    /// The parameters as the service takes them (canonical names, one value each, in the
+    /// order first given): a URL's query.
+    pub pairs: Vec<(&'static str, String)>,
+    /// The alt text: the fence's `alt`, or the position described.
+    pub alt: String,
+    /// The fence's caption, if any.
+    pub caption: Option<String>,
+    /// The request's cache key: equal for equal diagrams, whatever the spelling.
+    pub key: String,
+}
+
+impl Diagram {
+    /// A file name for the diagram: a hash of its key, and the format's extension.
+    pub fn file_name(&self) -> String {
+        let hash = crate::hash::fnv1a(self.key.bytes());
+        format!(
+            "{}.{}",
+            crate::hash::base36(hash, 13),
+            self.request.format.extension()
+        )
+    }
+}
+
+/// Whether `info` (a fence's info string) names a diagram.
+pub fn is_diagram(info: &str) -> bool {
+    info_kind(info).is_some()
+}
+
+/// The diagram kind of an info string: its first word without pandoc's `{.` and `}`.
+fn info_kind(info: &str) -> Option<&'static str> {
+    let first = info.split_whitespace().next()?;
+    let word = first.trim_start_matches('{').trim_start_matches('.');
+    let word = word.trim_end_matches('}');
+    INFO_WORDS
+        .iter()
+        .find(|w| w.eq_ignore_ascii_case(word))
+        .copied()
+}
+
+/// The parameters a fence gives, in order; later values replace earlier ones.
+#[derive(Debug, Default)]
+struct Pairs {
+    list: Vec<(&'static str, String)>,
+    caption: Option<String>,
+    alt: Option<String>,
+    /// mdbook-chess's `moves` in SAN: played from the position as a game.
+    san: Option<String>,
+}
+
+impl Pairs {
+    fn set(&mut self, name: &'static str, value: String) {
+        match self.list.iter_mut().find(|(n, _)| *n == name) {
+            Some(pair) => pair.1 = value,
+            None => self.list.push((name, value)),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.list
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Add `items` (already a comma list) to the list parameter `name`.
+    fn extend(&mut self, name: &'static str, items: String) {
+        let joined = match self.get(name) {
+            Some(old) if !old.is_empty() && !items.is_empty() => format!("{old},{items}"),
+            Some(old) if items.is_empty() => old.to_string(),
+            _ => items,
+        };
+        self.set(name, joined);
+    }
+}
+
+/// Read a fence: its info string, its body (the lines between the fence lines), the
+/// caller's `defaults` (given before the fence's own), the output `format`.
+pub fn read(
+    info: &str,
+    body: &str,
+    defaults: &[(String, String)],
+    format: Format,
+) -> Result<Diagram, RequestError> {
+    let kind = info_kind(info).ok_or_else(|| {
+        RequestError::new(
+            "fence",
+            format!(
+                "fence info string {} is not a diagram: expected fen, chess, chessboard or pgn",
+                request::Echo(info)
+            ),
+        )
+    })?;
+    let mut pairs = Pairs::default();
+    for (key, value) in defaults {
+        apply(&mut pairs, key, value)?;
+    }
+    for word in words(info).into_iter().skip(1) {
+        info_word(&mut pairs, &word)?;
+    }
+    let position = body_lines(&mut pairs, body, kind == "pgn")?;
+    place(&mut pairs, kind, position)?;
+    finish(pairs, format)
+}
+
+/// A word of the info string after the first: `key=value` (pandoc's `{…}` braces and
+/// `.class` / `#id` words are skipped).
+fn info_word(pairs: &mut Pairs, word: &str) -> Result<(), RequestError> {
+    let word = word.trim_start_matches('{').trim_end_matches('}');
+    if word.is_empty() || word.starts_with('.') || word.starts_with('#') {
+        return Ok(());
+    }
+    match word.split_once('=') {
+        Some((key, value)) => apply(pairs, key, unquoted(value)),
+        None => Err(RequestError::new(
+            "fence",
+            format!(
+                "info string word {} is not an option: write key=value, e.g. size=300",
+                request::Echo(word)
+            ),
+        )),
+    }
+}
+
+/// The body's option lines applied to `pairs`; returns its other lines: the position
+/// (a FEN line), or for a `pgn` fence the game's text.
+fn body_lines(pairs: &mut Pairs, body: &str, pgn: bool) -> Result<String, RequestError> {
+    let mut rest = String::new();
+    for line in body.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || (trimmed.starts_with('#') && !pgn) {
+            if pgn && !rest.is_empty() {
+                rest.push('\n');
+            }
+            continue;
+        }
+        if let Some(flags) = trimmed.strip_prefix("--") {
+            flag_line(pairs, flags)?;
+        } else if let Some((key, value)) = option_line(trimmed) {
+            apply(pairs, key, value)?;
+        } else if pgn {
+            rest.push_str(line);
+            rest.push('\n');
+        } else if rest.is_empty() {
+            rest = trimmed.to_string();
+        } else {
+            return Err(RequestError::new(
+                "fen",
+                format!(
+                    "a fen fence has one position line: {} is neither the position nor a `key: value` option",
+                    request::Echo(trimmed)
+                ),
+            ));
+        }
+    }
+    Ok(rest.trim().to_string())
+}
+
+/// `key: value` when `line` is one: a key of letters, digits, `_` and `-` starting with a
+/// letter, then a colon. A FEN, a PGN tag (`[…]`) or movetext (`1. e4`) never is.
+fn option_line(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let key = key.trim_end();
+    let mut chars = key.chars();
+    let first = chars.next()?;
+    let word = chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    (first.is_ascii_alphabetic() && word).then(|| (key, unquoted(value.trim())))
+}
+
+/// A fen2png options line (`--size=300 --flip`), without its first `--`.
+fn flag_line(pairs: &mut Pairs, flags: &str) -> Result<(), RequestError> {
+    for flag in format!("--{flags}").split_whitespace() {
+        let flag = flag.trim_start_matches('-');
+        let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
+        match name.to_ascii_lowercase().as_str() {
+            "flip" => pairs.set("orientation", "black".into()),
+            "auto-flip" => pairs.set("orientation", "turn".into()),
+            "coordinates" if value.is_empty() => pairs.set("coordinates", "outside".into()),
+            // fen2png's own colours and encodings: the look is Staunton's.
+            "bg" | "fg" | "grayscale" | "base64" => {}
+            _ => apply(pairs, name, value)?,
+        }
+    }
+    Ok(())
+}
+
+/// Set the position line: the FEN of a fen fence (the start when none is given), the
+/// game of a pgn fence.
+fn place(pairs: &mut Pairs, kind: &str, position: String) -> Result<(), RequestError> {
+    if kind == "pgn" {
+        if !position.is_empty() {
+            pairs.set("pgn", position);
+        }
+        if pairs.get("pgn").is_none() {
+            return Err(RequestError::new(
+                "pgn",
+                "a pgn fence needs a game: its moves in PGN after any `key: value` lines",
+            ));
+        }
+        starting_tag(pairs);
+        return Ok(());
+    }
+    if !position.is_empty() {
+        if pairs.get("fen").is_some() && pairs.get("fen") != Some(position.as_str()) {
+            return Err(RequestError::new(
+                "fen",
+                format!(
+                    "the fence gives two positions, a fen option and the line {}: keep one",
+                    request::Echo(&position)
+                ),
+            ));
+        }
+        pairs.set("fen", position);
+    }
+    if let Some(san) = pairs.san.take() {
+        pairs.set("pgn", san);
+    }
+    starting_tag(pairs);
+    if ["fen", "pgn", "moves"]
+        .iter()
+        .all(|n| pairs.get(n).is_none())
+    {
+        pairs.set("fen", "start".into());
+    }
+    Ok(())
+}
+
+/// A game from a position other than the start: the position as the PGN's `[FEN]` tag
+/// (the service takes a game's start from there, not from `fen`).
+fn starting_tag(pairs: &mut Pairs) {
+    let (Some(fen), Some(pgn)) = (pairs.get("fen"), pairs.get("pgn")) else {
+        return;
+    };
+    let game = match fen.eq_ignore_ascii_case("start") || pgn.contains("[FEN ") {
+        true => pgn.to_string(),
+        false => format!("[FEN \"{fen}\"]\n\n{pgn}"),
+    };
+    pairs.list.retain(|(name, _)| *name != "fen");
+    pairs.set("pgn", game);
+}
+
+/// Validate the pairs as a request, describe it, and key it.
+fn finish(mut pairs: Pairs, format: Format) -> Result<Diagram, RequestError> {
+    // In the order of the parameter table (fen first): one spelling of a URL.
+    pairs
+        .list
+        .sort_by_key(|(name, _)| PARAMS.iter().position(|p| p.name == *name));
+    let query = Query::from_pairs(pairs.list.iter().map(|(k, v)| (*k, v.as_str())));
+    let limits = Limits::default();
+    let request = Request::read(&query, Some(format), &limits)?;
+    let alt = match pairs.alt {
+        Some(alt) => alt,
+        None => Request::described(&query, &limits)?.text(),
+    };
+    let key = request.cache_key();
+    Ok(Diagram {
+        request,
+        pairs: pairs.list,
+        alt: one_line(&alt),
+        caption: pairs.caption.map(|c| one_line(&c)),
+        key,
+    })
+}
+
+/// `text` on one line: line breaks and tabs as spaces.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Apply one option, `key` in any spelling the grammar accepts.
+fn apply(pairs: &mut Pairs, key: &str, value: &str) -> Result<(), RequestError> {
+    let value = value.trim();
+    let lower = key.to_ascii_lowercase().replace('-', "_");
+    match lower.as_str() {
+        "caption" | "title" => pairs.caption = Some(value.to_string()),
+        "alt" => pairs.alt = Some(value.to_string()),
+        "fen" | "load" | "position" => pairs.set("fen", unquoted(value).to_string()),
+        "flip" | "flipped" => {
+            let black = request::parse_flag("flip", value)?;
+            pairs.set("orientation", if black { "black" } else { "white" }.into());
+        }
+        "arrows" | "arrow" => pairs.extend("arrows", arrows(value)),
+        "highlight" | "highlights" => pairs.extend("highlight", list(value).join(",")),
+        "squares" => pairs.extend("squares", list(value).join(",")),
+        "annotations" if !value.contains("[%") => annotations(pairs, value)?,
+        "lastmove" | "last_move" => pairs.set("lastMove", squares_joined(value)),
+        "moves" => moves(pairs, value),
+        "size" => pairs.set("size", value.trim_end_matches("px").trim().to_string()),
+        "save" | "overwrite" => return Err(kept_boards(key)),
+        "format" => return Err(format_in_fence(value)),
+        _ => match PARAMS.iter().find(|p| p.accepts(&lower) || p.accepts(key)) {
+            Some(p) => pairs.set(p.name, value.to_string()),
+            None => return Err(unknown(key)),
+        },
+    }
+    Ok(())
+}
+
+fn kept_boards(key: &str) -> RequestError {
+    RequestError::new(
+        "fence",
+        format!(
+            "{} is mdbook-chess's store of boards between fences, which Staunton does not keep: give each fence its position (fen or load) and moves",
+            request::Echo(key)
+        ),
+    )
+}
+
+fn format_in_fence(value: &str) -> RequestError {
+    RequestError::new(
+        "format",
+        format!(
+            "format {} is not allowed in a fence: the command chooses the format of every diagram (--format)",
+            request::Echo(value)
+        ),
+    )
+}
+
+fn unknown(key: &str) -> RequestError {
+    let known = Known::new(PARAMS.iter().chain(FENCE_PARAMS));
+    let hint = match known.nearest(key) {
+        Some(near) => format!("did you mean {near}?"),
+        None => "see the fence options in the book's Markdown chapter".to_string(),
+    };
+    RequestError::new(
+        "fence",
+        format!("{} is not a fence option: {hint}", request::Echo(key)),
+    )
+}
+
+/// A list as the plugins write one: `[a, b]`, `"a" "b"`, `a, b` or `a b`.
+fn list(value: &str) -> Vec<String> {
+    let inner = value.trim().trim_start_matches('[').trim_end_matches(']');
+    inner
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .map(|item| unquoted(item.trim()))
+        .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Arrows as `Ge2e4`, `e2->e4`, `g1-f3`, `"c8->f5"` or `e2 -> e4`: the service's
+/// spelling (an optional colour letter, then the squares).
+fn arrows(value: &str) -> String {
+    let tight = value.replace(" -> ", "->").replace(" - ", "-");
+    list(&tight)
+        .iter()
+        .map(|item| item.replace("->", "").replace('-', ""))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// obsidian-chessboard's annotations: `Af8-b4` an arrow, `Hf8` a highlighted square.
+fn annotations(pairs: &mut Pairs, value: &str) -> Result<(), RequestError> {
+    for item in list(value) {
+        let (tag, rest) = item.split_at(item.chars().next().map_or(0, char::len_utf8));
+        match tag {
+            "A" | "a" => pairs.extend("arrows", rest.replace('-', "")),
+            "H" | "h" => pairs.extend("highlight", rest.to_string()),
+            _ => {
+                return Err(RequestError::new(
+                    "annotations",
+                    format!(
+                        "annotations item {} is not allowed: expected [%cal …]/[%csl …] commands, or Af8-b4 (an arrow) and Hf8 (a square)",
+                        request::Echo(&item)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A move written with its squares apart (`e2 e4`, `e2-e4`) as UCI (`e2e4`).
+fn squares_joined(value: &str) -> String {
+    value
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect()
+}
+
+/// `moves`: UCI moves as the service takes them, or mdbook-chess's SAN list (played
+/// as a game from the position).
+fn moves(pairs: &mut Pairs, value: &str) {
+    let items = list(value);
+    let uci = items.iter().all(|m| {
+        let b = m.as_bytes();
+        (4..=5).contains(&b.len())
+            && b[0].is_ascii_lowercase()
+            && b[1].is_ascii_digit()
+            && b[2].is_ascii_lowercase()
+            && b[3].is_ascii_digit()
+    });
+    match uci {
+        true => pairs.set("moves", items.join(" ")),
+        false => pairs.san = Some(items.join(" ")),
+    }
+}
+
+/// `value` without one pair of surrounding quotes.
+fn unquoted(value: &str) -> &str {
+    for q in ['"', '\''] {
+        if let Some(inner) = value.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    value
+}
+
+/// The info string's words: split at spaces outside quotes (`caption="A b"` is one word).
+fn words(info: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    for c in info.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            (_, c) => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagram(info: &str, body: &str) -> Result<Diagram, RequestError> {
+        read(info, body, &[], Format::Svg)
+    }
+
+    fn pairs(info: &str, body: &str) -> Vec<(&'static str, String)> {
+        diagram(info, body).unwrap().pairs
+    }
+
+    #[test]
+    fn the_first_line_is_the_position_and_options_follow() {
+        let d = diagram("fen size=300", "start\norientation: black\n").unwrap();
+        assert_eq!(d.request.options.size, 300);
+        assert_eq!(
+            d.pairs,
+            vec![
+                ("fen", "start".to_string()),
+                ("size", "300".to_string()),
+                ("orientation", "black".to_string()),
+            ]
+        );
+        assert!(d.alt.contains("King e1"), "{}", d.alt);
+    }
+
+    #[test]
+    fn other_plugins_spellings_become_the_services() {
+        let p = pairs(
+            "chess",
+            "fen: start\narrows: f3->e5 b5->c6\nlastMove: e2 e4\n",
+        );
+        assert!(p.contains(&("arrows", "f3e5,b5c6".to_string())), "{p:?}");
+        assert!(p.contains(&("lastMove", "e2e4".to_string())), "{p:?}");
+        let p = pairs(
+            "chess",
+            "load: \"start\"\narrows: [\"c8->f5\"]\nhighlights: [\"e4\", \"d5\"]",
+        );
+        assert!(p.contains(&("arrows", "c8f5".to_string())), "{p:?}");
+        assert!(p.contains(&("highlight", "e4,d5".to_string())), "{p:?}");
+        let p = pairs("chessboard", "fen: start\nannotations: Af8-b4 Hf8");
+        assert!(p.contains(&("arrows", "f8b4".to_string())), "{p:?}");
+        assert!(p.contains(&("highlight", "f8".to_string())), "{p:?}");
+        let p = pairs("fen", "8/8/8/8/8/8/8/k6K b\n--size=240 --flip --grayscale");
+        assert!(p.contains(&("orientation", "black".to_string())), "{p:?}");
+        assert!(p.contains(&("size", "240".to_string())), "{p:?}");
+    }
+
+    #[test]
+    fn san_moves_are_played_as_a_game() {
+        let d = diagram(
+            "chess",
+            "load: start\nmoves: [\"e4\", \"c6\", \"d4\", \"d5\"]",
+        )
+        .unwrap();
+        let pawn = d
+            .request
+            .position
+            .get(crate::Square::parse("d5", 8).unwrap());
+        assert!(pawn.is_some(), "{:?}", d.pairs);
+        let from = diagram("chess", "load: 8/8/8/8/8/8/4P3/k6K w\nmoves: [\"e4\"]").unwrap();
+        assert!(
+            from.request
+                .position
+                .get(crate::Square::parse("e4", 8).unwrap())
+                .is_some()
+        );
+        let uci = pairs("fen", "start\nmoves: e2e4 e7e5");
+        assert!(uci.contains(&("moves", "e2e4 e7e5".to_string())), "{uci:?}");
+    }
+
+    #[test]
+    fn pgn_fences_take_the_game_and_a_ply() {
+        let d = diagram("pgn ply=2", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6\n").unwrap();
+        assert!(d.alt.starts_with("After 1...e5."), "{}", d.alt);
+        assert!(diagram("pgn", "caption: nothing").is_err());
+    }
+
+    #[test]
+    fn bad_values_are_refused_in_the_services_words() {
+        let e = diagram("fen", "start\nsize: 9000").unwrap_err();
+        assert_eq!(e.param, "size");
+        let http = Request::from_query("fen=start&size=9000", None).unwrap_err();
+        assert_eq!(e.to_string(), http.to_string());
+        let e = diagram("fen", "start\nsise: 300").unwrap_err();
+        assert!(e.to_string().contains("did you mean size?"), "{e}");
+        assert!(diagram("fen", "start\nsave: board").is_err());
+        assert!(diagram("fen", "start\n8/8/8/8/8/8/8/8").is_err());
+        assert!(diagram("fen oops", "start").is_err());
+    }
+
+    #[test]
+    fn spellings_of_one_diagram_share_a_key_and_a_name() {
+        let a = diagram("fen size=300 caption=\"A game\"", "start").unwrap();
+        let b = diagram(
+            "chess",
+            "size: 300\nfen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        assert_eq!(a.key, b.key);
+        assert_eq!(a.file_name(), b.file_name());
+        assert!(a.file_name().ends_with(".svg"));
+        assert_eq!(a.caption.as_deref(), Some("A game"));
+        let c = diagram("fen size=301", "start").unwrap();
+        assert_ne!(a.file_name(), c.file_name());
+    }
+}
