@@ -103,6 +103,7 @@ impl Job {
             .and_then(Value::as_str);
         let known = language.filter(|l| crate::request::parse_lang(l).is_ok());
         let lang = config.lang.clone().or(known.map(str::to_string));
+        check_defaults(&name, &config).map_err(anyhow::Error::msg)?;
         let pieces = config.pieces_dir.as_ref().map(|p| root.join(p));
         let pieces = pieces.or_else(|| std::env::var_os("STAUNTON_PIECES_DIR").map(PathBuf::from));
         let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
@@ -323,6 +324,17 @@ fn read_config(name: &str, table: Option<&Value>) -> Result<Config, String> {
     })
 }
 
+/// `lang` and the defaults checked once, on a fence of their own: a bad one would
+/// otherwise be reported at the first fence of the book, as that fence's fault.
+fn check_defaults(name: &str, config: &Config) -> Result<(), String> {
+    if let Some(lang) = &config.lang {
+        crate::request::parse_lang(lang).map_err(|e| format!("[preprocessor.{name}] {e}"))?;
+    }
+    markdown::fence::read("fen", "start\n", &config.defaults, config.format)
+        .map(drop)
+        .map_err(|e| format!("[preprocessor.{name}.defaults] {e}"))
+}
+
 /// The `images` folder's parts: relative, inside src (mdBook copies only src's files).
 fn images_folder(at: &str, folder: Option<String>) -> Result<Vec<String>, String> {
     let given = folder.unwrap_or_else(|| "diagrams".into());
@@ -466,6 +478,26 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_default_or_language_is_refused_before_any_fence() {
+        let check = |table: Value| check_defaults("staunton", &config(table).unwrap());
+        assert_eq!(
+            check(json!({"lang": "de", "defaults": {"size": 200}})),
+            Ok(())
+        );
+        let error = check(json!({"defaults": {"size": "huge"}})).unwrap_err();
+        assert!(
+            error.starts_with("[preprocessor.staunton.defaults] "),
+            "{error}"
+        );
+        assert!(error.contains("huge"), "{error}");
+        let error = check(json!({"defaults": {"colour": "red"}})).unwrap_err();
+        assert!(error.contains("colour"), "{error}");
+        let error = check(json!({"lang": "xx"})).unwrap_err();
+        assert!(error.starts_with("[preprocessor.staunton] "), "{error}");
+        assert!(error.contains("\"xx\""), "{error}");
+    }
+
+    #[test]
     fn the_table_is_found_under_another_name_by_its_command() {
         let context = json!({"config": {"preprocessor": {
             "links": {}, "chess": {"command": "/usr/bin/staunton mdbook", "mode": "inline"}
@@ -550,6 +582,57 @@ mod tests {
         assert_eq!(out["items"][0]["Chapter"]["name"], "A");
         assert_eq!(out["items"][0]["Chapter"]["number"], json!([1]));
         assert!(out["items"][0]["Chapter"]["content"].is_string());
+    }
+
+    /// A book of two chapters, `a.md` and `sub/b.md`, with `content`, its src `text`.
+    fn two_chapters(root: &Path, content: &str, table: Value) -> String {
+        let b = chapter("B", "sub/b.md", json!([]));
+        let mut book = json!({"items": [chapter("A", "a.md", json!([b]))]});
+        walk(&mut book, &mut |c| {
+            c.insert("content".into(), content.into());
+            Ok(())
+        })
+        .unwrap();
+        let context = json!({"root": root, "renderer": "html",
+            "config": {"book": {"src": "text"}, "preprocessor": {"staunton": table}}});
+        json!([context, book]).to_string()
+    }
+
+    #[test]
+    fn chapters_link_their_images_from_their_own_folder() {
+        let root = std::env::temp_dir().join(format!("staunton-mdbook-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let input = two_chapters(&root, "# X\n\n```fen\nstart\n```\n", json!({}));
+        let out: Value = serde_json::from_str(&preprocess(&input).unwrap()).unwrap();
+        let a = out["items"][0]["Chapter"]["content"].as_str().unwrap();
+        let b = out["items"][0]["Chapter"]["sub_items"][0]["Chapter"]["content"]
+            .as_str()
+            .unwrap();
+        assert!(
+            a.starts_with("# X\n\n![") && a.contains("](diagrams/"),
+            "{a}"
+        );
+        assert!(b.contains("](../diagrams/"), "{b}");
+        let name = a
+            .split("](diagrams/")
+            .nth(1)
+            .unwrap()
+            .trim_end()
+            .trim_end_matches(')');
+        assert!(root.join("text/diagrams").join(name).is_file(), "{name}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_bad_fence_names_the_chapter_file_and_line() {
+        let root = Path::new("/nonexistent");
+        let bad = "# X\n\n```fen\nnot a position\n```\n";
+        let input = two_chapters(root, bad, json!({"mode": "inline"}));
+        let error = preprocess(&input).unwrap_err().to_string();
+        assert!(error.starts_with("text/a.md:3: "), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+        let input = two_chapters(root, bad, json!({"mode": "inline", "keep-going": true}));
+        assert!(preprocess(&input).is_ok());
     }
 
     #[test]
