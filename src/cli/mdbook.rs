@@ -13,7 +13,11 @@
 //! mode = "images"          # or "inline" (the SVG in the page), or "url" (a running service)
 //! images = "diagrams"      # folder under the book's src, files named by hash
 //! format = "svg"           # or "png"
-//! [preprocessor.staunton.defaults]
+//! url = "https://…"        # mode = "url": the service's address
+//! lang = "de"              # the alt text's language (default: the book's, if known)
+//! keep-going = false       # true: a bad fence becomes an error card and a warning
+//! pieces-dir = "pieces"    # piece sets, relative to the book's root
+//! [preprocessor.staunton.defaults]   # options every fence starts from
 //! size = 320
 //! ```
 
@@ -97,7 +101,7 @@ impl Job {
             Output::Images(folder) => root.join(&src).join(folder.join("/")),
             Output::Inline | Output::Url(_) => PathBuf::new(),
         };
-        // The book's own language names the pieces in the alt text, when the renderer knows it.
+        // The book's own language words the alt text, when Staunton has words for it.
         let language = context
             .pointer("/config/book/language")
             .and_then(Value::as_str);
