@@ -10,7 +10,9 @@
 #     keep-going = true becomes a warning; a bad config value stops it naming the key.
 # Modes are switched with mdBook's environment overrides (MDBOOK_PREPROCESSOR__STAUNTON__MODE).
 #
-#   scripts/mdbook-test.sh [STAUNTON_BIN]     (default target/release/staunton, built if missing)
+#   scripts/mdbook-test.sh [STAUNTON_BIN]
+#
+# STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton, built when missing.
 #
 # Installs the pinned mdBook with `cargo install` when `mdbook --version` is another one.
 # Exit status 1 with a message naming what failed.
@@ -22,7 +24,7 @@ fail() {
   exit 1
 }
 
-staunton=${1:-target/release/staunton}
+staunton=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}
 if [ ! -x "$staunton" ]; then
   [ $# -eq 0 ] || fail "$staunton is not an executable file"
   echo "== cargo build --release"
