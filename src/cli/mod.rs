@@ -5,6 +5,7 @@
 //! line and the service accept exactly the same values.
 
 mod markdown;
+mod mdbook;
 
 use crate::http::{self, AppState};
 use crate::render::Renderer;
@@ -65,6 +66,9 @@ enum Command {
     /// Render one fence (its info string in --info, its body on standard input) to a file
     /// and print three lines: the file's path, the alt text, the caption (for filters).
     Fence(Box<markdown::FenceArgs>),
+    /// An mdBook preprocessor: the diagram fences of every chapter become images
+    /// (`[preprocessor.staunton]` in book.toml).
+    Mdbook(mdbook::MdbookArgs),
 }
 
 #[derive(Debug, Args)]
@@ -393,6 +397,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Compare(args)) => compare(args),
         Some(Command::Markdown(args)) => markdown::markdown(*args),
         Some(Command::Fence(args)) => markdown::fence(*args),
+        Some(Command::Mdbook(args)) => mdbook::run(args),
     }
 }
 
