@@ -7,6 +7,8 @@
 #   scripts/check-book.sh
 #
 # Installs the pinned mdBook with `cargo install` when `mdbook --version` is another one.
+# Builds the release binary first: the book's diagram fences are drawn by `staunton mdbook`
+# (docs/book.toml), this build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +21,17 @@ if [ "$(mdbook --version 2> /dev/null || true)" != "mdbook v$mdbook_version" ]; 
     cargo install mdbook --version "$mdbook_version" --locked --quiet
 fi
 mdbook --version
+
+echo "== cargo build --release (staunton mdbook draws the book's diagrams)"
+cargo build --release --quiet
+# Absolute: mdBook runs the preprocessor from docs/.
+PATH="$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd):$PATH"
+export PATH
+# mdBook skips a preprocessor whose `supports` fails and leaves the fences as code.
+staunton mdbook supports html || {
+  echo "check-book: $(command -v staunton) has no mdbook command" >&2
+  exit 1
+}
 
 echo "== mdbook build docs --dest-dir target/book"
 rm -rf target/book
