@@ -98,6 +98,14 @@ fn url_mode_matches_the_committed_documents() {
 }
 
 #[test]
+fn inline_mode_matches_the_committed_document() {
+    // The CommonMark cases: inline SVG in lists, quotes and footnotes.
+    let (out, report) = run(&document("commonmark"), &Settings::default());
+    assert!(report.fences > 5 && report.warnings.is_empty(), "{report:?}");
+    check_golden("commonmark.inline.md", &out);
+}
+
+#[test]
 fn every_line_outside_the_fences_is_kept() {
     for name in DOCUMENTS {
         let source = document(name);
