@@ -7,4 +7,5 @@ mod common;
 
 mod cli;
 mod compare_cli;
+mod markdown_cli;
 mod stdout;
