@@ -1,6 +1,6 @@
 //! The command line as a real process, one test binary (each module was a test binary of
-//! its own; one binary links the crate once): every subcommand (`cli`) and
-//! `staunton compare` (`compare_cli`).
+//! its own; one binary links the crate once): every subcommand (`cli`), `staunton
+//! markdown` and `staunton fence` (`markdown_cli`), `staunton compare` (`compare_cli`).
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -101,7 +101,10 @@ fn url_mode_matches_the_committed_documents() {
 fn inline_mode_matches_the_committed_document() {
     // The CommonMark cases: inline SVG in lists, quotes and footnotes.
     let (out, report) = run(&document("commonmark"), &Settings::default());
-    assert!(report.fences > 5 && report.warnings.is_empty(), "{report:?}");
+    assert!(
+        report.fences > 5 && report.warnings.is_empty(),
+        "{report:?}"
+    );
     check_golden("commonmark.inline.md", &out);
 }
 
