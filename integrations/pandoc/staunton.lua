@@ -69,7 +69,8 @@ end
 local function fence_size(el)
   local size
   for line in (el.text .. "\n"):gmatch("([^\n]*)\n") do
-    size = line:match("^%s*size%s*:%s*(%d+)%s*$") or size
+    size = line:match("^%s*size%s*:%s*(%d+)%s*$") or line:match("^%s*%-%-.-%-%-size=(%d+)")
+      or line:match("^%s*%-%-size=(%d+)") or size
   end
   return tonumber(size or el.attributes["size"])
 end
@@ -93,6 +94,8 @@ local function request(el, format)
     print_pixels, width = print_size(el)
     -- The print size replaces the fence's own: drop its size: lines from the body.
     body = ("\n" .. body):gsub("\n%s*size%s*:[^\n]*", ""):sub(2)
+    -- … and the size flag of a fen2png line (`--size=200 --flip`).
+    body = body:gsub("%-%-size=%S*", "")
   end
   for key, value in pairs(el.attributes) do
     if not (print_pixels and key == "size") then
@@ -150,7 +153,7 @@ local function html_escape(s)
 end
 
 local function diagram(el)
-  if not KINDS[el.classes[1] or ""] then return nil end
+  if not KINDS[(el.classes[1] or ""):lower()] then return nil end
   local format = image_format()
   local info, body, width = request(el, format)
   local path, alt, caption = run_staunton(info, body, format)
@@ -163,6 +166,11 @@ local function diagram(el)
     return pandoc.RawBlock("html", string.format(
       '<figure class="staunton-diagram">\n<img src="%s" alt="%s" />\n<figcaption>%s</figcaption>\n</figure>',
       html_escape(path), html_escape(alt), html_escape(caption)))
+  end
+  if pandoc.Figure then
+    -- pandoc 3: figures are blocks of their own (the "fig:" title means nothing there).
+    return pandoc.Figure(pandoc.Plain({ pandoc.Image(inlines(alt), path, "", attr) }),
+      { pandoc.Plain(inlines(caption)) })
   end
   -- pandoc 2.x: an image alone in a paragraph, titled "fig:…", is a figure whose
   -- caption is the image's description.

@@ -125,6 +125,9 @@ pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
         lang: args.fences.lang.clone(),
         keep_going: args.keep_going,
     };
+    settings
+        .check()
+        .map_err(|e| anyhow!("the options given to every fence (--set, --lang): {e}"))?;
     let name = args
         .input
         .as_deref()

@@ -87,6 +87,11 @@ impl<'a> Emitter<'a> {
     }
 
     fn render_svgs(&mut self, diagrams: &[&Diagram]) {
+        // Dropped before choosing what to render, so every diagram of the chunk is there.
+        if self.svg_bytes > KEPT_SVG_BYTES {
+            self.svgs.clear();
+            self.svg_bytes = 0;
+        }
         let mut seen = HashSet::new();
         let todo: Vec<&Diagram> = diagrams
             .iter()
@@ -96,10 +101,6 @@ impl<'a> Emitter<'a> {
             })
             .copied()
             .collect();
-        if self.svg_bytes > KEPT_SVG_BYTES {
-            self.svgs.clear();
-            self.svg_bytes = 0;
-        }
         let renderer = self.renderer;
         let results = parallel(&todo, |d| {
             let svg = renderer.svg(&d.request.position, &d.request.options);
@@ -264,7 +265,14 @@ fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
         .and_then(|n| n.to_str())
         .unwrap_or("diagram");
     let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, bytes)?;
+    // A new file, never one found there (a link planted under that name is refused).
+    let _ = std::fs::remove_file(&temporary);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)?;
+    std::io::Write::write_all(&mut file, bytes)?;
+    drop(file);
     std::fs::rename(&temporary, path)?;
     Ok(true)
 }
@@ -298,7 +306,7 @@ fn inline(svg: &str, key: &str, alt: &str) -> String {
         crate::hash::base36(crate::hash::fnv1a(key.bytes()), 6)
     );
     let svg = crate::render::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
-    format!(r#"<div class="staunton">{svg}</div>"#)
+    format!(r#"<div class="staunton-diagram">{svg}</div>"#)
 }
 
 /// An `<img>` element.
@@ -311,7 +319,7 @@ fn framed(image: String, caption: Option<&str>) -> String {
     match caption {
         None => image,
         Some(c) => format!(
-            r#"<figure class="staunton">{image}<figcaption>{}</figcaption></figure>"#,
+            r#"<figure class="staunton-diagram">{image}<figcaption>{}</figcaption></figure>"#,
             attribute(c)
         ),
     }
@@ -325,11 +333,13 @@ fn attribute(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Text escaped for a Markdown image's alt (brackets and backslashes).
+/// Text escaped for a Markdown image's alt: the characters that Markdown would read as
+/// brackets, emphasis, code, HTML or an entity (a description has none of them, and stays
+/// readable).
 fn markdown_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '\\' | '[' | ']') {
+        if matches!(c, '\\' | '[' | ']' | '*' | '_' | '`' | '<' | '>' | '&') {
             out.push('\\');
         }
         out.push(c);

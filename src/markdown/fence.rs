@@ -150,7 +150,7 @@ pub fn read(
     for (key, value) in defaults {
         apply(&mut pairs, key, value)?;
     }
-    for word in words(info).into_iter().skip(1) {
+    for word in words(info)?.into_iter().skip(1) {
         info_word(&mut pairs, &word)?;
     }
     let position = body_lines(&mut pairs, body, kind == "pgn")?;
@@ -189,9 +189,12 @@ fn body_lines(pairs: &mut Pairs, body: &str, pgn: bool) -> Result<String, Reques
             }
             continue;
         }
-        if let Some(flags) = trimmed.strip_prefix("--") {
+        // In a pgn fence the options come first: once the game starts, every line is
+        // the game's (a comment may hold `Idea: …`).
+        let in_game = pgn && !rest.is_empty();
+        if let (false, Some(flags)) = (in_game, trimmed.strip_prefix("--")) {
             flag_line(pairs, flags)?;
-        } else if let Some((key, value)) = option_line(trimmed) {
+        } else if let (false, Some((key, value))) = (in_game, option_line(trimmed)) {
             apply(pairs, key, value)?;
         } else if pgn {
             rest.push_str(line);
@@ -463,14 +466,20 @@ fn unquoted(value: &str) -> &str {
 }
 
 /// The info string's words: split at spaces outside quotes (`caption="A b"` is one word).
-fn words(info: &str) -> Vec<String> {
+/// A quote opens a quoted part only at the start of a word or right after `=`
+/// (`caption=Morphy's` is a plain word); inside quotes a backslash takes the next
+/// character as it is (`"say \"hi\""`, for `staunton fence --info`: Markdown has
+/// already read such escapes out of a fence's info string).
+fn words(info: &str) -> Result<Vec<String>, RequestError> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut quote = None;
-    for c in info.chars() {
+    let mut chars = info.chars();
+    while let Some(c) = chars.next() {
         match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
+            (Some(_), '\\') => word.extend(chars.next()),
             (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') if word.is_empty() || word.ends_with('=') => quote = Some(c),
             (None, c) if c.is_whitespace() => {
                 if !word.is_empty() {
                     out.push(std::mem::take(&mut word));
@@ -479,10 +488,19 @@ fn words(info: &str) -> Vec<String> {
             (_, c) => word.push(c),
         }
     }
+    if let Some(q) = quote {
+        return Err(RequestError::new(
+            "fence",
+            format!(
+                "the info string {} opens a quote {q} that does not close",
+                request::Echo(info)
+            ),
+        ));
+    }
     if !word.is_empty() {
         out.push(word);
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -562,6 +580,8 @@ mod tests {
         let d = diagram("pgn ply=2", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6\n").unwrap();
         assert!(d.alt.starts_with("After 1...e5."), "{}", d.alt);
         assert!(diagram("pgn", "caption: nothing").is_err());
+        let comment = diagram("pgn", "ply: 1\n1. e4 {The plan\nIdea: Bc4} e5").unwrap();
+        assert!(comment.caption.is_none() && comment.alt.starts_with("After 1. e4."));
     }
 
     #[test]
@@ -589,6 +609,12 @@ mod tests {
         assert_eq!(a.file_name(), b.file_name());
         assert!(a.file_name().ends_with(".svg"));
         assert_eq!(a.caption.as_deref(), Some("A game"));
+        let quoted = diagram(r#"fen caption="say \"hi\" \\ o'k""#, "start").unwrap();
+        assert_eq!(quoted.caption.as_deref(), Some(r#"say "hi" \ o'k"#));
+        let apostrophe = diagram("fen caption=Morphy's size=300", "start").unwrap();
+        assert_eq!(apostrophe.caption.as_deref(), Some("Morphy's"));
+        assert_eq!(apostrophe.request.options.size, 300);
+        assert!(diagram("fen caption=\"open", "start").is_err());
         let c = diagram("fen size=301", "start").unwrap();
         assert_ne!(a.file_name(), c.file_name());
     }

@@ -100,6 +100,12 @@ impl Settings {
         let lang = self.lang.iter().map(|l| ("lang".to_string(), l.clone()));
         lang.chain(self.defaults.iter().cloned()).collect()
     }
+
+    /// Whether the options every fence is given (`lang`, `defaults`) are good, checked once
+    /// before a rewrite so that a bad one is not blamed on the first fence.
+    pub fn check(&self) -> Result<(), crate::request::RequestError> {
+        fence::read("fen", "start", &self.fence_defaults(), self.format()).map(|_| ())
+    }
 }
 
 /// What a rewrite did.
@@ -150,7 +156,11 @@ pub fn rewrite(
     let mut chunk: Vec<Found> = Vec::new();
     let mut written = 0;
     let mut open: Option<(String, Range<usize>, String)> = None;
-    for (event, range) in Parser::new_ext(document, options()).into_offset_iter() {
+    // Front matter is read as such only at the very top (pulldown-cmark would take a `---`
+    // pair anywhere for it, and hide the fences between).
+    let skip = front_matter_len(document);
+    let body = Parser::new_ext(&document[skip..], options()).into_offset_iter();
+    for (event, range) in body.map(|(e, r)| (e, r.start + skip..r.end + skip)) {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
                 if fence::is_diagram(&info) =>
@@ -187,14 +197,34 @@ pub fn rewrite(
 }
 
 /// The Markdown the fences are found in: CommonMark, with the extensions whose blocks
-/// can hold or hide a fence (footnotes, front matter of static sites).
+/// can hold a fence (footnotes) or change what a line is (tables, task lists).
 fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
-        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+}
+
+/// The length of the static-site front matter at the top of `document` (`---` … `---` or
+/// `...`, `+++` … `+++`), with its closing line; 0 when there is none.
+fn front_matter_len(document: &str) -> usize {
+    let mut lines = document.split_inclusive('\n');
+    let Some(first) = lines.next() else {
+        return 0;
+    };
+    let closing: &[&str] = match first.trim_end() {
+        "---" => &["---", "..."],
+        "+++" => &["+++"],
+        _ => return 0,
+    };
+    let mut offset = first.len();
+    for line in lines {
+        offset += line.len();
+        if closing.contains(&line.trim_end()) {
+            return offset;
+        }
+    }
+    0
 }
 
 /// Render the chunk's diagrams, then write the document up to the chunk's last fence with
@@ -213,35 +243,75 @@ fn flush(
     emitter.render(&diagrams, chunk.len())?;
     for found in chunk.drain(..) {
         let text = emitter.replacement(found.line, &found.diagram)?;
-        let (start, end) = (found.range.start, found.range.end);
-        let line_start = document[..start].rfind('\n').map_or(0, |i| i + 1);
-        let prefix = &document[line_start..start];
-        // The fence's line ending stays (the range holds it only when the fence runs to
-        // the end of the document): the next block starts as it did.
-        let original = &document[start..end];
-        let endings = ["\r\n", "\n", "\r"];
-        let (ending, end) = match endings.into_iter().find(|e| original.ends_with(e)) {
-            Some(e) => (e, end),
-            None => match endings.into_iter().find(|e| document[end..].starts_with(e)) {
-                Some(e) => (e, end + e.len()),
-                None => ("", end),
-            },
-        };
-        // A fence is a block of its own; an image line is not (a paragraph, or an HTML
-        // block that runs to the next blank line): blank lines keep the neighbours apart.
-        let blank = blank_line(prefix);
-        let depth = blank.matches('>').count();
-        out.write_all(&document.as_bytes()[written..line_start])?;
-        if line_start > 0 && !is_blank(previous_line(&document[..line_start]), depth) {
-            write!(out, "{blank}{}", ending_or_newline(ending))?;
-        }
-        write!(out, "{prefix}{text}{ending}")?;
-        if end < document.len() && !is_blank(next_line(&document[end..]), depth) {
-            write!(out, "{blank}{ending}")?;
-        }
-        written = end;
+        written = place(document, found.range, &text, written, out)?;
     }
     Ok(written)
+}
+
+/// Write the document from `written` up to the fence at `range`, then `text` in its place;
+/// returns how far the document is written.
+fn place(
+    document: &str,
+    range: Range<usize>,
+    text: &str,
+    written: usize,
+    out: &mut dyn Write,
+) -> Result<usize, MarkdownError> {
+    let (start, end) = (range.start, range.end);
+    let line_start = document[..start]
+        .rfind(['\n', '\r'])
+        .map_or(0, |i| i + 1)
+        .max(written);
+    let prefix = &document[line_start..start];
+    // The fence's line ending stays (the range holds it only when the fence runs to the
+    // end of the document): the next block starts as it did.
+    let endings = ["\r\n", "\n", "\r"];
+    let (ending, end) = match endings
+        .into_iter()
+        .find(|e| document[start..end].ends_with(e))
+    {
+        Some(e) => (e, end),
+        None => match endings.into_iter().find(|e| document[end..].starts_with(e)) {
+            Some(e) => (e, end + e.len()),
+            None => ("", end),
+        },
+    };
+    // A fence is a block of its own; an image line is not (a paragraph, or an HTML block
+    // that runs to the next blank line): blank lines keep the neighbours apart, except
+    // list items, which no paragraph swallows (and a tight list stays tight).
+    let blank = blank_line(prefix);
+    let depth = blank.matches('>').count();
+    out.write_all(&document.as_bytes()[written..line_start])?;
+    let before = previous_line(&document[..line_start]);
+    if line_start > 0 && !is_blank(before, depth) && !opens_item(prefix) {
+        write!(out, "{blank}{}", ending_or_newline(ending))?;
+    }
+    write!(out, "{prefix}{text}{ending}")?;
+    let after = next_line(&document[end..]);
+    if end < document.len() && !is_blank(after, depth) && !is_item(after) {
+        write!(out, "{blank}{ending}")?;
+    }
+    Ok(end)
+}
+
+/// Whether a fence's line `prefix` holds a list marker (the fence starts an item).
+fn opens_item(prefix: &str) -> bool {
+    prefix.chars().any(|c| c != '>' && !c.is_whitespace())
+}
+
+/// Whether `line` (after any quote markers) starts a list item: `-`, `*`, `+`, `1.`, `1)`.
+fn is_item(line: &str) -> bool {
+    let rest = line.trim_start_matches(['>', ' ', '\t']);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let marker = match rest.as_bytes().first() {
+        Some(b'-' | b'*' | b'+') => 1,
+        Some(b'0'..=b'9') if (1..=9).contains(&digits) => match rest.as_bytes().get(digits) {
+            Some(b'.' | b')') => digits + 1,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    matches!(rest.as_bytes().get(marker), None | Some(b' ' | b'\t'))
 }
 
 /// A blank line inside the containers a line's `prefix` opens: its quote markers only
@@ -260,11 +330,11 @@ fn is_blank(line: &str, depth: usize) -> bool {
     line.chars().all(|c| c == '>' || c.is_whitespace()) && line.matches('>').count() <= depth
 }
 
-/// The last line of `text`, which ends with a line ending.
+/// The last line of `text`, which ends with a line ending (`\n`, `\r\n` or `\r`).
 fn previous_line(text: &str) -> &str {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let body = body.strip_suffix('\r').unwrap_or(body);
-    body.rfind('\n').map_or(body, |i| &body[i + 1..])
+    body.rfind(['\n', '\r']).map_or(body, |i| &body[i + 1..])
 }
 
 /// The first line of `text`.
@@ -284,12 +354,15 @@ struct LineCounter {
 }
 
 impl LineCounter {
+    /// The line of `offset`; a line ends at `\n`, `\r\n` or a lone `\r`, as in CommonMark.
     fn line_at(&mut self, document: &str, offset: usize) -> usize {
-        let newlines = document.as_bytes()[self.offset..offset]
-            .iter()
-            .filter(|b| **b == b'\n')
+        let bytes = document.as_bytes();
+        let ends = (self.offset..offset)
+            .filter(|&i| {
+                bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            })
             .count();
-        self.line += newlines;
+        self.line += ends;
         self.offset = offset;
         self.line + 1
     }

@@ -141,3 +141,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn lone_carriage_returns_end_lines_as_in_commonmark() {
+    let source = "```fen\n```\r```fen\n```\n";
+    let (out, report) = run(source, &url_mode());
+    assert_eq!(
+        (report.fences, out.matches("<img ").count()),
+        (2, 2),
+        "{out:?}"
+    );
+    let mut sink = Vec::new();
+    let error = rewrite(
+        "a\r\r```fen\nsize: 1\n```\n",
+        &url_mode(),
+        &Renderer::default(),
+        &mut sink,
+    );
+    assert!(error.unwrap_err().to_string().starts_with("line 3: "));
+}

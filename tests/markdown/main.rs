@@ -210,7 +210,7 @@ fn inline_svgs_are_the_requests_own_drawings_with_ids_of_their_own() {
     let (inline, report) = run(&source, &Settings::default());
     let (urls, _) = run(&source, &url_mode());
     let svgs: Vec<&str> = inline
-        .split("<div class=\"staunton\">")
+        .split("<div class=\"staunton-diagram\">")
         .skip(1)
         .map(|part| &part[..part.find("</div>").unwrap()])
         .collect();
@@ -304,4 +304,36 @@ fn keep_going_puts_an_error_card_in_place_and_warns() {
     assert!(card.starts_with("error-"), "{out}");
     let image = common::decode(&std::fs::read(dir.join(card)).unwrap());
     assert_eq!(image.width(), 400);
+}
+
+#[test]
+fn rules_in_the_middle_are_not_front_matter_and_tight_lists_stay_tight() {
+    let source = "Text\n\n---\nWhite to move:\n\n```fen\nstart\n```\n---\n";
+    let (out, report) = run(source, &url_mode());
+    assert_eq!(report.fences, 1, "{out}");
+    let front = "---\ntitle: x\n---\n```fen\nstart\n```\n";
+    let (out, report) = run(front, &url_mode());
+    assert_eq!(report.fences, 1);
+    assert!(out.starts_with("---\ntitle: x\n---\n\n<img "), "{out}");
+    let list = "- a\n- ```fen\n  start\n  ```\n- b\n";
+    let (out, _) = run(list, &url_mode());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0] == "- a" && lines[1].starts_with("- <img ") && lines[2] == "- b");
+}
+
+#[test]
+fn options_given_to_every_fence_are_checked_once() {
+    let settings = Settings {
+        defaults: vec![("sise".into(), "300".into())],
+        ..url_mode()
+    };
+    assert!(
+        settings
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("did you mean size?")
+    );
+    assert!(url_mode().check().is_ok());
 }
