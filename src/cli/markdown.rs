@@ -183,7 +183,12 @@ fn write_atomically<T, E: Into<anyhow::Error>>(
     write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
 ) -> Result<T, anyhow::Error> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let temporary = path.with_file_name(format!(".{}.tmp", name.unwrap_or_default()));
+    // The process id keeps two runs writing the same file (pandoc -j) off each other's.
+    let temporary = path.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
     let file = std::fs::File::create(&temporary)
         .with_context(|| format!("cannot write {}", temporary.display()))?;
     let mut out = std::io::BufWriter::new(file);
