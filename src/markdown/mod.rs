@@ -140,6 +140,8 @@ pub enum MarkdownError {
 struct Found {
     range: Range<usize>,
     line: usize,
+    /// Whether the fence's innermost container is a list item.
+    in_item: bool,
     diagram: Result<Diagram, String>,
 }
 
@@ -156,6 +158,8 @@ pub fn rewrite(
     let mut chunk: Vec<Found> = Vec::new();
     let mut written = 0;
     let mut open: Option<(String, Range<usize>, String)> = None;
+    // The open containers, innermost last: `true` for a list item.
+    let mut containers: Vec<bool> = Vec::new();
     // Front matter is read as such only at the very top (pulldown-cmark would take a `---`
     // pair anywhere for it, and hide the fences between).
     let skip = front_matter_len(document);
@@ -166,6 +170,13 @@ pub fn rewrite(
                 if fence::is_diagram(&info) =>
             {
                 open = Some((info.into_string(), range, String::new()));
+            }
+            Event::Start(Tag::Item) => containers.push(true),
+            Event::Start(Tag::BlockQuote(_) | Tag::FootnoteDefinition(_)) => {
+                containers.push(false);
+            }
+            Event::End(TagEnd::Item | TagEnd::BlockQuote(_) | TagEnd::FootnoteDefinition) => {
+                containers.pop();
             }
             Event::Text(text) => {
                 if let Some((_, _, body)) = open.as_mut() {
@@ -182,6 +193,7 @@ pub fn rewrite(
                 chunk.push(Found {
                     range,
                     line,
+                    in_item: containers.last() == Some(&true),
                     diagram,
                 });
                 if chunk.len() == CHUNK {
@@ -243,7 +255,7 @@ fn flush(
     emitter.render(&diagrams, chunk.len())?;
     for found in chunk.drain(..) {
         let text = emitter.replacement(found.line, &found.diagram)?;
-        written = place(document, found.range, &text, written, out)?;
+        written = place(document, &found, &text, written, out)?;
     }
     Ok(written)
 }
@@ -252,12 +264,12 @@ fn flush(
 /// returns how far the document is written.
 fn place(
     document: &str,
-    range: Range<usize>,
+    found: &Found,
     text: &str,
     written: usize,
     out: &mut dyn Write,
 ) -> Result<usize, MarkdownError> {
-    let (start, end) = (range.start, range.end);
+    let (start, end) = (found.range.start, found.range.end);
     let line_start = document[..start]
         .rfind(['\n', '\r'])
         .map_or(0, |i| i + 1)
@@ -278,7 +290,8 @@ fn place(
     };
     // A fence is a block of its own; an image line is not (a paragraph, or an HTML block
     // that runs to the next blank line): blank lines keep the neighbours apart, except
-    // list items, which no paragraph swallows (and a tight list stays tight).
+    // where a list item starts on the fence's line or the next line starts an item that
+    // closes the fence's own (so a tight list stays tight).
     let blank = blank_line(prefix);
     let depth = blank.matches('>').count();
     out.write_all(&document.as_bytes()[written..line_start])?;
@@ -288,7 +301,8 @@ fn place(
     }
     write!(out, "{prefix}{text}{ending}")?;
     let after = next_line(&document[end..]);
-    if end < document.len() && !is_blank(after, depth) && !is_item(after) {
+    let closes_item = found.in_item && is_item(after) && indent(after) < columns(prefix);
+    if end < document.len() && !is_blank(after, depth) && !closes_item {
         write!(out, "{blank}{ending}")?;
     }
     Ok(end)
@@ -312,6 +326,22 @@ fn is_item(line: &str) -> bool {
         _ => return false,
     };
     matches!(rest.as_bytes().get(marker), None | Some(b' ' | b'\t'))
+}
+
+/// The width of a line's leading quote markers and spaces.
+fn indent(line: &str) -> usize {
+    let end = line
+        .find(|c: char| c != '>' && !c.is_whitespace())
+        .unwrap_or(line.len());
+    columns(&line[..end])
+}
+
+/// The columns `text` spans, tabs reaching the next multiple of 4.
+fn columns(text: &str) -> usize {
+    text.chars().fold(0, |width, c| match c {
+        '\t' => width + 4 - width % 4,
+        _ => width + 1,
+    })
 }
 
 /// A blank line inside the containers a line's `prefix` opens: its quote markers only

@@ -320,6 +320,12 @@ fn rules_in_the_middle_are_not_front_matter_and_tight_lists_stay_tight() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0] == "- a" && lines[1].starts_with("- <img ") && lines[2] == "- b");
+    // A list that starts after a fence is not swallowed by the image's HTML block.
+    let (out, _) = run("```fen\n```\n1. e4 e5\n", &url_mode());
+    assert!(out.ends_with("\">\n\n1. e4 e5\n"), "{out}");
+    let nested = "- a\n  ```fen\n  ```\n  - b\n";
+    let (out, _) = run(nested, &url_mode());
+    assert!(out.ends_with("\">\n\n  - b\n"), "{out}");
 }
 
 #[test]
