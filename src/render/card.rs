@@ -76,7 +76,7 @@ impl Card {
         let sentence = shortened(sentence.trim(), MAX_CHARS);
         let mut px = (s / 14.0).max(MIN_PX);
         let (px, lines) = loop {
-            let lines = wrap(book, &sentence, px, width);
+            let lines = book.wrap(&sentence, px, width, usize::MAX);
             let fits = block_height(lines.len(), px) <= height;
             if fits || px * 0.9 < MIN_PX {
                 break (px, fit_lines(book, lines, px, width, height));
@@ -248,37 +248,6 @@ fn shortened(text: &str, max: usize) -> String {
         None => text.to_string(),
         Some((at, _)) => format!("{}…", &text[..at]),
     }
-}
-
-/// `text` in lines at most `width` pixels wide at `px`: broken between words, and inside a
-/// word only when the word alone is wider than a line (a long FEN or URL).
-fn wrap(face: &TextFace, text: &str, px: f32, width: f32) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let joined = match line.is_empty() {
-            true => word.to_string(),
-            false => format!("{line} {word}"),
-        };
-        if face.width(&joined, px) <= width {
-            line = joined;
-            continue;
-        }
-        if !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        for c in word.chars() {
-            line.push(c);
-            if line.chars().count() > 1 && face.width(&line, px) > width {
-                line.pop();
-                lines.push(std::mem::replace(&mut line, c.to_string()));
-            }
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// `#rrggbb` of an RGBA colour.

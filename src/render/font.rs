@@ -302,6 +302,44 @@ impl TextFace {
         String::new()
     }
 
+    /// `text` broken at spaces into lines at most `max` pixels wide at `px` (a word wider
+    /// than a line is broken between characters, as text without spaces is); at most
+    /// `lines` lines, the last ending in `…` when the text goes on.
+    pub fn wrap(&self, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let joined = match line.is_empty() {
+                true => word.to_string(),
+                false => format!("{line} {word}"),
+            };
+            if self.width(&joined, px) <= max {
+                line = joined;
+                continue;
+            }
+            if !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+            }
+            for c in word.chars() {
+                line.push(c);
+                if line.chars().count() > 1 && self.width(&line, px) > max {
+                    line.pop();
+                    out.push(std::mem::replace(&mut line, c.to_string()));
+                }
+            }
+        }
+        if !line.is_empty() {
+            out.push(line);
+        }
+        if out.len() > lines {
+            let rest = out.split_off(lines).join(" ");
+            if let Some(last) = out.last_mut() {
+                *last = self.fit(&format!("{last} {rest}"), px, max);
+            }
+        }
+        out
+    }
+
     /// `text` as SVG path data (absolute, y down) at `px` pixels per em, the left end of its
     /// baseline at (`x`, `baseline`): the same outlines [`TextFace::paint`] fills.
     pub fn svg_path(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> String {

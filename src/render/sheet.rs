@@ -248,31 +248,6 @@ fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
     TextFace::builtin(bold).ok_or_else(|| RenderError::Encode(FONT_UNREADABLE.into()))
 }
 
-/// `text` broken into lines at most `max` pixels wide at `px`; at most `lines` lines, the
-/// last shortened with `…` if the text goes on.
-fn wrap(face: &TextFace, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut words = text.split_whitespace().peekable();
-    while let Some(word) = words.next() {
-        let mut line = word.to_string();
-        while let Some(next) = words.peek() {
-            let longer = format!("{line} {next}");
-            if face.width(&longer, px) > max {
-                break;
-            }
-            line = longer;
-            words.next();
-        }
-        if out.len() + 1 == lines && words.peek().is_some() {
-            let rest: Vec<&str> = words.collect();
-            out.push(face.fit(&format!("{line} {}", rest.join(" ")), px, max));
-            return out;
-        }
-        out.push(face.fit(&line, px, max));
-    }
-    out
-}
-
 /// A sheet's pages in page pixels: their size, margin and columns, and the type faces.
 struct Frame {
     /// Page pixels per point.
@@ -458,7 +433,7 @@ impl Sheet {
                 let number = format!("{}.", i + 1);
                 let indent = f.bold.width(&format!("{number} "), caption_px);
                 let lines = e.caption.as_deref().map_or_else(Vec::new, |c| {
-                    wrap(f.book, c, caption_px, f.column - indent, CAPTION_LINES)
+                    f.book.wrap(c, caption_px, f.column - indent, CAPTION_LINES)
                 });
                 (number, lines)
             })
@@ -644,7 +619,7 @@ impl Sheet {
         let wide = width as f32 - 2.0 * margin - indent;
         for (i, entry) in self.entries.iter().enumerate() {
             let text = entry.solution.as_deref().unwrap_or("—");
-            let lines = wrap(book, text, px, wide, usize::MAX);
+            let lines = book.wrap(text, px, wide, usize::MAX);
             let lines = if lines.is_empty() {
                 vec!["—".to_string()]
             } else {
