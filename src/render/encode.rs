@@ -540,7 +540,15 @@ fn palettise(rgba: &[u8], width: usize, scratch: &mut Scratch) -> Option<Vec<u8>
             runs.push((REPEAT, 0));
             continue;
         }
-        let mut pixels = row.chunks_exact(4).map(key).peekable();
+        // 0 marks a free slot of the colour table: transparent black (never drawn by
+        // the callers, which refuse transparency) is counted as opaque black.
+        let mut pixels = row
+            .chunks_exact(4)
+            .map(|px| match key(px) {
+                0 => 0xff00_0000,
+                k => k,
+            })
+            .peekable();
         let (mut last, mut last_id) = (0u32, 0u16);
         while let Some(color) = pixels.next() {
             let mut run = 1;
