@@ -89,3 +89,5 @@ echo "             $shots/editor-1200.png, editor-1200-dark.png, editor-390.png,
 echo "             $shots/error-images.png (Chromium), firefox-errors.png (Firefox)"
 echo "== node tests/browser/warning.mjs"
 STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/warning.mjs
+echo "== node tests/browser/page.mjs (background=auto, light and dark colour schemes)"
+STAUNTON_URL="$url" SHOTS="$shots" CHROMIUM="$chromium" node tests/browser/page.mjs

@@ -6,7 +6,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   // Controls whose values are free text.
-  const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "annotations"];
+  const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "annotations", "labels", "caption"];
   // Controls filled from an enum of the API.
   const CHOICES = ["orientation", "coordinates", "theme", "pieces", "format", "lang"];
   // The languages of the alt text (`lang`), by their own names; and how each introduces
@@ -120,6 +120,8 @@
       if (v) p.set(name, v);
     }
     if ($("turn").checked) p.set("turn", "1");
+    // The page's colour: a list of the page's own (the API takes colours too).
+    if ($("background").value !== "light") p.set("background", $("background").value);
     for (const [k, v] of Object.entries(overrides || {})) {
       if (v === null || String(v) === String(defaults[k])) p.delete(k);
       else p.set(k, String(v));
@@ -448,6 +450,7 @@
     for (const name of CHOICES) $(name).value = defaults[name];
     $("size").value = defaults.size;
     for (const name of TEXT) $(name).value = "";
+    $("background").value = "light";
     $("turn").checked = false;
     $("whole").checked = false;
     syncGame();

@@ -357,6 +357,14 @@ pub fn describe_in(position: &Position, lang: Lang) -> String {
     describe_after(position, None, lang)
 }
 
+/// "After 23...Qxf2+" in `lang`, the move's piece letters written as `lang` writes them:
+/// a caption under a diagram of the position.
+pub fn after_move(label: &str, lang: Lang) -> String {
+    let w = lang.words();
+    let (before, after) = w.after;
+    format!("{before}{}{after}", move_letters(label, w))
+}
+
 /// [`describe_in`], after the move that led to the position (`23...Qxf2+`, its piece
 /// letters written as `lang` writes them) when there is one: what `/describe` says of a
 /// game.

@@ -325,6 +325,18 @@ struct RenderArgs {
     /// PGN comment commands, e.g. "[%cal Ge2e4][%csl Rd5]".
     #[arg(long)]
     annotations: Option<String>,
+    /// Outside the squares: light (the default), dark, transparent, a colour #rrggbb, or
+    /// (SVG only) auto, following the reader's colour scheme.
+    #[arg(long)]
+    background: Option<String>,
+    /// Colour of the labels and the caption, #rgb or #rrggbb (default: one that reads on
+    /// the background).
+    #[arg(long)]
+    labels: Option<String>,
+    /// Text under the board (at most 3 lines), or fen (the position's FEN) or move ("After
+    /// 23...Qxf2+", with --pgn).
+    #[arg(long)]
+    caption: Option<String>,
     /// Mark the side to move beside the board.
     #[arg(long)]
     turn: bool,
@@ -501,6 +513,9 @@ impl RenderArgs {
                 ("squares", &self.squares),
                 ("highlight", &self.highlight),
                 ("annotations", &self.annotations),
+                ("background", &self.background),
+                ("labels", &self.labels),
+                ("caption", &self.caption),
                 ("style", &self.style),
                 ("lang", &self.lang),
             ],

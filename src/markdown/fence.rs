@@ -20,6 +20,11 @@ pub const FENCE_PARAMS: &[Param] = &[
         "A caption under the diagram (`<figure>` and `<figcaption>`).",
     ),
     fence_param(
+        "image-caption",
+        &["image-caption", "image_caption", "imagecaption"],
+        "Text drawn in the image under the board (the HTTP parameter `caption`: text, `fen` or `move`), which travels with the image where a `<figcaption>` does not.",
+    ),
+    fence_param(
         "alt",
         &["alt"],
         "The image's alt text (default: the position described in `lang`).",
@@ -332,6 +337,7 @@ fn apply(pairs: &mut Pairs, key: &str, value: &str) -> Result<(), RequestError> 
     match lower.as_str() {
         "caption" | "title" => pairs.caption = Some(value.to_string()),
         "alt" => pairs.alt = Some(value.to_string()),
+        "image_caption" | "imagecaption" => pairs.set("caption", unquoted(value).to_string()),
         "fen" | "load" | "position" => pairs.set("fen", unquoted(value).to_string()),
         "flip" | "flipped" => {
             let black = request::parse_flag("flip", value)?;

@@ -209,39 +209,54 @@ impl std::fmt::Debug for TextFace {
     }
 }
 
-/// `segments` (font units, y up) as SVG path data onto `d`, scaled by `scale` and placed
-/// at `origin`.
-fn write_svg(d: &mut String, segments: &[Segment], scale: f32, origin: (f32, f32)) {
-    // Hundredths of a pixel: far below what a printer or a screen shows.
-    let round = |v: f32| (v * 100.0).round() / 100.0;
-    let point = |d: &mut String, x: f64, y: f64| {
-        let (px, py) = (origin.0 + x as f32 * scale, origin.1 - y as f32 * scale);
-        let _ = write!(d, "{} {} ", round(px), round(py));
+/// Hundredths of a pixel: far below what a printer or a screen shows, and what both
+/// backends draw free text on, so PNG and SVG agree.
+fn hundredths(v: f32) -> f32 {
+    (v * 100.0).round() / 100.0
+}
+
+/// `segments` (font units, y up) scaled by `scale` and placed at `origin`, in pixels (y
+/// down) rounded to [`hundredths`], through `emit` as (command, points).
+fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut dyn FnMut(char, &[(f32, f32)])) {
+    let at = |x: f64, y: f64| {
+        (
+            hundredths(origin.0 + x as f32 * scale),
+            hundredths(origin.1 - y as f32 * scale),
+        )
     };
     for s in segments {
         match *s {
-            Segment::Move(x, y) => {
-                d.push('M');
-                point(d, x, y);
-            }
-            Segment::Line(x, y) => {
-                d.push('L');
-                point(d, x, y);
-            }
-            Segment::Quad(x1, y1, x, y) => {
-                d.push('Q');
-                point(d, x1, y1);
-                point(d, x, y);
-            }
-            Segment::Cubic(x1, y1, x2, y2, x, y) => {
-                d.push('C');
-                point(d, x1, y1);
-                point(d, x2, y2);
-                point(d, x, y);
-            }
-            Segment::Close => d.push('Z'),
+            Segment::Move(x, y) => emit('M', &[at(x, y)]),
+            Segment::Line(x, y) => emit('L', &[at(x, y)]),
+            Segment::Quad(x1, y1, x, y) => emit('Q', &[at(x1, y1), at(x, y)]),
+            Segment::Cubic(x1, y1, x2, y2, x, y) => emit('C', &[at(x1, y1), at(x2, y2), at(x, y)]),
+            Segment::Close => emit('Z', &[]),
         }
     }
+}
+
+/// `segments` (font units, y up) as SVG path data onto `d`, scaled by `scale` and placed
+/// at `origin`.
+fn write_svg(d: &mut String, segments: &[Segment], scale: f32, origin: (f32, f32)) {
+    place(segments, scale, origin, &mut |command, points| {
+        d.push(command);
+        for (x, y) in points {
+            let _ = write!(d, "{x} {y} ");
+        }
+    });
+}
+
+/// `segments` (font units, y up) onto `b` as [`write_svg`] writes them, scaled by `scale`
+/// and placed at `origin`: the very points the SVG holds.
+fn build_path(b: &mut PathBuilder, segments: &[Segment], scale: f32, origin: (f32, f32)) {
+    place(segments, scale, origin, &mut |command, p| match (command, p) {
+        ('M', [a]) => b.move_to(a.0, a.1),
+        ('L', [a]) => b.line_to(a.0, a.1),
+        ('Q', [a, c]) => b.quad_to(a.0, a.1, c.0, c.1),
+        ('C', [a, c, e]) => b.cubic_to(a.0, a.1, c.0, c.1, e.0, e.1),
+        ('Z', _) => b.close(),
+        _ => {}
+    });
 }
 
 impl TextFace {
@@ -260,6 +275,11 @@ impl TextFace {
             Some(TextFace { face, units_per_em })
         })
         .as_ref()
+    }
+
+    /// Whether the face draws `c` itself (rather than a `?` in its place).
+    pub fn has_glyph(&self, c: char) -> bool {
+        self.face.glyph_index(c).is_some()
     }
 
     fn glyph(&self, c: char) -> Option<ttf_parser::GlyphId> {
@@ -303,7 +323,8 @@ impl TextFace {
     }
 
     /// `text` broken at spaces into lines at most `max` pixels wide at `px` (a word wider
-    /// than a line is broken between characters, as text without spaces is); at most
+    /// than a line is broken after a slash, or else between characters, as text without
+    /// spaces is); at most
     /// `lines` lines, the last ending in `…` when the text goes on.
     pub fn wrap(&self, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
@@ -323,8 +344,13 @@ impl TextFace {
             for c in word.chars() {
                 line.push(c);
                 if line.chars().count() > 1 && self.width(&line, px) > max {
-                    line.pop();
-                    out.push(std::mem::replace(&mut line, c.to_string()));
+                    // After a slash if the line has one (a FEN's ranks, a path), else here.
+                    let cut = match line[..line.len() - c.len_utf8()].rfind('/') {
+                        Some(at) if at > 0 => at + 1,
+                        _ => line.len() - c.len_utf8(),
+                    };
+                    let rest = line.split_off(cut);
+                    out.push(std::mem::replace(&mut line, rest));
                 }
             }
         }
@@ -380,6 +406,36 @@ impl TextFace {
                 pixmap.fill_path(&path, &paint, FillRule::Winding, transform, None);
             }
             pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+        }
+    }
+
+    /// [`TextFace::paint`] from the very points [`TextFace::svg_path`] writes, as one
+    /// path: what an SVG viewer draws of that path data, pixel for pixel (captions, whose
+    /// PNG and SVG are compared).
+    pub fn paint_as_svg(
+        &self,
+        text: &str,
+        px: f32,
+        (x, baseline): (f32, f32),
+        color: [u8; 4],
+        pixmap: &mut PixmapMut,
+    ) {
+        let scale = px / self.units_per_em;
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
+        paint.anti_alias = true;
+        let mut pen = x;
+        let mut b = PathBuilder::new();
+        for c in text.chars() {
+            let Some(g) = self.glyph(c) else { continue };
+            let mut outline = Outline::default();
+            if self.face.outline_glyph(g, &mut outline).is_some() {
+                build_path(&mut b, &outline.0, scale, (pen, baseline));
+            }
+            pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+        }
+        if let Some(path) = b.finish() {
+            pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
         }
     }
 }

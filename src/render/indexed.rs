@@ -418,6 +418,10 @@ pub fn context(
     font: &LabelFont,
     labels: bool,
 ) -> Option<std::sync::Arc<Context>> {
+    // A caption is painted in RGBA (its glyphs are not the label font's).
+    if !scene.caption.is_empty() {
+        return None;
+    }
     tiles
         .contexts
         .get_with(context_key(scene, set, labels), || {
@@ -428,7 +432,9 @@ pub fn context(
 /// Whether the context of `scene`'s board with pieces from `set` is held (so a render of
 /// it costs a composition and an encoding, not a context build).
 pub fn has_context(scene: &Scene, set: &PieceSet, tiles: &Tiles, labels: bool) -> bool {
-    tiles.contexts.contains(&context_key(scene, set, labels))
+    scene.caption.is_empty()
+        && tiles
+            .contexts.contains(&context_key(scene, set, labels))
 }
 
 /// The key of a context: the base's description, the square size, the piece set.

@@ -14,8 +14,8 @@
 
 pub mod animate;
 internal_mod!(
-    card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata, raster,
-    scene, svg
+    caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
+    raster, scene, svg
 );
 pub mod options;
 

@@ -248,6 +248,8 @@ pub struct RenderOptions {
     pub text_style: TextStyle,
     /// The language of an SVG's `<title>` (SVG only; pixels have no words).
     pub lang: Lang,
+    /// A line or a few of text under the board, wrapped to the image's width.
+    pub caption: Option<String>,
 }
 
 /// A move annotation, drawn as a badge at the corner of the square the move went to.
@@ -318,6 +320,7 @@ impl Default for RenderOptions {
             dpi: DEFAULT_DPI,
             text_style: TextStyle::Letters,
             lang: Lang::En,
+            caption: None,
         }
     }
 }

@@ -215,6 +215,19 @@ fn paint_into(
     if !labels_in_margin {
         paint_labels(scene, font, pixmap);
     }
+    paint_caption(scene, pixmap);
+}
+
+/// The caption's lines, with the same outlines the SVG writes.
+fn paint_caption(scene: &Scene, pixmap: &mut PixmapMut) {
+    let Some(face) = crate::render::caption::face() else {
+        return;
+    };
+    for line in &scene.caption {
+        let c = line.color;
+        let at = (line.x, line.baseline);
+        face.paint_as_svg(&line.text, line.px, at, [c.r, c.g, c.b, c.a], pixmap);
+    }
 }
 
 /// Whether `rect` shares a pixel with `within` (always, when that is `None`).

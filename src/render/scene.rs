@@ -6,9 +6,10 @@
 
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
+use crate::render::caption::{self, TextLine};
 use crate::render::font::LabelFont;
 use crate::render::options::{Arrow, Check, Coordinates, Glyph, RenderOptions};
-use crate::render::theme::{HALO, INK, Rgba, Theme};
+use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
 
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +159,14 @@ pub struct Scene {
     pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
+    /// The caption's lines, under the board.
+    pub caption: Vec<TextLine>,
+    /// The caption as given (an SVG's `<desc>`): its lines may break a word after a `/`.
+    pub caption_text: Option<String>,
+    /// The colour of the labels in the margin and of the caption.
+    pub label: Rgba,
+    /// The margin and labels on a dark page (`background=auto`, SVG only).
+    pub dark_page: Option<Page>,
     /// The board's rectangle (the squares only).
     pub board: Rect,
     /// Side of one square in pixels.
@@ -319,7 +328,8 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let mut overlays = overlays(options, &grid);
     promoted_marks(position, &grid, theme, &mut overlays);
     if let Some(pocket) = &position.pocket {
-        draw_pockets(pocket, &grid, &l, theme, font, &mut pieces, &mut labels);
+        let placed = (&mut fills, &mut pieces, &mut labels);
+        draw_pockets(pocket, &grid, &l, theme, font, placed);
     }
     if options.turn_marker {
         marks.extend(turn_marker(position.turn, &grid, &l, theme));
@@ -328,15 +338,23 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         badge(glyph, grid.rect(m.to), font, &mut overlays, &mut labels);
     }
 
+    let (caption, band) = match options.caption.as_deref() {
+        Some(text) => caption::lay_out(text, l.width, l.height, l.margin, theme.label),
+        None => (Vec::new(), 0),
+    };
     Scene {
         width: l.width,
-        height: l.height,
+        height: l.height + band,
         background: theme.margin,
         fills,
         marks,
         pieces,
         overlays,
         labels,
+        caption,
+        caption_text: options.caption.clone(),
+        label: theme.label,
+        dark_page: theme.dark_page,
         board,
         square: sq,
         bottom: grid.bottom,
@@ -371,10 +389,11 @@ fn draw_pockets(
     l: &Layout,
     theme: &Theme,
     font: &LabelFont,
-    pieces: &mut Vec<PlacedPiece>,
-    labels: &mut Vec<Label>,
+    (fills, pieces, labels): (&mut Vec<Fill>, &mut Vec<PlacedPiece>, &mut Vec<Label>),
 ) {
     let size = l.pocket * 8 / 9;
+    // On a dark page a black piece would vanish: each stands on a light square's colour.
+    let plate = theme.margin.a == 255 && theme.margin.luminance() < 0.18;
     let cap = font.cap_height() / font.units_per_em();
     let cap_px = size as f32 * 0.3;
     for color in [Color::White, Color::Black] {
@@ -385,15 +404,19 @@ fn draw_pockets(
         };
         let mut x = grid.board.x;
         for (piece, count) in pocket.iter().filter(|(p, _)| p.color == color) {
-            pieces.push(PlacedPiece {
-                piece,
-                rect: Rect {
-                    x,
-                    y,
-                    w: size,
-                    h: size,
-                },
-            });
+            let rect = Rect {
+                x,
+                y,
+                w: size,
+                h: size,
+            };
+            if plate {
+                fills.push(Fill {
+                    rect,
+                    color: theme.light,
+                });
+            }
+            pieces.push(PlacedPiece { piece, rect });
             if count > 1 && cap_px >= MIN_CAP_PX {
                 let mut pen = (x + size) as f32;
                 for ch in count.to_string().chars() {
@@ -439,11 +462,13 @@ fn turn_marker(turn: Color, grid: &Grid, l: &Layout, theme: &Theme) -> Vec<Shape
         Color::Black => Rgba::hex(0x1a1a1a),
     };
     let outline = (radius * 0.22).max(1.0);
+    // Ringed in the page's ink (the frame's colour on the built-in pages), so a black disc
+    // shows on a dark page.
     vec![
         Shape::Disc {
             center,
             radius,
-            color: theme.frame,
+            color: theme.label,
         },
         Shape::Disc {
             center,

@@ -90,6 +90,7 @@ pub fn scoped(svg: &str, prefix: &str, label: &str) -> String {
         .replace("url(#", &format!("url(#{prefix}"))
         .replace(r#" class=""#, &format!(r#" class="{prefix}"#))
         .replace("<style>.", &format!("<style>.{prefix}"))
+        .replace("{.", &format!("{{.{prefix}"))
         .replace("}.", &format!("}}.{prefix}"));
     match body.strip_prefix("<svg ") {
         Some(rest) => format!(
@@ -147,6 +148,7 @@ fn write_into(
     if let Some(title) = title {
         write!(out, "<title>{}</title>", escape(title))?;
     }
+    write_page(out, scene)?;
     if let Some(symbols) = &shared.symbols {
         out.push_str(symbols);
     }
@@ -162,8 +164,58 @@ fn write_into(
     if let Some(labels) = &shared.labels {
         out.push_str(labels);
     }
+    write_caption(out, scene)?;
     out.push_str("</svg>");
     Ok(())
+}
+
+/// The class of what takes the page's colours (`background=auto`): the margin (`pm`) and
+/// the labels and caption on it (`pl`).
+const MARGIN_CLASS: &str = "pm";
+const LABEL_CLASS: &str = "pl";
+
+/// The caption's words for screen readers, and the style that gives a dark page its
+/// colours (`background=auto`).
+fn write_page(out: &mut String, scene: &Scene) -> fmt::Result {
+    if let Some(text) = scene.caption_text.as_deref().filter(|_| !scene.caption.is_empty()) {
+        write!(out, "<desc>{}</desc>", escape(text))?;
+    }
+    if let Some(page) = scene.dark_page {
+        write!(
+            out,
+            "<style>@media (prefers-color-scheme:dark){{.{MARGIN_CLASS}{{fill:{}}}.{LABEL_CLASS}{{fill:{}}}}}</style>",
+            page.background, page.label
+        )?;
+    }
+    Ok(())
+}
+
+/// ` class="…"` for what is drawn in `color` on the page, when the page follows the
+/// reader's colour scheme; else nothing.
+fn page_class(scene: &Scene, color: Rgba, class: &str) -> String {
+    match scene.dark_page.is_some() && color == scene.label {
+        true => format!(r#" class="{class}""#),
+        false => String::new(),
+    }
+}
+
+/// The caption's lines as outlines of the built-in face, one path.
+fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
+    let (Some(first), Some(face)) = (scene.caption.first(), crate::render::caption::face()) else {
+        return Ok(());
+    };
+    let d: String = scene
+        .caption
+        .iter()
+        .map(|l| face.svg_path(&l.text, l.px, (l.x, l.baseline)))
+        .collect();
+    write!(
+        out,
+        r#"<path{} fill="{}" d="{}"/>"#,
+        page_class(scene, first.color, LABEL_CLASS),
+        first.color,
+        d.trim_end()
+    )
 }
 
 /// The one square size of every piece, when there is one and all the artwork is square:
@@ -215,7 +267,12 @@ impl SharedParts {
                 text
             })
         });
+        // A page that follows the colour scheme writes classes into the board and labels.
+        let auto = scene.dark_page.map_or(Vec::new(), |p| {
+            format!("auto{}{}", p.background, p.label).into_bytes()
+        });
         let mut key = crate::render::scene::base_key(scene, false);
+        key.extend_from_slice(&auto);
         key.push(b'B');
         let board = parts.fragment(key, &mut || {
             let mut text = String::with_capacity(256 + scene.fills.len() * 16);
@@ -225,6 +282,7 @@ impl SharedParts {
         let labels = (!scene.labels.is_empty()).then(|| {
             let mut key = Vec::new();
             crate::render::scene::describe_labels(scene, &mut key);
+            key.extend_from_slice(&auto);
             key.push(b'L');
             parts.fragment(key, &mut || {
                 let mut text = String::with_capacity(64 + scene.labels.len() * 96);
@@ -269,11 +327,17 @@ fn write_uses(out: &mut String, scene: &Scene, square: Option<u32>) -> fmt::Resu
 /// one path.
 fn write_board(out: &mut String, scene: &Scene) -> fmt::Result {
     let (w, h) = (scene.width, scene.height);
-    write!(
-        out,
-        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
-        scene.background
-    )?;
+    if scene.background.a != 0 || scene.dark_page.is_some() {
+        let class = match scene.dark_page {
+            Some(_) => format!(r#" class="{MARGIN_CLASS}""#),
+            None => String::new(),
+        };
+        write!(
+            out,
+            r#"<rect{class} width="{w}" height="{h}" fill="{}"/>"#,
+            scene.background
+        )?;
+    }
     let mut gradients = 0;
     for run in scene.fills.chunk_by(|a, b| a.color == b.color) {
         if let [fill] = run {
@@ -575,7 +639,8 @@ fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Resul
         }
         write!(
             out,
-            r#"<path transform="scale({})" fill="{}" d="{}"/>"#,
+            r#"<path{} transform="scale({})" fill="{}" d="{}"/>"#,
+            page_class(scene, run[0].color, LABEL_CLASS),
             unit,
             run[0].color,
             d.finish()

@@ -100,6 +100,71 @@ pub struct Theme {
     pub label: Rgba,
     /// Tint of the last move's squares (translucent).
     pub last_move: Rgba,
+    /// The margin and labels on a dark page, for an SVG that follows the reader's colour
+    /// scheme (`background=auto`); `None` draws `margin` and `label` everywhere.
+    pub dark_page: Option<Page>,
+}
+
+/// The colours of the page around the board: what lies outside the squares, and the
+/// labels on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Page {
+    /// The margin, pocket strips and the turn marker's strip.
+    pub background: Rgba,
+    /// Coordinate labels and the caption.
+    pub label: Rgba,
+}
+
+/// The `dark` page: a soft near-black (the dark themes of blogs and editors sit between
+/// #121212 and #24292e) with warm light labels, 13:1.
+pub const DARK_PAGE: Page = Page {
+    background: Rgba::hex(0x1e1f22),
+    label: Rgba::hex(0xe6e0d6),
+};
+
+/// The least contrast a label keeps against its background: WCAG's 4.5:1 for text.
+pub const MIN_LABEL_CONTRAST: f64 = 4.5;
+
+impl Rgba {
+    /// Relative luminance, 0 (black) to 1 (white), as WCAG 2 defines it.
+    pub fn luminance(self) -> f64 {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(self.r) + 0.7152 * linear(self.g) + 0.0722 * linear(self.b)
+    }
+
+    /// The contrast ratio of two opaque colours, 1 to 21, as WCAG 2 defines it.
+    pub fn contrast(self, other: Rgba) -> f64 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+}
+
+/// Ink for labels on `background`: `preferred` when it keeps [`MIN_LABEL_CONTRAST`], else
+/// the dark page's light ink or the pieces' near-black, whichever reads better, and on a
+/// middling grey where neither does, white or black (one of which always keeps 4.58:1).
+pub fn label_for(background: Rgba, preferred: Rgba) -> Rgba {
+    let better = |a: Rgba, b: Rgba| {
+        if a.contrast(background) >= b.contrast(background) {
+            a
+        } else {
+            b
+        }
+    };
+    if preferred.contrast(background) >= MIN_LABEL_CONTRAST {
+        return preferred;
+    }
+    let soft = better(DARK_PAGE.label, INK);
+    if soft.contrast(background) >= MIN_LABEL_CONTRAST {
+        return soft;
+    }
+    better(Rgba::hex(0xffffff), Rgba::hex(0x000000))
 }
 
 /// Names of the built-in themes, in the order the README lists them.
@@ -135,6 +200,7 @@ impl Theme {
             frame: Rgba::hex(frame),
             label: Rgba::hex(frame),
             last_move,
+            dark_page: None,
         }
     }
 
@@ -175,6 +241,7 @@ impl Theme {
                 frame: Rgba::hex(0x000000),
                 label: Rgba::hex(0x000000),
                 last_move: Rgba::hex(0x000000).with_alpha(0x24),
+                dark_page: None,
             },
             _ => return None,
         })
@@ -336,6 +403,23 @@ mod tests {
             theme_list(),
             "brown, blue, green, gray, wikipedia or print (also grey, default, lichess-brown, lichess-blue)"
         );
+    }
+
+    #[test]
+    fn contrast_follows_wcag() {
+        let (white, black) = (Rgba::hex(0xffffff), Rgba::hex(0x000000));
+        assert!((white.contrast(black) - 21.0).abs() < 1e-9);
+        assert!((white.contrast(white) - 1.0).abs() < 1e-9);
+        // WCAG's own example: #777777 on white is just under 4.5:1.
+        let grey = Rgba::hex(0x777777);
+        assert!(grey.contrast(white) > 4.4 && grey.contrast(white) < 4.5);
+        assert_eq!(label_for(white, grey), INK);
+        assert_eq!(label_for(black, grey), grey, "4.68:1 on black: kept");
+        assert_eq!(label_for(black, Rgba::hex(0x444444)), DARK_PAGE.label);
+        assert_eq!(label_for(white, black), black);
+        // Between the soft inks' reach: pure white or black.
+        let middling = Rgba::hex(0x6f6f6f);
+        assert!(label_for(middling, grey).contrast(middling) >= MIN_LABEL_CONTRAST);
     }
 
     #[test]

@@ -23,6 +23,8 @@ internal_mod!(key);
 #[cfg(feature = "server")]
 internal_mod!(move_list, piece, players);
 mod fen_url;
+mod page;
+pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
 pub mod puzzles;
 mod query;
 pub mod sheet;
@@ -260,6 +262,28 @@ pub const PARAMS: &[Param] = &[
         "Colour of the dark squares, overriding the theme.",
     ),
     param(
+        "background",
+        &["background", "bg"],
+        ParamKind::Text {
+            example: "transparent",
+        },
+        "Everything outside the squares (margin, pocket strips, the turn marker's strip): `light` (white, the default), `dark` (near-black with light labels), `transparent`, a colour (`#1e1e1e`), or in SVG `auto`, which follows the reader's light or dark colour scheme. Labels keep at least 4.5:1 against it.",
+    ),
+    param(
+        "labels",
+        &["labels", "label_color", "labelcolor"],
+        ParamKind::Color,
+        "Colour of the coordinate labels and the caption, overriding the one chosen for the background.",
+    ),
+    param(
+        "caption",
+        &["caption"],
+        ParamKind::Text {
+            example: "White to play and win",
+        },
+        "Text under the board, wrapped to the image's width (at most 3 lines, 200 characters): or `fen` (the position's FEN) or `move` (\"After 23...Qxf2+\" in `lang`, from `pgn` or `moves`).",
+    ),
+    param(
         "lastMove",
         &["lastmove", "last_move"],
         ParamKind::Text { example: "e2e4" },
@@ -403,8 +427,12 @@ impl Request {
         let files = position.files();
         let theme = theme(&get)?;
         let marks = marks(&get, chosen.as_ref(), files, limits)?;
-        let options = options(&get, chosen.as_ref(), (theme, marks), files, limits)?;
+        let mut options = options(&get, chosen.as_ref(), (theme, marks), files, limits)?;
         let format = format(get("format"), path_format)?;
+        page::check_format(&options.theme, format)?;
+        if let Some(v) = get("caption") {
+            options.caption = page::caption(v, &position, chosen.as_ref(), options.lang)?;
+        }
         if options.glyph.is_some() && options.last_move.is_none() {
             return Err(RequestError::new(
                 "glyph",
@@ -498,6 +526,13 @@ impl Request {
         for (s, c) in &o.highlights {
             key.field(format!("{s}{c}"));
         }
+        // Last, and only when asked for: the keys of every other request stay as they were.
+        if let Some(page) = t.dark_page {
+            key.field("auto").field(page.background).field(page.label);
+        }
+        if let Some(caption) = &o.caption {
+            key.field("caption").field(caption);
+        }
         key
     }
 }
@@ -515,6 +550,7 @@ fn theme<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Theme, RequestErr
         theme.dark = parse_color("dark", v)?;
         theme.hatched = false;
     }
+    page::apply(get, &mut theme)?;
     Ok(theme)
 }
 
@@ -626,6 +662,7 @@ fn options<'a>(
             .transpose()?
             .unwrap_or_default(),
         lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
+        caption: None,
     })
 }
 
@@ -771,6 +808,7 @@ impl GameRequest {
         }
         image.push("ply", "0");
         let (request, chosen) = Request::with_game(&image, Some(Format::Png), &limits)?;
+        page::check_animation(&request.options)?;
         let Some(Chosen { game, .. }) = chosen else {
             return Err(missing());
         };

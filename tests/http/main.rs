@@ -11,5 +11,6 @@ mod common;
 mod abuse;
 mod error_image;
 mod http;
+mod page;
 mod params;
 mod support;

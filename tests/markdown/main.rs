@@ -343,3 +343,24 @@ fn options_given_to_every_fence_are_checked_once() {
     );
     assert!(url_mode().check().is_ok());
 }
+
+#[test]
+fn image_caption_is_drawn_and_caption_stays_a_figcaption() {
+    let source =
+        "```fen background=dark\nstart\ncaption: A figure\nimage-caption: White to move\n```\n";
+    let (out, report) = run(source, &url_mode());
+    assert_eq!(report.fences, 1);
+    assert!(out.contains("background=dark"), "{out}");
+    assert!(
+        out.contains("caption=White+to+move") || out.contains("caption=White%20to%20move"),
+        "{out}"
+    );
+    assert!(out.contains("<figcaption>A figure</figcaption>"), "{out}");
+    let bad = "```fen\nstart\nimage-caption: move\n```\n";
+    let mut sink = Vec::new();
+    let error = rewrite(bad, &url_mode(), &Renderer::default(), &mut sink).unwrap_err();
+    assert!(
+        error.to_string().contains("caption=move needs a game"),
+        "{error}"
+    );
+}

@@ -14,6 +14,7 @@ mod encoding;
 mod formats;
 mod golden;
 mod mark_contrast;
+mod page;
 mod piece_metrics;
 mod piece_proportions;
 mod piece_sets;
