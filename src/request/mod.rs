@@ -25,6 +25,7 @@ internal_mod!(move_list, piece, players);
 mod fen_url;
 pub mod puzzles;
 mod query;
+pub mod share_card;
 pub mod sheet;
 mod unknown;
 
