@@ -329,14 +329,14 @@ async fn card(
     use crate::render::share_card::{HEIGHT, WIDTH};
     use crate::request::share_card::CardRequest;
     let request = CardRequest::read(&query, &state.config.limits).map_err(AppError::bad_request)?;
-    known_set(&state, &request.options)?;
+    known_set(&state, &request.diagram.options)?;
     let image = Image::new(request.cache_key(), "image/png");
     // The diagram, and the card's pixels as a plain diagram's of its width would count.
     let page = RenderOptions {
         size: WIDTH.max(HEIGHT),
         ..RenderOptions::default()
     };
-    let units = cost::diagram(&request.options, Format::Png)
+    let units = cost::diagram(&request.diagram.options, Format::Png)
         .saturating_add(cost::diagram(&page, Format::Png) / 2);
     let job = move |renderer: &Renderer| request.png(renderer);
     let made = run_job(state.clone(), (units, deadline), ("card", "png"), job);

@@ -8,8 +8,7 @@
 
 use super::{Chosen, Echo, Limits, PARAMS, Param, ParamKind, Query, Request, RequestError, param};
 use crate::chess::game::Game;
-use crate::chess::position::Position;
-use crate::render::options::{Format, RenderOptions};
+use crate::render::options::Format;
 use crate::render::share_card::{self, Block, Role};
 use crate::render::{RenderError, Renderer};
 
@@ -49,10 +48,9 @@ pub fn diagram_params() -> impl Iterator<Item = &'static Param> {
 /// A validated share-card request.
 #[derive(Debug, Clone)]
 pub struct CardRequest {
-    /// The position.
-    pub position: Position,
-    /// How the diagram is drawn (its size is the card's, see `render::share_card`).
-    pub options: RenderOptions,
+    /// The diagram: its position and how it is drawn (at the card's size, see
+    /// `render::share_card`), as PNG.
+    pub diagram: Request,
     /// The text column, top to bottom.
     pub blocks: Vec<Block>,
 }
@@ -77,8 +75,19 @@ impl CardRequest {
     pub fn read(query: &Query, limits: &Limits) -> Result<CardRequest, RequestError> {
         let title = text(query, "title")?;
         let subtitle = text(query, "subtitle")?;
-        let diagram = query.only(|k| diagram_params().any(|p| p.accepts(k)));
-        let (request, chosen) = Request::with_game(&diagram, Some(Format::Png), limits)?;
+        // Names the card decides are left out; most queries have none, and are read as
+        // they are (a cache hit costs what a diagram's does).
+        let ignored = |k: &str| NOT_ON_CARD.iter().any(|n| super::named(n).accepts(k));
+        let filtered;
+        let diagram = match query.names().any(ignored) {
+            true => {
+                filtered = query.only(|k| !ignored(k));
+                &filtered
+            }
+            false => query,
+        };
+        let (mut request, chosen) = Request::with_game(diagram, Some(Format::Png), limits)?;
+        request.options.size = share_card::DIAGRAM_SIZE;
         let mut blocks = Vec::new();
         let mut push = |role: Role, text: Option<String>| {
             if let Some(text) = text.filter(|t| !t.is_empty()) {
@@ -91,8 +100,7 @@ impl CardRequest {
         push(Role::Result, game.and_then(result));
         push(Role::Note, chosen.as_ref().and_then(after));
         Ok(CardRequest {
-            position: request.position,
-            options: share_card::diagram_options(&request.options),
+            diagram: request,
             blocks,
         })
     }
@@ -100,13 +108,8 @@ impl CardRequest {
     /// The cache key: the diagram's fields and the card's text, normalised (two spellings,
     /// or two games that give one card, share an entry).
     pub fn cache_key(&self) -> String {
-        let request = Request {
-            position: self.position.clone(),
-            options: self.options.clone(),
-            format: Format::Png,
-        };
         let mut key = super::key::KeyWriter::new("card");
-        request.key_fields(&mut key).field(self.blocks.len());
+        self.diagram.key_fields(&mut key).field(self.blocks.len());
         for b in &self.blocks {
             key.field(b.role.name()).field(&b.text);
         }
@@ -115,7 +118,8 @@ impl CardRequest {
 
     /// The card as PNG bytes.
     pub fn png(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-        share_card::png(renderer, &self.position, &self.options, &self.blocks)
+        let d = &self.diagram;
+        share_card::png(renderer, &d.position, &d.options, &self.blocks)
     }
 }
 
@@ -237,7 +241,7 @@ mod tests {
             texts(&r)[..2],
             [(Role::Title, "Mine"), (Role::Subtitle, "Sub")]
         );
-        assert_eq!(r.options.size, share_card::DIAGRAM_SIZE);
+        assert_eq!(r.diagram.options.size, share_card::DIAGRAM_SIZE);
     }
 
     #[test]
