@@ -356,6 +356,17 @@ struct RenderArgs {
     /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
+    /// A share card instead of a diagram: a 1200×630 PNG for a link's og:image, the
+    /// diagram at the left and --title and --subtitle at the right (with --pgn, the game's
+    /// players, event, result and move when they are not given); the bytes of /card.png.
+    #[arg(long, conflicts_with_all = ["input", "size"])]
+    card: bool,
+    /// With --card: the heading, at most 200 characters (wrapped to 3 lines).
+    #[arg(long, requires = "card")]
+    title: Option<String>,
+    /// With --card: the line under the heading, at most 200 characters.
+    #[arg(long, requires = "card")]
+    subtitle: Option<String>,
 }
 
 /// A renderer with the built-in set and the sets of `dir`; `report` hears each skipped set.
@@ -556,6 +567,9 @@ fn render(args: RenderArgs) -> anyhow::Result<()> {
         return render_file(&renderer, &args, input, out_dir);
     }
     let output = Output::of(args.output.as_deref());
+    if args.card {
+        return render_card(&renderer, &args, &output);
+    }
     if let Some(pgn) = &args.pgn {
         return render_game(&renderer, &args, pgn, &output);
     }
@@ -660,6 +674,35 @@ fn optimized(args: &RenderArgs, format: Format, bytes: Vec<u8>) -> anyhow::Resul
         );
     }
     Ok(crate::render::encode::optimize(&bytes)?)
+}
+
+/// `--card`: a share card of the FEN or of the game of `--pgn` (its `--ply` or `--move`),
+/// read like `/card.png`'s query, so the bytes are the route's.
+fn render_card(renderer: &Renderer, args: &RenderArgs, output: &Output) -> anyhow::Result<()> {
+    use crate::request::share_card::CardRequest;
+    let format = output.format(args.format.as_deref())?;
+    if format != Format::Png {
+        bail!(
+            "a share card is a PNG: write it to a .png file ({} is {})",
+            output.name(),
+            format.extension()
+        );
+    }
+    let mut pairs = args.pairs(args.fen.as_deref());
+    let mut limits = crate::request::Limits::default();
+    if let Some(pgn) = &args.pgn {
+        let text = std::fs::read_to_string(pgn)
+            .with_context(|| format!("cannot read {}", pgn.display()))?;
+        limits.pgn_bytes = limits.pgn_bytes.max(text.len());
+        pairs.push(("pgn", text));
+    }
+    push_given(
+        &mut pairs,
+        [("title", &args.title), ("subtitle", &args.subtitle)],
+    );
+    let request = CardRequest::from_pairs_with(pairs, &limits)?;
+    let bytes = request.png(renderer)?;
+    output.write(&optimized(args, format, bytes)?)
 }
 
 /// `--pgn FILE -o OUT`: the whole game as an animation (`.gif`, or `.png` without

@@ -10,6 +10,7 @@ use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
 use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
 use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
+use crate::request::share_card::{CARD_PARAMS, MAX_CARD_TEXT_CHARS};
 use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind, SERVICE_PARAMS};
 use serde_json::{Map, Value, json};
@@ -61,6 +62,8 @@ pub enum Handler {
     MoveList,
     /// A worksheet of many diagrams; the path may fix the format (PDF, SVG or PNG).
     Sheet(Option<Format>),
+    /// A share card: a 1200×630 PNG of a diagram and a title, for a link's `og:image`.
+    Card,
     /// The plain-English description of a position.
     Describe,
     /// This API description.
@@ -224,6 +227,11 @@ pub const ROUTES: &[Route] = &[
         summary: "One page of a worksheet as PNG (`pageNumber`, `dpi`).",
     },
     Route {
+        path: "/card.png",
+        handler: Handler::Card,
+        summary: "A share card for a link's `og:image`: a 1200×630 PNG with the diagram at the left (every diagram parameter but `size`) and `title` and `subtitle` at the right; from a game (`pgn`, `ply` or `move`) the players, event, result and move when they are not given.",
+    },
+    Route {
         path: "/describe",
         handler: Handler::Describe,
         summary: "A position in words (English, German, Italian, French, Spanish, Dutch or Japanese), for alt text and screen readers.",
@@ -274,6 +282,9 @@ pub fn reads(handler: Handler) -> Vec<&'static Param> {
         Handler::Sheet(_) => SHEET_PARAMS.iter().chain(of(DIAGRAM_PARAMS)).collect(),
         Handler::MoveList => of(&MOVE_LIST_PARAMS).collect(),
         Handler::Piece => PIECE_PARAMS.iter().collect(),
+        Handler::Card => crate::request::share_card::diagram_params()
+            .chain(CARD_PARAMS)
+            .collect(),
         Handler::Describe => of(&DESCRIBE_PARAMS).collect(),
         Handler::Page(_)
         | Handler::OpenApi
@@ -360,6 +371,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Sheet(path_format) => sheet_operation(path_format, limits, piece_sets),
         Handler::MoveList => move_list_operation(limits, piece_sets),
         Handler::Piece => piece_operation(limits, piece_sets),
+        Handler::Card => card_operation(limits, piece_sets),
         Handler::Describe => (
             reads(route.handler)
                 .into_iter()
@@ -526,6 +538,32 @@ fn sheet_operation(
         "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
         "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
         "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
+        "414": error("The query string is too long."),
+        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+    });
+    (parameters, responses)
+}
+
+/// The parameters and answers of `/card.png`.
+fn card_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
+    let parameters: Vec<Value> = reads(Handler::Card)
+        .into_iter()
+        .map(|p| {
+            let mut v = parameter(p, limits, piece_sets, false);
+            if CARD_PARAMS.contains(p) {
+                v["schema"] = json!({
+                    "type": "string",
+                    "maxLength": MAX_CARD_TEXT_CHARS,
+                    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+                });
+            }
+            v
+        })
+        .collect();
+    let responses = json!({
+        "200": { "description": "The card, 1200×630 pixels; cacheable for a year.", "content": { "image/png": { "schema": { "type": "string", "format": "binary" } } } },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad parameter: one sentence naming it, the value and what is allowed (a title or subtitle over 200 characters or with control characters, a bad position or game)."),
         "414": error("The query string is too long."),
         "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
     });

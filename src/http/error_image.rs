@@ -94,7 +94,13 @@ pub(super) async fn answer(
         headers.insert(header::ACCEPT, accept);
     }
     let max_size = images.state.config.limits.max_size;
-    let wanted = route_format(route, &query).map(|f| wanted(&headers, &query, f, max_size));
+    let wanted = route_format(route, &query).map(|f| match wanted(&headers, &query, f, max_size) {
+        // A share card takes no size: its error is a square as tall as the card.
+        Wanted::Image(format, _) if route.handler == Handler::Card => {
+            Wanted::Image(format, crate::render::share_card::HEIGHT)
+        }
+        w => w,
+    });
     let (Some(Wanted::Image(format, size)), Some(Sentence(sentence))) =
         (wanted, response.extensions().get::<Sentence>().cloned())
     else {
@@ -182,6 +188,7 @@ fn image_route(path: &str) -> Option<&'static api::Route> {
                     | Handler::Game(_)
                     | Handler::Image
                     | Handler::Piece
+                    | Handler::Card
             )
     })
 }
@@ -202,6 +209,7 @@ fn route_format(route: &api::Route, query: &Query) -> Option<Format> {
         Handler::Game(Animation::Gif) | Handler::Image => Format::Gif,
         Handler::Game(Animation::Apng) => Format::Png,
         Handler::Piece => Format::Svg,
+        Handler::Card => Format::Png,
         _ => return None,
     };
     card::draws(format).then_some(format)

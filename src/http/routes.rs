@@ -55,6 +55,7 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
             .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
         Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
+        Handler::Card => get(card),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
         Handler::Health => get(health),
@@ -314,6 +315,31 @@ async fn image(
         }
     };
     let made = run_job(state.clone(), (units, deadline), ("image", "gif"), job);
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// `/card.png`, a share card: read here, drawn on the blocking pool, cached like a diagram
+/// (one entry per normalised key, so a hit costs what a diagram's does).
+async fn card(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+) -> Result<Response, AppError> {
+    use crate::render::share_card::{HEIGHT, WIDTH};
+    use crate::request::share_card::CardRequest;
+    let request = CardRequest::read(&query, &state.config.limits).map_err(AppError::bad_request)?;
+    known_set(&state, &request.diagram.options)?;
+    let image = Image::new(request.cache_key(), "image/png");
+    // The diagram, and the card's pixels as a plain diagram's of its width would count.
+    let page = RenderOptions {
+        size: WIDTH.max(HEIGHT),
+        ..RenderOptions::default()
+    };
+    let units = cost::diagram(&request.diagram.options, Format::Png)
+        .saturating_add(cost::diagram(&page, Format::Png) / 2);
+    let job = move |renderer: &Renderer| request.png(renderer);
+    let made = run_job(state.clone(), (units, deadline), ("card", "png"), job);
     answer::cached(&state, &headers, image, made).await
 }
 

@@ -22,6 +22,7 @@ pub mod options;
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use cost::CostError;
 pub mod pieces;
+pub mod share_card;
 pub mod sheet;
 pub mod text_board;
 pub mod theme;

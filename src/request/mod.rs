@@ -27,6 +27,7 @@ mod page;
 pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
 pub mod puzzles;
 mod query;
+pub mod share_card;
 pub mod sheet;
 mod unknown;
 

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod card;
 mod cli;
 mod compare_cli;
 mod markdown_cli;

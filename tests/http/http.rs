@@ -437,6 +437,7 @@ async fn openapi_describes_every_route_the_router_answers() {
             format!("{path}?piece=wN")
         } else if path == "/describe"
             || path == "/image.gif"
+            || path == "/card.png"
             || path.starts_with("/diagram")
             || path.starts_with("/board")
             || path.starts_with("/sheet")

@@ -9,6 +9,7 @@
 mod common;
 
 mod abuse;
+mod card;
 mod error_image;
 mod http;
 mod page;
