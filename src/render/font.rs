@@ -215,9 +215,12 @@ fn hundredths(v: f32) -> f32 {
     (v * 100.0).round() / 100.0
 }
 
+/// A path command (`M`, `L`, `Q`, `C`, `Z`) and its points, in pixels.
+type Emit<'a> = dyn FnMut(char, &[(f32, f32)]) + 'a;
+
 /// `segments` (font units, y up) scaled by `scale` and placed at `origin`, in pixels (y
 /// down) rounded to [`hundredths`], through `emit` as (command, points).
-fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut dyn FnMut(char, &[(f32, f32)])) {
+fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut Emit) {
     let at = |x: f64, y: f64| {
         (
             hundredths(origin.0 + x as f32 * scale),

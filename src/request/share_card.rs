@@ -87,6 +87,13 @@ impl CardRequest {
             false => query,
         };
         let (mut request, chosen) = Request::with_game(diagram, Some(Format::Png), limits)?;
+        if request.options.caption.is_some() {
+            // Under the diagram it would leave the card; the card's text column says it.
+            return Err(RequestError::new(
+                "caption",
+                "caption is for a diagram alone: a card writes its words beside the board, in title and subtitle",
+            ));
+        }
         request.options.size = share_card::DIAGRAM_SIZE;
         let mut blocks = Vec::new();
         let mut push = |role: Role, text: Option<String>| {
@@ -144,6 +151,16 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
             name,
             value,
             "expected one line of text, without control characters (tabs, line breaks)",
+        ));
+    }
+    if let Some(c) = crate::render::caption::missing_glyph(value) {
+        return Err(RequestError::new(
+            name,
+            format!(
+                "{name} {} has a character the built-in font cannot draw ({c}, U+{:04X}): a card is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts but not Chinese or Japanese",
+                Echo(value),
+                u32::from(c)
+            ),
         ));
     }
     let value = value.trim();

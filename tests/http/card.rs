@@ -130,6 +130,16 @@ async fn a_bad_title_or_subtitle_is_a_400_naming_it() {
         assert!(text.contains(says), "{text}");
         assert!(text.len() < 300, "the value is shortened: {text}");
     }
+    for (query, name, says) in [
+        ("title=%E5%BE%8C", "title", "cannot draw (後"),
+        ("caption=hello", "caption", "title and subtitle"),
+        ("background=auto", "background", "only an SVG"),
+    ] {
+        let a = get(&s, &format!("/card.png?fen=start&{query}")).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(a.text().contains(says), "{}", a.text());
+        assert!(a.text().starts_with(name) || a.text().contains(&format!("{name}=")));
+    }
     let bad_fen = get(&s, "/card.png?fen=nonsense&title=T").await;
     assert_eq!(bad_fen.status, StatusCode::BAD_REQUEST);
     assert!(bad_fen.text().starts_with("fen "), "{}", bad_fen.text());
@@ -211,4 +221,19 @@ async fn the_api_description_lists_the_card_and_its_parameters() {
     assert!(named("subtitle").is_some() && named("pgn").is_some());
     assert!(named("theme").is_some() && named("arrows").is_some());
     assert!(named("size").is_none(), "the card decides the size");
+}
+
+#[tokio::test]
+async fn a_card_on_a_dark_page_is_dark_with_light_text() {
+    let s = state();
+    let a = get(&s, &format!("/card.png?{FEN_QUERY}&background=dark")).await;
+    assert_eq!(
+        a.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&a.body)
+    );
+    let img = common::decode(&a.body);
+    assert_eq!(img.get_pixel(WIDTH - 4, 4).0, [0x1e, 0x1f, 0x22, 255]);
+    golden("card-dark", &a.body);
 }
