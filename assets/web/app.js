@@ -20,7 +20,10 @@
     nl: ["Nederlands", "Animatie van de partij. Aan het eind: "],
     ja: ["日本語", "対局のアニメーション。最終局面："],
   };
-  const OUTPUTS = ["out-url", "out-img", "out-srcset", "out-md"];
+  const OUTPUTS = ["out-url", "out-img", "out-srcset", "out-md", "out-card"];
+  // What a share card does not take: its size and format are its own, its words are its
+  // title, and it is a PNG (no `auto` page).
+  const NOT_ON_CARD = ["size", "format", "lang", "style", "dpi", "caption"];
   const DEBOUNCE_MS = 250;
 
   // Filled from /openapi.json.
@@ -380,6 +383,10 @@
       $("out-srcset").value = `<img src="${escapeAttr(url)}" ${dims} alt="${a}">`;
     }
     $("out-md").value = `![${escapeMarkdownAlt(alt)}](${url})`;
+    const card = pairs.filter(([k, v]) => !NOT_ON_CARD.includes(k) && !(k === "background" && v === "auto"));
+    const caption = $("caption").value.trim();
+    if (caption && caption !== "fen" && caption !== "move") card.push(["title", caption]);
+    $("out-card").value = `<meta property="og:image" content="${escapeAttr(location.origin + "/card.png?" + queryString(card))}">`;
     for (const el of document.querySelectorAll(".outputs textarea")) fit(el);
     for (const b of document.querySelectorAll("button.copy")) b.disabled = false;
   }

@@ -34,8 +34,11 @@ pub fn face() -> Option<&'static TextFace> {
 /// The first character of `text` the caption's face has no glyph for, if any.
 pub fn missing_glyph(text: &str) -> Option<char> {
     let face = face()?;
+    // Printable ASCII is all in DejaVu: looked up only beyond it (a cache hit reads the
+    // text again, so this stays cheap).
     text.chars()
-        .find(|&c| !c.is_whitespace() && !face.has_glyph(c))
+        .filter(|c| !c.is_ascii_graphic() && !c.is_whitespace())
+        .find(|&c| !face.has_glyph(c))
 }
 
 /// Type size for an image `width` pixels wide: about the labels' size, never under 10 px.

@@ -686,6 +686,25 @@ fn format(asked: Option<&str>, path_format: Option<Format>) -> Result<Format, Re
     }
 }
 
+/// A whole-number game parameter `name`, `default` when not given, at most `max`.
+fn game_number(
+    value: Option<&str>,
+    name: &'static str,
+    default: u64,
+    max: u64,
+) -> Result<u64, RequestError> {
+    let Some(v) = value else {
+        return Ok(default);
+    };
+    v.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n <= max)
+        .ok_or_else(|| {
+            RequestError::bad_value(name, v, &format!("expected a whole number from 0 to {max}"))
+        })
+}
+
 /// The parameters of a whole-game image (`/game.gif`, `/game.png`) beside the image
 /// parameters, each with its spellings, what it takes and one sentence.
 pub const GAME_PARAMS: &[Param] = &[
@@ -762,23 +781,7 @@ impl GameRequest {
         limits: &Limits,
     ) -> Result<GameRequest, RequestError> {
         let game_value = |name: &str| query.last(Param::of(GAME_PARAMS, name));
-        let number = |name: &'static str, default: u64, max: u64| -> Result<u64, RequestError> {
-            match game_value(name) {
-                None => Ok(default),
-                Some(v) => v
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n <= max)
-                    .ok_or_else(|| {
-                        RequestError::bad_value(
-                            name,
-                            v,
-                            &format!("expected a whole number from 0 to {max}"),
-                        )
-                    }),
-            }
-        };
+        let number = |name, default, max| game_number(game_value(name), name, default, max);
         let delay = number("delay", 80, u64::from(MAX_DELAY))? as u16;
         let last_delay = number("lastDelay", 300, u64::from(MAX_DELAY))? as u16;
         let looped = match game_value("loop") {

@@ -91,6 +91,36 @@ async function shoot(browser, scheme, html) {
   }
 }
 
+// The composer offers the page's controls and a share card's meta tag for its diagram.
+async function composer(browser) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  try {
+    await page.goto(base + "/");
+    await page.waitForFunction(() => {
+      const img = document.querySelector("#preview");
+      return !img.hidden && img.complete && img.naturalWidth > 0;
+    }, null, { timeout: 15000 });
+    await page.selectOption("#background", "dark");
+    await page.fill("#caption", "White to play");
+    await page.waitForFunction(() => document.querySelector("#preview").currentSrc.includes("background=dark")
+      && document.querySelector("#preview").currentSrc.includes("caption=White+to+play")
+      && document.querySelector("#preview").complete, null, { timeout: 15000 });
+    const height = await page.evaluate(() => document.querySelector("#preview").naturalHeight);
+    const width = await page.evaluate(() => document.querySelector("#preview").naturalWidth);
+    check(height > width, `the composer's caption makes the image taller (${width}×${height})`);
+    const meta = await page.inputValue("#out-card");
+    const match = /content="([^"]+)"/.exec(meta);
+    check(match && match[1].includes("/card.png?") && match[1].includes("title=White+to+play"),
+      `the composer offers a share card: ${meta}`);
+    const r = await fetch(match[1].replace(/&amp;/g, "&"));
+    const png = Buffer.from(await r.arrayBuffer());
+    check(r.ok && png.readUInt32BE(16) === 1200 && png.readUInt32BE(20) === 630,
+      `the card's URL answers a 1200×630 PNG (${r.status})`);
+  } finally {
+    await page.close();
+  }
+}
+
 let browser;
 let failed = false;
 try {
@@ -115,6 +145,7 @@ try {
       }
     }
   }
+  await composer(browser);
   console.log(`# ${passed} checks passed; screenshots in ${shots}`);
 } catch (error) {
   failed = true;
