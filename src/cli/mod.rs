@@ -32,6 +32,10 @@ pub struct Cli {
     /// Log format: text (human-readable) or json (one object a line).
     #[arg(long, global = true, env = "STAUNTON_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// A folder of fonts (.ttf, .otf, .ttc, .otc) that captions, cards, players' names and
+    /// worksheets fall back on for characters DejaVu Sans lacks, e.g. a Japanese font.
+    #[arg(long, global = true, env = "STAUNTON_FONTS", value_name = "DIR")]
+    pub fonts: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
@@ -412,6 +416,13 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 
 /// Run the command line; the error is printed by `main` as one line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if let Some(dir) = &cli.fonts {
+        let names = staunton_fonts(dir)?.join(", ");
+        match cli.command {
+            None | Some(Command::Serve(_)) => tracing::info!(fonts = names, "fonts added"),
+            _ => tracing::debug!(fonts = names, "fonts added"),
+        }
+    }
     match cli.command {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
@@ -422,6 +433,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Fence(args)) => markdown::fence(*args),
         Some(Command::Mdbook(args)) => mdbook::run(args),
     }
+}
+
+fn staunton_fonts(dir: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    crate::render::add_fonts(dir).with_context(|| format!("--fonts {}", dir.display()))
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {

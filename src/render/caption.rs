@@ -41,6 +41,14 @@ pub fn missing_glyph(text: &str) -> Option<char> {
         .find(|&c| !face.has_glyph(c))
 }
 
+/// Why `c` cannot be drawn, for an error sentence: "(後, U+5F8C): …".
+pub fn no_glyph_reason(c: char) -> String {
+    format!(
+        "({c}, U+{:04X}): text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, and in the fonts the service was started with (--fonts DIR), none of which has it; a folder with a Japanese or Chinese font draws those scripts",
+        u32::from(c)
+    )
+}
+
 /// Type size for an image `width` pixels wide: about the labels' size, never under 10 px.
 fn px_for(width: u32) -> f32 {
     (width as f32 * 0.036).max(10.0)

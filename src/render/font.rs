@@ -201,6 +201,56 @@ impl LabelFont {
 pub struct TextFace {
     face: ttf_parser::Face<'static>,
     units_per_em: f32,
+    bold: bool,
+}
+
+/// Faces added at start-up for the characters DejaVu lacks (Japanese, Chinese, …), book
+/// weights first, then bold ones; set once ([`add_fallback_faces`]).
+static FALLBACKS: OnceLock<Vec<TextFace>> = OnceLock::new();
+
+/// What distinguishes the added fonts (their names and sizes), 0 when none were added:
+/// the service's ETags carry it, as the same query draws other pixels with other fonts.
+static FALLBACK_ID: OnceLock<u64> = OnceLock::new();
+
+/// The added fonts' identity ([`add_fallback_faces`]); 0 when none were added.
+pub fn fallback_id() -> u64 {
+    FALLBACK_ID.get().copied().unwrap_or(0)
+}
+
+/// Why fonts could not be added.
+#[derive(Debug, thiserror::Error)]
+pub enum FallbackError {
+    /// Added fonts are fixed for the life of the process (every cached image was drawn
+    /// with them).
+    #[error("fonts were already added to this process; they can be added once, at start-up")]
+    AlreadySet,
+    /// The bytes are not a font ttf-parser reads.
+    #[error("{0} is not a TrueType or OpenType font (or collection) that can be read")]
+    Unreadable(String),
+}
+
+/// Add fonts (`(name, bytes)`, e.g. a file's name and contents; the first face of a
+/// collection) that free text falls back to, in the order given, for any character
+/// DejaVu Sans has no glyph for. A face whose OS/2 table says bold serves bold text first.
+/// Once per process.
+pub fn add_fallback_faces(fonts: Vec<(String, &'static [u8])>) -> Result<(), FallbackError> {
+    let mut faces = Vec::with_capacity(fonts.len());
+    let names: String = fonts.iter().map(|(n, d)| format!("{n}:{};", d.len())).collect();
+    for (name, data) in fonts {
+        let face = ttf_parser::Face::parse(data, 0).map_err(|_| FallbackError::Unreadable(name))?;
+        let units_per_em = f32::from(face.units_per_em());
+        let bold = face.is_bold() || face.weight().to_number() >= 600;
+        faces.push(TextFace { face, units_per_em, bold });
+    }
+    faces.sort_by_key(|f| f.bold);
+    let id = crate::hash::fnv1a(names.bytes()).max(1);
+    FALLBACKS.set(faces).map_err(|_| FallbackError::AlreadySet)?;
+    FALLBACK_ID.get_or_init(|| id);
+    Ok(())
+}
+
+fn fallbacks() -> &'static [TextFace] {
+    FALLBACKS.get().map_or(&[], Vec::as_slice)
 }
 
 impl std::fmt::Debug for TextFace {
@@ -262,6 +312,30 @@ fn build_path(b: &mut PathBuilder, segments: &[Segment], scale: f32, origin: (f3
     });
 }
 
+/// Characters a line may not start with (closing brackets, stops, small kana and the
+/// long-vowel mark), and ones it may not end with (opening brackets): the Japanese rules
+/// for breaking text without spaces (kinsoku), which suit Chinese too.
+const NO_LINE_START: &str = "、。，．・：；？！ー）」』】〕〉》’”ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ…‥";
+const NO_LINE_END: &str = "（「『【〔〈《‘“";
+
+/// Where to break `line`, near byte `cut` (the next line starts there), so that neither
+/// rule above is broken: moved back by at most two characters (as typesetters do; a longer
+/// run of such characters breaks anyway, so no line outgrows its width).
+fn break_before(line: &str, mut cut: usize) -> usize {
+    for _ in 0..2 {
+        let (Some(prev), Some(next)) = (line[..cut].chars().next_back(), line[cut..].chars().next())
+        else {
+            break;
+        };
+        let bad = NO_LINE_START.contains(next) || NO_LINE_END.contains(prev);
+        if !bad || cut == prev.len_utf8() {
+            break;
+        }
+        cut -= prev.len_utf8();
+    }
+    cut
+}
+
 impl TextFace {
     /// DejaVu Sans (`bold` or book weight), parsed on first use; `None` only if the
     /// compiled-in font could not be read.
@@ -275,28 +349,45 @@ impl TextFace {
         cell.get_or_init(|| {
             let face = ttf_parser::Face::parse(data, 0).ok()?;
             let units_per_em = f32::from(face.units_per_em());
-            Some(TextFace { face, units_per_em })
+            Some(TextFace { face, units_per_em, bold })
         })
         .as_ref()
     }
 
-    /// Whether the face draws `c` itself (rather than a `?` in its place).
+    /// Whether the face, or a font added to fall back on, draws `c` (rather than a `?` in
+    /// its place).
     pub fn has_glyph(&self, c: char) -> bool {
         self.face.glyph_index(c).is_some()
+            || fallbacks().iter().any(|f| f.face.glyph_index(c).is_some())
     }
 
-    fn glyph(&self, c: char) -> Option<ttf_parser::GlyphId> {
-        self.face
-            .glyph_index(c)
-            .or_else(|| self.face.glyph_index('?'))
+    /// The face that draws `c` and its glyph: this face, else an added one (of this
+    /// weight first), else this face's `?`.
+    fn glyph(&self, c: char) -> Option<(&TextFace, ttf_parser::GlyphId)> {
+        if let Some(g) = self.face.glyph_index(c) {
+            return Some((self, g));
+        }
+        let added = fallbacks();
+        let same = added.iter().filter(|f| f.bold == self.bold);
+        let other = added.iter().filter(|f| f.bold != self.bold);
+        same.chain(other)
+            .find_map(|f| Some((f, f.face.glyph_index(c)?)))
+            .or_else(|| Some((self, self.face.glyph_index('?')?)))
+    }
+
+    /// `c`'s face, glyph, scale at `px` pixels per em and advance in pixels.
+    fn placed(&self, c: char, px: f32) -> Option<(&TextFace, ttf_parser::GlyphId, f32, f32)> {
+        let (f, g) = self.glyph(c)?;
+        let scale = px / f.units_per_em;
+        let advance = f32::from(f.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+        Some((f, g, scale, advance))
     }
 
     /// The advance width of `text` at `px` pixels per em.
     pub fn width(&self, text: &str, px: f32) -> f32 {
-        let scale = px / self.units_per_em;
         text.chars()
-            .filter_map(|c| self.glyph(c))
-            .map(|g| f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale)
+            .filter_map(|c| self.placed(c, px))
+            .map(|(.., advance)| advance)
             .sum()
     }
 
@@ -350,7 +441,7 @@ impl TextFace {
                     // After a slash if the line has one (a FEN's ranks, a path), else here.
                     let cut = match line[..line.len() - c.len_utf8()].rfind('/') {
                         Some(at) if at > 0 => at + 1,
-                        _ => line.len() - c.len_utf8(),
+                        _ => break_before(&line, line.len() - c.len_utf8()),
                     };
                     let rest = line.split_off(cut);
                     out.push(std::mem::replace(&mut line, rest));
@@ -372,14 +463,13 @@ impl TextFace {
     /// `text` as SVG path data (absolute, y down) at `px` pixels per em, the left end of its
     /// baseline at (`x`, `baseline`): the same outlines [`TextFace::paint`] fills.
     pub fn svg_path(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> String {
-        let scale = px / self.units_per_em;
         let (mut d, mut pen) = (String::new(), x);
         for c in text.chars() {
-            let Some(g) = self.glyph(c) else { continue };
+            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
             let mut outline = Outline::default();
-            self.face.outline_glyph(g, &mut outline);
+            f.face.outline_glyph(g, &mut outline);
             write_svg(&mut d, &outline.0, scale, (pen, baseline));
-            pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+            pen += advance;
         }
         d
     }
@@ -394,21 +484,20 @@ impl TextFace {
         color: [u8; 4],
         pixmap: &mut PixmapMut,
     ) {
-        let scale = px / self.units_per_em;
         let mut paint = Paint::default();
         paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
         paint.anti_alias = true;
         let mut pen = x;
         for c in text.chars() {
-            let Some(g) = self.glyph(c) else { continue };
+            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
             let mut outline = Outline::default();
-            if self.face.outline_glyph(g, &mut outline).is_some()
+            if f.face.outline_glyph(g, &mut outline).is_some()
                 && let Some(path) = path_of(&outline.0, 1.0)
             {
                 let transform = Transform::from_row(scale, 0.0, 0.0, -scale, pen, baseline);
                 pixmap.fill_path(&path, &paint, FillRule::Winding, transform, None);
             }
-            pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+            pen += advance;
         }
     }
 
@@ -423,19 +512,18 @@ impl TextFace {
         color: [u8; 4],
         pixmap: &mut PixmapMut,
     ) {
-        let scale = px / self.units_per_em;
         let mut paint = Paint::default();
         paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
         paint.anti_alias = true;
         let mut pen = x;
         let mut b = PathBuilder::new();
         for c in text.chars() {
-            let Some(g) = self.glyph(c) else { continue };
+            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
             let mut outline = Outline::default();
-            if self.face.outline_glyph(g, &mut outline).is_some() {
+            if f.face.outline_glyph(g, &mut outline).is_some() {
                 build_path(&mut b, &outline.0, scale, (pen, baseline));
             }
-            pen += f32::from(self.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
+            pen += advance;
         }
         if let Some(path) = b.finish() {
             pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
@@ -446,6 +534,21 @@ impl TextFace {
 #[cfg(test)]
 mod free_text_tests {
     use super::*;
+
+    #[test]
+    fn breaks_keep_stops_off_a_line_start_and_brackets_off_its_end() {
+        let at = |line: &str, before: char| break_before(line, line.find(before).unwrap());
+        // The next line would start with a stop: one character goes along with it.
+        assert_eq!(at("局面です。", '。'), "局面で".len());
+        // This line would end with an opening bracket: it goes to the next line.
+        assert_eq!(at("局面です「詰", '詰'), "局面です".len());
+        // A bracket pair goes together; never more than two characters back.
+        assert_eq!(at("です「」", '」'), "です".len());
+        assert_eq!(at("あいう。。。", '。'), "あ".len() * 2);
+        // Never back to the line's start, and untouched where no rule applies.
+        assert_eq!(at("「。", '。'), "「".len());
+        assert_eq!(at("abc/def", 'd'), "abc/".len());
+    }
 
     #[test]
     fn measures_fits_and_paints() {

@@ -17,10 +17,14 @@ internal_mod!(
     caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
     raster, scene, svg
 );
+pub mod font_files;
 pub mod options;
 
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use cost::CostError;
+/// Fonts that free text falls back on (`--fonts DIR`).
+pub use font::FallbackError;
+pub use font_files::{FontError, add_fonts};
 pub mod pieces;
 pub mod share_card;
 pub mod sheet;

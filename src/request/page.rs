@@ -101,8 +101,8 @@ pub(super) fn caption(
                 ));
             };
             match c.game.label(c.ply) {
-                // Until the built-in fonts draw Japanese, the move alone (its letters are
-                // the international ones in Japanese too).
+                // Without a Japanese font (--fonts), the move alone (its letters are the
+                // international ones in Japanese too).
                 Some(label) => Some(after_move(&label, lang))
                     .filter(|t| caption::missing_glyph(t).is_none())
                     .unwrap_or(label),
@@ -147,9 +147,9 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
         return Err(RequestError::new(
             "caption",
             format!(
-                "caption {} has a character the built-in font cannot draw ({c}, U+{:04X}): captions are drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts but not Chinese or Japanese",
+                "caption {} has a character that cannot be drawn {}",
                 Echo(value),
-                u32::from(c)
+                caption::no_glyph_reason(c)
             ),
         ));
     }

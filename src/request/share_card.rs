@@ -157,9 +157,9 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
         return Err(RequestError::new(
             name,
             format!(
-                "{name} {} has a character the built-in font cannot draw ({c}, U+{:04X}): a card is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts but not Chinese or Japanese",
+                "{name} {} has a character that cannot be drawn {}",
                 Echo(value),
-                u32::from(c)
+                crate::render::caption::no_glyph_reason(c)
             ),
         ));
     }

@@ -54,7 +54,7 @@ async fn bad_values_are_400s_that_name_the_parameter() {
         (
             format!("/diagram.png?fen={FEN}&caption=%E5%BE%8C"),
             "caption",
-            "cannot draw (後",
+            "cannot be drawn (後",
         ),
         (
             format!("/diagram.png?fen={FEN}&caption=move"),
