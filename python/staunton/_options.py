@@ -40,6 +40,13 @@ def position_fen(position: Any) -> Optional[str]:
     )
 
 
+def option_error(param: str, message: str) -> Exception:
+    """An OptionError raised here, shaped like the crate's (its `param` set)."""
+    error = _native.OptionError(message)
+    error.param = param
+    return error
+
+
 def square(param: str, value: Any) -> str:
     """A square name: given as one (`"e4"`) or as a python-chess square (0 = a1 … 63 = h8)."""
     if isinstance(value, str):
@@ -47,9 +54,10 @@ def square(param: str, value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < 64:
             return f"{_FILES[value % 8]}{value // 8 + 1}"
-        raise _native.OptionError(
+        raise option_error(
+            param,
             f"{param} {value} is not allowed: a square number is a python-chess square, "
-            f"0 (a1) to 63 (h8)"
+            f"0 (a1) to 63 (h8)",
         )
     raise TypeError(f"a square of {param} must be a str or an int, not {type(value).__name__}")
 
@@ -60,9 +68,10 @@ def colour(param: str, value: Any) -> str:
         letter = _COLOURS.get(value.lower(), value.upper() if len(value) == 1 else None)
         if letter in _COLOURS.values():
             return letter
-    raise _native.OptionError(
+    raise option_error(
+        param,
         f"{param} colour {value!r} is not allowed: expected green, red, yellow or blue "
-        f"(or G, R, Y, B)"
+        f"(or G, R, Y, B)",
     )
 
 
