@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests the Python package (python/) as a user would get it: a fresh venv, pinned
 # test tools, `pip install ./python` (maturin builds the crate with the Rust toolchain), then
-# the package's pytest suite, the notebook executed with nbclient (outputs checked), and the
+# mypy over the package, its pytest suite, the notebook executed with nbclient (outputs checked), and the
 # snapshot example (examples/snapshots/python, the package's pytest plugin).
 #
 #   scripts/python-test.sh                     # STAUNTON_BIN unset: CLI comparisons skipped
@@ -26,7 +26,7 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 
 echo "== python-test: test tools (pinned) into $venv"
 "${pip[@]}" install -q maturin==1.13.1 pytest==9.2.0 chess==1.11.2 \
-  nbclient==0.11.0 ipykernel==7.4.0 nbformat==5.11.1
+  nbclient==0.11.0 ipykernel==7.4.0 nbformat==5.11.1 mypy==1.18.2
 
 echo "== python-test: pip install ./python (maturin builds the native module)"
 "${pip[@]}" install -q ./python
@@ -37,6 +37,9 @@ if [[ -n ${STAUNTON_BIN:-} ]]; then
   STAUNTON_BIN=$(cd "$(dirname "$STAUNTON_BIN")" && pwd)/$(basename "$STAUNTON_BIN")
   export STAUNTON_BIN
 fi
+
+echo "== python-test: mypy (the annotations and the native module's stubs agree)"
+(cd python && "$venv/bin/mypy" --no-incremental staunton)
 
 echo "== python-test: pytest python/tests"
 # From python/tests, so the installed package is imported, not the source folder.

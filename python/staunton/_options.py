@@ -66,7 +66,7 @@ def colour(param: str, value: Any) -> str:
     """A mark colour letter (G, R, Y, B) from a letter or a name (python-chess's too)."""
     if isinstance(value, str):
         letter = _COLOURS.get(value.lower(), value.upper() if len(value) == 1 else None)
-        if letter in _COLOURS.values():
+        if letter is not None and letter in _COLOURS.values():
             return letter
     raise option_error(
         param,
