@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and tests the Python package (python/) as a user would get it: a fresh venv, pinned
 # test tools, `pip install ./python` (maturin builds the crate with the Rust toolchain), then
-# mypy over the package, its pytest suite, the notebook executed with nbclient (outputs checked), and the
-# snapshot example (examples/snapshots/python, the package's pytest plugin).
+# mypy over the package, its pytest suite, the notebook executed with nbclient (outputs
+# checked), and the snapshot example (examples/snapshots/python, the package's pytest plugin).
 #
 #   scripts/python-test.sh                     # STAUNTON_BIN unset: CLI comparisons skipped
 #   STAUNTON_BIN=target/release/staunton scripts/python-test.sh   # also bytes == the CLI's
@@ -39,7 +39,7 @@ if [[ -n ${STAUNTON_BIN:-} ]]; then
 fi
 
 echo "== python-test: mypy (the annotations and the native module's stubs agree)"
-(cd python && "$venv/bin/mypy" --no-incremental staunton)
+(cd python && "$venv/bin/mypy" --cache-dir=/dev/null staunton)
 
 echo "== python-test: pytest python/tests"
 # From python/tests, so the installed package is imported, not the source folder.
