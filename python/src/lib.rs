@@ -248,6 +248,16 @@ fn parameters() -> Vec<(&'static str, Vec<&'static str>, &'static str)> {
         .collect()
 }
 
+/// Add a folder of fonts that free text (captions, card titles, players' names) falls back
+/// on for characters DejaVu Sans lacks, e.g. Japanese (`--fonts DIR` of the command line).
+/// Once per process; returns the files' names. A folder that cannot be used is a
+/// `ValueError` naming it (an `OSError` would hide the sentence's reason).
+#[pyfunction]
+fn add_fonts(py: Python<'_>, dir: std::path::PathBuf) -> PyResult<Vec<String>> {
+    py.detach(|| staunton::render::add_fonts(&dir))
+        .map_err(|e| StauntonError::new_err(e.to_string()))
+}
+
 /// The package's version.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -259,6 +269,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
     m.add_function(wrap_pyfunction!(snapshot, m)?)?;
+    m.add_function(wrap_pyfunction!(add_fonts, m)?)?;
     m.add("SnapshotMismatch", py.get_type::<SnapshotMismatch>())?;
     m.add("StauntonError", py.get_type::<StauntonError>())?;
     m.add("FenError", py.get_type::<FenError>())?;

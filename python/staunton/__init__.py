@@ -23,6 +23,7 @@ from typing import Any, Optional
 from . import _native, _options
 from ._native import (
     FenError,
+    add_fonts,
     OptionError,
     PgnError,
     RenderError,
@@ -32,6 +33,7 @@ from ._native import (
 )
 
 __all__ = [
+    "add_fonts",
     "png",
     "svg",
     "pdf",
