@@ -213,6 +213,7 @@ static FALLBACKS: OnceLock<Vec<TextFace>> = OnceLock::new();
 static FALLBACK_ID: OnceLock<u64> = OnceLock::new();
 
 /// The added fonts' identity ([`add_fallback_faces`]); 0 when none were added.
+#[cfg_attr(not(feature = "server"), allow(dead_code))] // only the service has ETags
 pub fn fallback_id() -> u64 {
     FALLBACK_ID.get().copied().unwrap_or(0)
 }
