@@ -38,18 +38,25 @@ pub(crate) fn clip(text: &str) -> String {
 }
 
 /// A move as the user wrote it, for messages: bare when it looks like a move (at most 12
-/// letters, digits and `+#=-!?@`), else as [`Echo`] would show it (quoted, shortened,
-/// printable), so a 15 KB "move" or one with control bytes comes back tamed.
+/// letters, digits and `+#=-!?@`, and the figurines, dashes and `½` of typeset moves:
+/// `0–0`, `♘f3`), else as [`Echo`] would show it (quoted, shortened, printable), so a
+/// 15 KB "move" or one with control bytes comes back tamed.
 pub struct Token<'a>(pub &'a str);
+
+/// A character of a move as books print it, beyond ASCII: figurines (U+2654–265F), the
+/// dashes of typeset castling and results, and `½`.
+fn typeset(c: char) -> bool {
+    matches!(c, '\u{2654}'..='\u{265F}' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '½')
+}
 
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plain = self.0.len() <= 12
+        let plain = self.0.chars().count() <= 12
             && !self.0.is_empty()
             && self
                 .0
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+#=-!?@".contains(&b));
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+#=-!?@".contains(c) || typeset(c));
         match plain {
             true => f.write_str(self.0),
             false => Echo(self.0).fmt(f),
@@ -67,6 +74,9 @@ mod tests {
         assert_eq!(Token("e7e8q").to_string(), "e7e8q");
         assert_eq!(Token("<script>").to_string(), "\"<script>\"");
         assert_eq!(Token("a\u{1b}b").to_string(), "\"a?b\"");
+        assert_eq!(Token("0–0").to_string(), "0–0");
+        assert_eq!(Token("♕xd8+").to_string(), "♕xd8+");
+        assert_eq!(Token("e4\u{202e}").to_string(), "\"e4?\"", "a bidi override is tamed");
         let long = "N".repeat(15_000);
         assert!(Token(&long).to_string().chars().count() < 50);
     }

@@ -605,12 +605,9 @@ fn legal_moves(board: &cc::Board) -> Vec<cc::Move> {
 
 /// The legal move `san` names on `board`, or why there is none.
 fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, IllegalMove> {
-    let text = san.trim_end_matches(['+', '#']);
-    let castle = match text {
-        "O-O" | "0-0" | "o-o" => Some(true),
-        "O-O-O" | "0-0-0" | "o-o-o" => Some(false),
-        _ => None,
-    };
+    let folded = super::pasted::fold(san);
+    let text = folded.trim_end_matches(['+', '#']);
+    let castle = super::pasted::castling(text);
     let moves = legal_moves(board);
     if let Some(short) = castle {
         let found = moves
@@ -986,6 +983,37 @@ mod tests {
             "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
             "and not when it is not"
         );
+    }
+
+    #[test]
+    fn typeset_movetext_reads_like_pgn_and_errors_quote_it() {
+        // The same game as pasted from a book: zeros and en dashes for castling, figurines
+        // of either colour, a glyph glued after a check, an en-dashed result.
+        let typeset =
+            "1. e4 e5 2. ♘f3 ♞c6 3. ♗c4 ♗c5 4. 0–0 ♘f6 5. d3 d6 6. ♕e2+! o-o 7. ♗g5 ♛e7 1–0";
+        let plain = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. Qe2 O-O 7. Bg5 Qe7 1-0";
+        let (a, b) = (Game::from_pgn(typeset, 1000), Game::from_pgn(plain, 1000));
+        let (a, b) = (a.expect("typeset plays"), b.expect("plain plays"));
+        assert_eq!(a.len(), b.len());
+        assert_eq!(a.position(a.len() - 1), b.position(b.len() - 1));
+        assert_eq!(
+            a.san(7).as_deref(),
+            Some("O-O"),
+            "written back in PGN's spelling"
+        );
+        assert_eq!(a.result(), Some("1-0"));
+        let long = Game::from_pgn(
+            "1. d4 d5 2. ♘c3 ♘c6 3. ♗f4 ♗f5 4. ♕d2 ♕d7 5. O–O–O 0-0-0",
+            99,
+        );
+        assert_eq!(long.expect("plays").san(9).as_deref(), Some("O-O-O"));
+        let drawn = crate::chess::pgn::read("1. e4 e5 ½–½").expect("reads");
+        assert_eq!(drawn.result.as_deref(), Some("½-½"));
+        // Still strict: castling through a piece, and a figurine on a wrong square.
+        let err = Game::from_pgn("1. e4 e5 2. 0–0", 99).expect_err("cannot castle");
+        assert!(err.to_string().contains("0–0"), "{err}");
+        let err = Game::from_pgn("1. ♘e4", 99).expect_err("no knight reaches e4");
+        assert!(err.to_string().contains("♘e4"), "{err}");
     }
 
     #[test]

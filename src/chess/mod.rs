@@ -4,13 +4,15 @@
 //! and writes positions, `attacks` finds a king in check, `describe` puts a position into
 //! words (alt text and SVG titles). `epd` reads an EPD line into a position and its
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
-//! SAN or UCI), giving the position after any ply.
+//! SAN or UCI), giving the position after any ply; `pasted` folds typeset movetext (`0–0`,
+//! `♘f3`, `½–½`) into PGN's spelling for both.
 
 internal_mod!(attacks);
 pub mod describe;
 pub mod epd;
 pub mod fen;
 pub mod game;
+mod pasted;
 pub mod pgn;
 pub mod piece;
 pub mod position;

@@ -193,8 +193,9 @@ pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
                     .unwrap_or(rest.len());
                 let token = &rest[..end];
                 rest = &rest[end..];
-                if RESULTS.contains(&token) {
-                    pgn.result = Some(token.to_string());
+                let folded = super::pasted::fold(token);
+                if RESULTS.contains(&folded.as_ref()) {
+                    pgn.result = Some(folded.into_owned());
                     return Ok((pgn, rest));
                 }
                 read_word(&mut pgn, token, &mut number)?;
