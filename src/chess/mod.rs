@@ -5,9 +5,11 @@
 //! words (alt text and SVG titles). `epd` reads an EPD line into a position and its
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
 //! SAN or UCI), giving the position after any ply; `pasted` folds typeset movetext (`0–0`,
-//! `♘f3`, `½–½`) into PGN's spelling for both.
+//! `♘f3`, `½–½`) into PGN's spelling for both. `annotated` is a game's whole tree
+//! (variations, comments, NAGs, diagram markers), every move played: what articles print.
 
 internal_mod!(attacks);
+pub mod annotated;
 pub mod describe;
 pub mod epd;
 pub mod fen;

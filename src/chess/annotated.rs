@@ -1,0 +1,117 @@
+//! An annotated game: the PGN's whole tree (main line, variations nested to any depth,
+//! comments, NAGs, `[%…]` commands, diagram markers), every move played by the rules. What
+//! an article prints. The main-line readers (`pgn::read`, `Game`) are unchanged by it.
+
+use crate::chess::piece::Color;
+use crate::chess::position::{Position, Square};
+
+/// The piece letters a game's moves are written with (PGN standard §17). English letters
+/// and figurines are always read; the others only when asked, since their letters clash
+/// with English ones (`R` is a rook in English and a king in Italian).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Letters {
+    /// K Q R B N (P).
+    #[default]
+    English,
+    /// K D T L S (B).
+    German,
+    /// R D T A C (P).
+    Italian,
+    /// R D T F C (P).
+    French,
+    /// R D T A C (P).
+    Spanish,
+    /// K D T L P (O).
+    Dutch,
+}
+
+/// Where a game asks for a diagram after a move, as real exports write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// `[#]` inside a comment (ChessBase, RPB Chessboard), with or without options.
+    Bracket,
+    /// `[D]` inside a comment (JekyllRookpawn).
+    D,
+    /// A comment that is a lone `#` (ChessTempo, pychess).
+    Hash,
+    /// A diagram NAG: `$201` or a lone `D` token (Scid), `$220`/`$221` (Chesspad,
+    /// PgnViewerJS), `$1304` (chess-dojo), `$D` (xskak). The number (`$D` is 201).
+    Nag(u16),
+}
+
+/// One move of the tree, played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The move number (`23` for both `23. Qxf2+` and `23...Kh8`).
+    pub number: u32,
+    /// The side that made the move.
+    pub color: Color,
+    /// The move in standard English SAN with `+`/`#`, as the board writes it (not as typed).
+    pub san: String,
+    /// Where the moving piece came from and went (castling: the king's squares as drawn).
+    pub from: Square,
+    /// See `from`.
+    pub to: Square,
+    /// The position after the move.
+    pub position: Position,
+    /// NAGs in file order; suffixes (`!`, `?!`) are read as 1–6. Diagram NAGs are not here.
+    pub nags: Vec<u16>,
+    /// Comments between `(` and a variation's first move (only on a variation's first node).
+    pub before: Vec<String>,
+    /// Comments after the move, in order, with `[%…]` commands and markers taken out,
+    /// trimmed; comments left empty are dropped.
+    pub comments: Vec<String>,
+    /// The `[%…]` commands of those comments, each as written with its brackets
+    /// (`[%cal Ge2e4,Rd1d8]`), in order.
+    pub commands: Vec<String>,
+    /// The diagram asked for after this move, if any.
+    pub diagram: Option<Marker>,
+    /// Variations: each replaces this move (starts from the position before it), in file
+    /// order. A variation is never empty.
+    pub variations: Vec<Vec<Node>>,
+}
+
+/// A game read with its whole tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotated {
+    /// Tag pairs in order.
+    pub headers: Vec<(String, String)>,
+    /// The position before the first move (the `FEN` tag's, or the standard one).
+    pub start: Position,
+    /// Comments before the first move (commands and markers taken out).
+    pub intro: Vec<String>,
+    /// A diagram asked for before the first move (a marker in the intro), if any.
+    pub intro_diagram: Option<Marker>,
+    /// The main line.
+    pub line: Vec<Node>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`; `½-½` and en dashes normalised).
+    pub result: Option<String>,
+}
+
+impl Annotated {
+    /// The value of the tag `name` (case-insensitive), if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Bounds on what one game may hold (the service prices and refuses beyond them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most moves in the whole tree (main line and every variation).
+    pub nodes: usize,
+    /// Deepest nesting of variations (the main line is depth 0).
+    pub depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: 2000,
+            depth: 8,
+        }
+    }
+}
