@@ -2,8 +2,14 @@
 //! comments, NAGs, `[%…]` commands, diagram markers), every move played by the rules. What
 //! an article prints. The main-line readers (`pgn::read`, `Game`) are unchanged by it.
 
+use crate::chess::describe::Lang;
+use crate::chess::game::{self, GameError, GameErrorKind};
 use crate::chess::piece::Color;
 use crate::chess::position::{Position, Square};
+use crate::echo::clip;
+use cozy_chess as cc;
+
+mod syntax;
 
 /// The piece letters a game's moves are written with (PGN standard §17). English letters
 /// and figurines are always read; the others only when asked, since their letters clash
@@ -23,6 +29,77 @@ pub enum Letters {
     Spanish,
     /// K D T L P (O).
     Dutch,
+}
+
+impl Letters {
+    /// The letters of a description language (English and Japanese read English letters).
+    pub fn of(lang: Lang) -> Letters {
+        match lang {
+            Lang::En | Lang::Ja => Letters::English,
+            Lang::De => Letters::German,
+            Lang::It => Letters::Italian,
+            Lang::Fr => Letters::French,
+            Lang::Es => Letters::Spanish,
+            Lang::Nl => Letters::Dutch,
+        }
+    }
+
+    /// The language's name in English (`Italian`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Letters::English => "English",
+            Letters::German => "German",
+            Letters::Italian => "Italian",
+            Letters::French => "French",
+            Letters::Spanish => "Spanish",
+            Letters::Dutch => "Dutch",
+        }
+    }
+
+    /// The language's code, as the `lang` parameter spells it (`it`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Letters::English => "en",
+            Letters::German => "de",
+            Letters::Italian => "it",
+            Letters::French => "fr",
+            Letters::Spanish => "es",
+            Letters::Dutch => "nl",
+        }
+    }
+
+    /// The letters of king, queen, rook, bishop and knight, in that order.
+    pub fn pieces(self) -> [char; 5] {
+        match self {
+            Letters::English => ['K', 'Q', 'R', 'B', 'N'],
+            Letters::German => ['K', 'D', 'T', 'L', 'S'],
+            Letters::Italian | Letters::Spanish => ['R', 'D', 'T', 'A', 'C'],
+            Letters::French => ['R', 'D', 'T', 'F', 'C'],
+            Letters::Dutch => ['K', 'D', 'T', 'L', 'P'],
+        }
+    }
+
+    /// The English letter of this language's piece letter `c`, if it is one.
+    pub fn to_english(self, c: char) -> Option<char> {
+        let i = self.pieces().iter().position(|&p| p == c)?;
+        Some(Letters::English.pieces()[i])
+    }
+
+    /// English SAN (as the board writes it) with this language's piece letters.
+    pub fn from_english(self, san: &str) -> String {
+        let english = Letters::English.pieces();
+        san.chars()
+            .map(|c| match english.iter().position(|&p| p == c) {
+                Some(i) => self.pieces()[i],
+                None => c,
+            })
+            .collect()
+    }
+
+    /// True when the letters clash with a 10×8 board's archbishop `A` or chancellor `C`.
+    pub fn clash_on_10x8(self) -> bool {
+        matches!(self, Letters::Italian | Letters::French | Letters::Spanish)
+    }
 }
 
 /// Where a game asks for a diagram after a move, as real exports write it.
@@ -114,4 +191,73 @@ impl Default for Limits {
             depth: 8,
         }
     }
+}
+
+/// Read the first game of `text` with its whole tree, its moves written in `letters`
+/// (figurines are read too), every move played by the rules. `[FEN]` and `[Variant]` are
+/// read as [`Game::from_pgn`](crate::chess::game::Game::from_pgn) reads them.
+///
+/// Errors: the PGN's syntax (as `pgn::read`'s), NAGs above `$65535`, a `(` with no move to
+/// replace, an empty variation, more moves than `limits.nodes`, nesting deeper than
+/// `limits.depth`, and any move that cannot be played (named with its number, as written,
+/// and its side).
+pub fn read(text: &str, letters: Letters, limits: Limits) -> Result<Annotated, GameError> {
+    let tree = syntax::read(text, limits)?;
+    let board = game::start_board(&tree.headers, letters)?;
+    let line = play_line(&board, tree.line, None, letters)?;
+    Ok(Annotated {
+        headers: tree.headers,
+        start: game::position_of(&board),
+        intro: tree.intro.comments,
+        intro_diagram: tree.intro.diagram,
+        line,
+        result: tree.result,
+    })
+}
+
+/// Play the written moves `raws` from `board`; `before` is the ply before them, numbered
+/// as written, for errors.
+fn play_line(
+    board: &cc::Board,
+    raws: Vec<syntax::Raw>,
+    before: Option<String>,
+    letters: Letters,
+) -> Result<Vec<Node>, GameError> {
+    let mut board = board.clone();
+    let mut before = before;
+    let mut nodes = Vec::with_capacity(raws.len());
+    for raw in raws {
+        let mv =
+            game::read_san(&board, &raw.written, letters).map_err(|why| GameErrorKind::Move {
+                number: board.fullmove_number(),
+                side: game::color_of(board.side_to_move()),
+                written: clip(&raw.written),
+                after: before.clone(),
+                why,
+            })?;
+        let next = game::after(&board, mv);
+        let (from, to) = game::move_squares(&board, mv);
+        let variations = raw
+            .variations
+            .into_iter()
+            .map(|line| play_line(&board, line, before.clone(), letters))
+            .collect::<Result<Vec<_>, _>>()?;
+        nodes.push(Node {
+            number: u32::from(board.fullmove_number()),
+            color: game::color_of(board.side_to_move()),
+            san: game::write_san(&board, mv, &next),
+            from,
+            to,
+            position: game::position_of(&next),
+            nags: raw.nags,
+            before: raw.before,
+            comments: raw.notes.comments,
+            commands: raw.notes.commands,
+            diagram: raw.notes.diagram,
+            variations,
+        });
+        before = Some(game::numbered(&board, &raw.written));
+        board = next;
+    }
+    Ok(nodes)
 }

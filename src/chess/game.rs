@@ -6,6 +6,7 @@
 //! Standard chess and Chess960 on 8×8 boards. Castling is kept as cozy-chess does, king
 //! takes own rook, which serves both.
 
+use crate::chess::annotated::Letters;
 use crate::chess::fen::{self, FenError};
 use crate::chess::pgn::{self, Pgn, PgnError};
 use crate::chess::piece::{Color, Piece, Role};
@@ -25,6 +26,12 @@ pub struct GameError {
 impl From<GameErrorKind> for GameError {
     fn from(kind: GameErrorKind) -> GameError {
         GameError { kind }
+    }
+}
+
+impl From<crate::chess::pgn::PgnErrorKind> for GameError {
+    fn from(kind: crate::chess::pgn::PgnErrorKind) -> Self {
+        PgnError::from(kind).into()
     }
 }
 
@@ -94,6 +101,29 @@ pub enum GameErrorKind {
         /// The most allowed.
         max: usize,
     },
+    /// Piece letters that mean other pieces on a 10×8 board (Capablanca chess).
+    #[error(
+        "{} piece letters (lang={}) cannot be read on a 10×8 board, where {}",
+        .letters.name(),
+        .letters.code(),
+        clash_pieces(*.letters)
+    )]
+    LettersOn10x8 {
+        /// The letters asked for.
+        letters: Letters,
+    },
+    /// More moves in the whole tree (main line and variations) than allowed.
+    #[error("the game has more than {max} moves with its variations")]
+    TooManyMoves {
+        /// The most allowed.
+        max: usize,
+    },
+    /// Variations nested deeper than allowed.
+    #[error("variations nest deeper than {max} levels")]
+    TooDeep {
+        /// The deepest nesting allowed.
+        max: usize,
+    },
     /// A move that cannot be played next.
     #[error(
         "{} {why} for {} {}",
@@ -122,6 +152,17 @@ pub enum IllegalMove {
     /// Not SAN at all.
     #[error("is not a move in SAN (such as Nf3, exd5, O-O, e8=Q)")]
     NotSan,
+    /// Not SAN in the piece letters asked for (other than English).
+    #[error(
+        "is not a move in SAN with {} piece letters (such as {}f3, exd5, O-O, e8={})",
+        .letters.name(),
+        .letters.pieces()[4],
+        .letters.pieces()[1]
+    )]
+    NotSanIn {
+        /// The letters asked for.
+        letters: Letters,
+    },
     /// Not UCI at all.
     #[error("is not a move in UCI (such as e2e4, e7e8q)")]
     NotUci,
@@ -187,6 +228,15 @@ fn move_label(number: u16, side: Color, written: &str) -> String {
     match side {
         Color::White => format!("{number}. {}", Token(written)),
         Color::Black => format!("{number}... {}", Token(written)),
+    }
+}
+
+/// The 10×8 pieces whose letters `letters` use for others.
+fn clash_pieces(letters: Letters) -> &'static str {
+    if letters.pieces().contains(&'A') {
+        "A is the archbishop and C the chancellor"
+    } else {
+        "C is the chancellor"
     }
 }
 
@@ -265,36 +315,37 @@ fn playable_variant(name: &str) -> Option<bool> {
 impl Game {
     /// Read `text` as PGN and play its main line; at most `max_plies` plies.
     pub fn from_pgn(text: &str, max_plies: usize) -> Result<Game, GameError> {
-        let pgn = pgn::read(text)?;
-        Game::play_pgn(pgn, max_plies)
+        Game::from_pgn_with(text, max_plies, Letters::English)
     }
 
-    fn play_pgn(pgn: Pgn, max_plies: usize) -> Result<Game, GameError> {
-        if let Some(variant) = pgn.header("Variant")
-            && playable_variant(variant).is_none()
-        {
-            return Err(GameErrorKind::Variant {
-                text: clip(variant),
-            }
-            .into());
-        }
-        let start = match pgn.header("FEN") {
-            Some(text) => {
-                let position = fen::parse(text).map_err(|error| GameErrorKind::FenTag {
-                    text: clip(text),
-                    error,
-                })?;
-                board_of(&position).map_err(GameErrorKind::UnplayableFenTag)?
-            }
-            None => cc::Board::default(),
-        };
-        Game::play(start, pgn, max_plies)
+    /// [`Game::from_pgn`] with moves written in `letters` (figurines are read too).
+    pub fn from_pgn_with(
+        text: &str,
+        max_plies: usize,
+        letters: Letters,
+    ) -> Result<Game, GameError> {
+        let pgn = pgn::read(text)?;
+        let start = start_board(&pgn.headers, letters)?;
+        Game::play(start, pgn, max_plies, letters)
     }
 
     /// Play SAN `moves` from `start`; at most `max_plies` plies. The moves are read as PGN
     /// movetext: move numbers, check and annotation suffixes, NAGs, comments and a result
     /// are allowed, tag pairs and moves after the result are not.
     pub fn from_san(start: &Position, moves: &str, max_plies: usize) -> Result<Game, GameError> {
+        Game::from_san_with(start, moves, max_plies, Letters::English)
+    }
+
+    /// [`Game::from_san`] with moves written in `letters` (figurines are read too).
+    pub fn from_san_with(
+        start: &Position,
+        moves: &str,
+        max_plies: usize,
+        letters: Letters,
+    ) -> Result<Game, GameError> {
+        if start.files() == 10 && letters.clash_on_10x8() {
+            return Err(GameErrorKind::LettersOn10x8 { letters }.into());
+        }
         let board = board_of(start).map_err(GameErrorKind::UnplayablePosition)?;
         let (pgn, rest) = pgn::read_first(moves)?;
         if let Some((name, value)) = pgn.headers.first() {
@@ -312,11 +363,16 @@ impl Game {
             }
             .into());
         }
-        Game::play(board, pgn, max_plies)
+        Game::play(board, pgn, max_plies, letters)
     }
 
     /// Play `pgn`'s main line from `start`; at most `max_plies` plies.
-    fn play(start: cc::Board, pgn: Pgn, max_plies: usize) -> Result<Game, GameError> {
+    fn play(
+        start: cc::Board,
+        pgn: Pgn,
+        max_plies: usize,
+        letters: Letters,
+    ) -> Result<Game, GameError> {
         if pgn.moves.len() > max_plies {
             return Err(too_long(pgn.moves.len(), max_plies));
         }
@@ -330,7 +386,8 @@ impl Game {
         game.boards.push(start);
         for m in pgn.moves {
             let board = game.boards.last().expect("the start is there");
-            let mv = read_san(board, &m.san).map_err(|why| game.move_error(&m.san, why))?;
+            let mv =
+                read_san(board, &m.san, letters).map_err(|why| game.move_error(&m.san, why))?;
             game.push(Ply {
                 mv,
                 written: m.san,
@@ -436,14 +493,7 @@ impl Game {
     pub fn last_move(&self, ply: usize) -> Option<(Square, Square)> {
         let i = ply.checked_sub(1)?;
         let (mv, board) = (self.plies.get(i)?.mv, &self.boards[i]);
-        let to = match castle_side(board, mv) {
-            Some(short) => {
-                let file = if short { 6 } else { 2 };
-                Square::new(file, mv.from.rank() as u8)
-            }
-            None => square(mv.to),
-        };
-        Some((square(mv.from), to))
+        Some(move_squares(board, mv))
     }
 
     /// The side that played the move that led to `ply`.
@@ -513,12 +563,7 @@ impl Game {
     }
 
     fn numbered(&self, ply: usize, san: &str) -> String {
-        let board = &self.boards[ply - 1];
-        let number = board.fullmove_number();
-        match board.side_to_move() {
-            cc::Color::White => format!("{number}. {}", Token(san)),
-            cc::Color::Black => format!("{number}...{}", Token(san)),
-        }
+        numbered(&self.boards[ply - 1], san)
     }
 
     /// The ply after `number`'s move by `color` (`move=23b`), if the game has it.
@@ -528,6 +573,61 @@ impl Game {
             u32::from(board.fullmove_number()) == number && color_of(board.side_to_move()) == color
         })
     }
+}
+
+/// The start of a game with tag pairs `headers` (its `[Variant]` and `[FEN]`), its moves
+/// written in `letters`.
+pub(crate) fn start_board(
+    headers: &[(String, String)],
+    letters: Letters,
+) -> Result<cc::Board, GameError> {
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    if let Some(variant) = header("Variant")
+        && playable_variant(variant).is_none()
+    {
+        return Err(GameErrorKind::Variant {
+            text: clip(variant),
+        }
+        .into());
+    }
+    let Some(text) = header("FEN") else {
+        return Ok(cc::Board::default());
+    };
+    let position = fen::parse(text).map_err(|error| GameErrorKind::FenTag {
+        text: clip(text),
+        error,
+    })?;
+    // Named before "cannot be played": the letters would be wrong even if it could.
+    if position.files() == 10 && letters.clash_on_10x8() {
+        return Err(GameErrorKind::LettersOn10x8 { letters }.into());
+    }
+    Ok(board_of(&position).map_err(GameErrorKind::UnplayableFenTag)?)
+}
+
+/// `san` (as written or as played) numbered as played on `board`: `3. Nf3` or `3...Nf3`.
+pub(crate) fn numbered(board: &cc::Board, san: &str) -> String {
+    let number = board.fullmove_number();
+    match board.side_to_move() {
+        cc::Color::White => format!("{number}. {}", Token(san)),
+        cc::Color::Black => format!("{number}...{}", Token(san)),
+    }
+}
+
+/// The squares of `mv` on `board` as drawn (from, to; castling: the king's squares).
+pub(crate) fn move_squares(board: &cc::Board, mv: cc::Move) -> (Square, Square) {
+    let to = match castle_side(board, mv) {
+        Some(short) => {
+            let file = if short { 6 } else { 2 };
+            Square::new(file, mv.from.rank() as u8)
+        }
+        None => square(mv.to),
+    };
+    (square(mv.from), to)
 }
 
 fn too_long(plies: usize, max: usize) -> GameError {
@@ -545,7 +645,7 @@ fn cc_square(sq: Square) -> cc::Square {
     )
 }
 
-fn color_of(c: cc::Color) -> Color {
+pub(crate) fn color_of(c: cc::Color) -> Color {
     match c {
         cc::Color::White => Color::White,
         cc::Color::Black => Color::Black,
@@ -603,8 +703,29 @@ fn legal_moves(board: &cc::Board) -> Vec<cc::Move> {
     moves
 }
 
-/// The legal move `san` names on `board`, or why there is none.
-fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, IllegalMove> {
+/// `san` with `letters`' piece letters as English ones, or `None` when it has a capital
+/// letter that is none of them. The chosen language's letters win: under Italian `R` is
+/// the king, and English letters it lacks (`N`, `B`, `Q`) are not read. Figurines are
+/// left for `pasted::fold`.
+fn english_letters(san: &str, letters: Letters) -> Option<std::borrow::Cow<'_, str>> {
+    if letters == Letters::English {
+        return Some(san.into());
+    }
+    san.chars()
+        .map(|c| match c.is_ascii_uppercase() {
+            true => letters.to_english(c),
+            false => Some(c),
+        })
+        .collect::<Option<String>>()
+        .map(Into::into)
+}
+
+/// The legal move `san` (in `letters`) names on `board`, or why there is none.
+pub(crate) fn read_san(
+    board: &cc::Board,
+    san: &str,
+    letters: Letters,
+) -> Result<cc::Move, IllegalMove> {
     let folded = super::pasted::fold(san);
     let text = folded.trim_end_matches(['+', '#']);
     let castle = super::pasted::castling(text);
@@ -615,6 +736,28 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, IllegalMove> {
             .find(|&&mv| castle_side(board, mv) == Some(short));
         return found.copied().ok_or(IllegalMove::NoCastling { short });
     }
+    let not_san = match letters {
+        Letters::English => IllegalMove::NotSan,
+        _ => IllegalMove::NotSanIn { letters },
+    };
+    let english = english_letters(san, letters).ok_or(not_san.clone())?;
+    let folded = super::pasted::fold(&english);
+    let text = folded.trim_end_matches(['+', '#']);
+    read_piece_move(board, text, moves).map_err(|why| match why {
+        IllegalMove::NotSan => not_san,
+        IllegalMove::Ambiguous { candidates } => IllegalMove::Ambiguous {
+            candidates: candidates.iter().map(|c| letters.from_english(c)).collect(),
+        },
+        other => other,
+    })
+}
+
+/// The legal move (not castling) among `moves` that folded English SAN `text` names.
+fn read_piece_move(
+    board: &cc::Board,
+    text: &str,
+    moves: Vec<cc::Move>,
+) -> Result<cc::Move, IllegalMove> {
     let chars: Vec<char> = text.chars().filter(|&c| c != 'x' && c != ':').collect();
     let (piece, rest) = match chars.first() {
         Some(&c) if "NBRQK".contains(c) => (cc_piece(c).expect("a piece letter"), &chars[1..]),
@@ -683,7 +826,7 @@ fn read_san(board: &cc::Board, san: &str) -> Result<cc::Move, IllegalMove> {
 }
 
 /// `board` after `mv`.
-fn after(board: &cc::Board, mv: cc::Move) -> cc::Board {
+pub(crate) fn after(board: &cc::Board, mv: cc::Move) -> cc::Board {
     let mut next = board.clone();
     next.play_unchecked(mv);
     next
@@ -719,7 +862,7 @@ fn read_uci(board: &cc::Board, text: &str) -> Result<cc::Move, IllegalMove> {
 }
 
 /// Standard SAN of `mv` on `board` (`next` is the position after it), with `+` or `#`.
-fn write_san(board: &cc::Board, mv: cc::Move, next: &cc::Board) -> String {
+pub(crate) fn write_san(board: &cc::Board, mv: cc::Move, next: &cc::Board) -> String {
     let mut san = match castle_side(board, mv) {
         Some(true) => "O-O".to_string(),
         Some(false) => "O-O-O".to_string(),
@@ -783,7 +926,7 @@ fn write_san(board: &cc::Board, mv: cc::Move, next: &cc::Board) -> String {
 
 /// A cozy-chess board of `position`, or why it cannot be played ("…" completes "the
 /// position …").
-fn board_of(position: &Position) -> Result<cc::Board, Unplayable> {
+pub(crate) fn board_of(position: &Position) -> Result<cc::Board, Unplayable> {
     if position.files() != 8 || position.pocket.is_some() {
         return Err(Unplayable::Board);
     }
@@ -845,7 +988,7 @@ fn board_of(position: &Position) -> Result<cc::Board, Unplayable> {
 
 /// Our position of a cozy-chess board: X-FEN castling (`K`/`Q` for the outermost rook, the
 /// file otherwise), the en-passant square only when a capture there is legal.
-fn position_of(board: &cc::Board) -> Position {
+pub(crate) fn position_of(board: &cc::Board) -> Position {
     let mut position = Position::empty(8);
     for sq in cc::Square::ALL {
         if let (Some(p), Some(c)) = (board.piece_on(sq), board.color_on(sq)) {

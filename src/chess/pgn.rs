@@ -91,6 +91,24 @@ pub enum PgnErrorKind {
         /// The `$` and the digits after it.
         text: String,
     },
+    /// A `$` not followed by a number from 0 to 65535 (the tree reader's NAGs), nor `$D`.
+    #[error("{} is not a NAG ($0 to $65535)", Echo(.text))]
+    WideNag {
+        /// The `$` and the digits after it.
+        text: String,
+    },
+    /// A `(` with no move before it for the variation to replace (the tree reader).
+    #[error("the variation opened at character {at} follows no move it could replace")]
+    VariationWithoutMove {
+        /// 1-based character position of the `(`.
+        at: usize,
+    },
+    /// A `( )` with no move in it (the tree reader).
+    #[error("the variation opened at character {at} has no moves")]
+    EmptyVariation {
+        /// 1-based character position of the `(`.
+        at: usize,
+    },
     /// A token that is no move, move number, annotation or result.
     #[error("{} is not a move", Echo(.text))]
     NotAMove {
@@ -136,97 +154,190 @@ pub fn read(text: &str) -> Result<Pgn, PgnError> {
 /// token, or the next game from its first `[`.
 pub(crate) fn read_first(text: &str) -> Result<(Pgn, &str), PgnError> {
     let mut pgn = Pgn::default();
-    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut in_movetext = false;
+    let mut lexer = Lexer::new(text);
     let mut number: Option<u32> = None;
-    let offset = |rest: &str| text.len() - rest.len();
-    loop {
-        rest = rest.trim_start();
-        let Some(c) = rest.chars().next() else { break };
-        match c {
-            '[' if !in_movetext => {
-                let (name, value, after) = header(rest).ok_or_else(|| {
-                    let line = rest.lines().next().unwrap_or(rest);
-                    PgnError::from(PgnErrorKind::TagPair { text: clip(line) })
-                })?;
-                pgn.headers.push((name, value));
-                rest = after;
+    // Where each open variation began: its tokens are skipped.
+    let mut open: Vec<usize> = Vec::new();
+    while let Some((at, token)) = lexer.next_token()? {
+        if !open.is_empty() {
+            match token {
+                Token::Open => open.push(at),
+                Token::Close => _ = open.pop(),
+                _ => {}
             }
-            // A tag pair after the movetext starts the next game.
-            '[' => break,
-            '%' if line_start(text, offset(rest)) => {
-                rest = rest.split_once('\n').map_or("", |(_, after)| after);
+            continue;
+        }
+        match token {
+            Token::Tag(name, value) => pgn.headers.push((name, value)),
+            Token::Comment(comment) => add_comment(&mut pgn, comment.trim()),
+            Token::Open => open.push(at),
+            Token::Close => return Err(PgnErrorKind::StrayClose { at: at + 1 }.into()),
+            Token::Nag(nag) => read_nag(&mut pgn, nag)?,
+            Token::Result(result) => {
+                pgn.result = Some(result);
+                return Ok((pgn, lexer.rest()));
             }
-            ';' => {
-                let (comment, after) = rest[1..].split_once('\n').unwrap_or((&rest[1..], ""));
-                add_comment(&mut pgn, comment.trim());
-                rest = after;
-            }
-            '{' => {
-                let close = rest.find('}').ok_or_else(|| {
-                    PgnError::from(PgnErrorKind::UnclosedComment {
-                        at: offset(rest) + 1,
-                    })
-                })?;
-                add_comment(&mut pgn, rest[1..close].trim());
-                rest = &rest[close + 1..];
-                in_movetext = true;
-            }
-            '(' => {
-                rest = skip_variation(rest, offset(rest))?;
-                in_movetext = true;
-            }
-            ')' => {
-                return Err(PgnErrorKind::StrayClose {
-                    at: offset(rest) + 1,
+            Token::Word(word) => read_word(&mut pgn, word, &mut number)?,
+        }
+    }
+    if let Some(&at) = open.first() {
+        return Err(PgnErrorKind::UnclosedVariation { at: at + 1 }.into());
+    }
+    Ok((pgn, lexer.rest()))
+}
+
+/// One token of PGN text (escape lines are skipped, not tokens).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Token<'t> {
+    /// `[Name "value"]` before the movetext: the name and the unescaped value.
+    Tag(String, String),
+    /// A `{…}` comment's text, or a `;` comment's to the end of its line (untrimmed).
+    Comment(&'t str),
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `$` and the digits after it (or `$D`), unchecked.
+    Nag(&'t str),
+    /// A result token, folded (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`).
+    Result(String),
+    /// Anything else: a move, a move number, a suffix, as written.
+    Word(&'t str),
+}
+
+/// The one tokenizer of PGN text, shared by the main-line reader and the tree reader
+/// (`annotated`). It stops at a `[` after the movetext (the next game starts there).
+pub(crate) struct Lexer<'t> {
+    text: &'t str,
+    rest: &'t str,
+    in_movetext: bool,
+}
+
+impl<'t> Lexer<'t> {
+    /// A lexer at the start of `text` (a byte-order mark is skipped).
+    pub(crate) fn new(text: &'t str) -> Lexer<'t> {
+        Lexer {
+            text,
+            rest: text.strip_prefix('\u{feff}').unwrap_or(text),
+            in_movetext: false,
+        }
+    }
+
+    /// The text not read yet.
+    pub(crate) fn rest(&self) -> &'t str {
+        self.rest
+    }
+
+    /// The next token and its byte offset in the text, `None` at the end of the game.
+    pub(crate) fn next_token(&mut self) -> Result<Option<(usize, Token<'t>)>, PgnError> {
+        loop {
+            let rest = self.rest.trim_start();
+            self.rest = rest;
+            let at = self.text.len() - rest.len();
+            let Some(c) = rest.chars().next() else {
+                return Ok(None);
+            };
+            let (token, after) = match c {
+                '[' if !self.in_movetext => {
+                    let (name, value, after) = header(rest).ok_or_else(|| {
+                        let line = rest.lines().next().unwrap_or(rest);
+                        PgnError::from(PgnErrorKind::TagPair { text: clip(line) })
+                    })?;
+                    (Token::Tag(name, value), after)
                 }
-                .into());
+                // A tag pair after the movetext starts the next game.
+                '[' => return Ok(None),
+                '%' if line_start(self.text, at) => {
+                    self.rest = rest_of_line(rest);
+                    continue;
+                }
+                ';' => {
+                    let (comment, after) = rest[1..].split_once('\n').unwrap_or((&rest[1..], ""));
+                    (Token::Comment(comment), after)
+                }
+                _ => {
+                    self.in_movetext = true;
+                    self.movetext_token(rest, at)?
+                }
+            };
+            self.rest = after;
+            return Ok(Some((at, token)));
+        }
+    }
+
+    /// The token of movetext at the start of `rest` (byte `at`), and the text after it.
+    fn movetext_token(&self, rest: &'t str, at: usize) -> Result<(Token<'t>, &'t str), PgnError> {
+        Ok(match rest.as_bytes()[0] {
+            b'{' => {
+                let close = rest
+                    .find('}')
+                    .ok_or(PgnErrorKind::UnclosedComment { at: at + 1 })?;
+                (Token::Comment(&rest[1..close]), &rest[close + 1..])
             }
-            '$' => {
-                rest = read_nag(&mut pgn, rest)?;
-                in_movetext = true;
+            b'(' => (Token::Open, &rest[1..]),
+            b')' => (Token::Close, &rest[1..]),
+            b'$' => {
+                let digits = rest[1..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len() - 1);
+                // xskak's diagram NAG.
+                let end = if digits == 0 && rest[1..].starts_with('D') {
+                    2
+                } else {
+                    1 + digits
+                };
+                (Token::Nag(&rest[..end]), &rest[end..])
             }
             _ => {
-                in_movetext = true;
                 let end = rest
                     .find(|c: char| c.is_whitespace() || "{}()[];$".contains(c))
                     .unwrap_or(rest.len());
-                let token = &rest[..end];
-                rest = &rest[end..];
-                let folded = super::pasted::fold(token);
+                // A lone `}` or `]` is a word of its own, for the error to quote.
+                let end = if end == 0 {
+                    rest.chars().next().map_or(0, char::len_utf8)
+                } else {
+                    end
+                };
+                let word = &rest[..end];
+                let folded = super::pasted::fold(word);
                 if RESULTS.contains(&folded.as_ref()) {
-                    pgn.result = Some(folded.into_owned());
-                    return Ok((pgn, rest));
+                    (Token::Result(folded.into_owned()), &rest[end..])
+                } else {
+                    (Token::Word(word), &rest[end..])
                 }
-                read_word(&mut pgn, token, &mut number)?;
             }
-        }
+        })
     }
-    Ok((pgn, rest))
 }
 
-/// Read the NAG at the start of `rest` (`$1`) onto the last move; the text after it.
-fn read_nag<'t>(pgn: &mut Pgn, rest: &'t str) -> Result<&'t str, PgnError> {
-    let digits = rest[1..]
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len() - 1);
-    let nag = rest[1..1 + digits].parse::<u8>().map_err(|_| {
-        PgnError::from(PgnErrorKind::Nag {
-            text: clip(&rest[..1 + digits]),
-        })
-    })?;
+/// Read a NAG token (`$1`) onto the last move.
+fn read_nag(pgn: &mut Pgn, text: &str) -> Result<(), PgnError> {
+    let nag = text[1..]
+        .parse::<u8>()
+        .map_err(|_| PgnError::from(PgnErrorKind::Nag { text: clip(text) }))?;
     if let Some(last) = pgn.moves.last_mut() {
         // A move NAG (1–6) is the move's annotation; others are kept out.
         if nag_suffix(nag).is_some() && last.nag.is_none() {
             last.nag = Some(nag);
         }
     }
-    Ok(&rest[1 + digits..])
+    Ok(())
 }
 
-/// Read one word of movetext that is not a result: a move number (kept in `number` for the
-/// next move), an `e.p.` mark, a suffix standing apart, or a move.
-fn read_word(pgn: &mut Pgn, token: &str, number: &mut Option<u32>) -> Result<(), PgnError> {
+/// What one word of movetext that is not a result is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Word<'t> {
+    /// A move number (kept for the next move) or an `e.p.` mark.
+    Skip,
+    /// A suffix standing apart (`e4 !?`): its NAG, if it is a known suffix.
+    Suffix(Option<u8>),
+    /// A move (without number and suffix) and its suffix's NAG.
+    Move(&'t str, Option<u8>),
+}
+
+/// Classify one word of movetext: a move number (kept in `number` for the next move), an
+/// `e.p.` mark, a suffix standing apart, or a move.
+pub(crate) fn classify_word<'t>(token: &'t str, number: &mut Option<u32>) -> Word<'t> {
     let mut token = token;
     // A move number: `12.`, `12...`, `12…`, or glued to its move (`1.e4`).
     let digits = token
@@ -236,36 +347,42 @@ fn read_word(pgn: &mut Pgn, token: &str, number: &mut Option<u32>) -> Result<(),
         *number = token[..digits].parse().ok();
         token = token[digits..].trim_start_matches(['.', '…']);
         if token.is_empty() {
-            return Ok(());
+            return Word::Skip;
         }
     }
     if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
         // A number without dots (`1 e4`): a move number all the same.
         *number = token.parse().ok();
-        return Ok(());
+        return Word::Skip;
     }
     if matches!(token, "e.p." | "ep" | "e.p") {
-        return Ok(());
+        return Word::Skip;
     }
     let token = token
         .strip_suffix("e.p.")
         .filter(|t| !t.is_empty())
         .unwrap_or(token);
-    let (san, nag) = split_suffix(token);
-    if san.is_empty() {
-        // A suffix standing apart (`e4 !?`).
-        if let (Some(last), Some(nag)) = (pgn.moves.last_mut(), nag) {
-            last.nag.get_or_insert(nag);
-            return Ok(());
-        }
-        return Err(PgnErrorKind::NotAMove { text: clip(token) }.into());
+    match split_suffix(token) {
+        ("", nag) => Word::Suffix(nag),
+        (san, nag) => Word::Move(san, nag),
     }
-    pgn.moves.push(PgnMove {
-        number: number.take(),
-        san: san.to_string(),
-        nag,
-        comment: String::new(),
-    });
+}
+
+/// Read one word of movetext that is not a result onto `pgn`.
+fn read_word(pgn: &mut Pgn, token: &str, number: &mut Option<u32>) -> Result<(), PgnError> {
+    match classify_word(token, number) {
+        Word::Skip => {}
+        Word::Suffix(nag) => match (pgn.moves.last_mut(), nag) {
+            (Some(last), Some(nag)) => _ = last.nag.get_or_insert(nag),
+            _ => return Err(PgnErrorKind::NotAMove { text: clip(token) }.into()),
+        },
+        Word::Move(san, nag) => pgn.moves.push(PgnMove {
+            number: number.take(),
+            san: san.to_string(),
+            nag,
+            comment: String::new(),
+        }),
+    }
     Ok(())
 }
 
@@ -384,28 +501,6 @@ fn header(text: &str) -> Option<(String, String, &str)> {
     };
     let rest = after_name[close + 1..].trim_start().strip_prefix(']')?;
     Some((name.to_string(), value, rest))
-}
-
-/// Skip the variation opening `text` (nested ones and comments in it too).
-fn skip_variation(text: &str, at: usize) -> Result<&str, PgnError> {
-    let mut depth = 0usize;
-    let mut in_comment = false;
-    for (i, c) in text.char_indices() {
-        match (in_comment, c) {
-            (true, '}') => in_comment = false,
-            (true, _) => {}
-            (false, '{') => in_comment = true,
-            (false, '(') => depth += 1,
-            (false, ')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(&text[i + 1..]);
-                }
-            }
-            _ => {}
-        }
-    }
-    Err(PgnErrorKind::UnclosedVariation { at: at + 1 }.into())
 }
 
 /// A move token without its suffix annotation, and the suffix's NAG.
