@@ -365,6 +365,16 @@ pub fn after_move(label: &str, lang: Lang) -> String {
     format!("{before}{}{after}", move_letters(label, w))
 }
 
+/// `san`'s piece letters as `lang` writes them (`Nf3` → `Sf3` in German).
+pub fn move_letters_in(san: &str, lang: Lang) -> String {
+    move_letters(san, lang.words())
+}
+
+/// "White to move" in `lang`.
+pub fn to_move(side: Color, lang: Lang) -> &'static str {
+    lang.words().to_move[side_index(side)]
+}
+
 /// [`describe_in`], after the move that led to the position (`23...Qxf2+`, its piece
 /// letters written as `lang` writes them) when there is one: what `/describe` says of a
 /// game.

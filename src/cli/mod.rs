@@ -4,6 +4,7 @@
 //! bar. Options go through the same `Request` validation as HTTP queries, so the command
 //! line and the service accept exactly the same values.
 
+mod article;
 mod markdown;
 mod mdbook;
 
@@ -60,6 +61,10 @@ enum Command {
     /// Lay out a worksheet: the positions of an EPD, PGN or FEN file as numbered,
     /// captioned diagrams on A4 or Letter pages, as PDF, SVG or PNG.
     Sheet(Box<SheetArgs>),
+    /// Typeset an annotated game (PGN) as an article: header, moves in figurines or the
+    /// reader's letters, comments, variations, and a diagram wherever the game marks one;
+    /// PDF (real text), HTML or SVG.
+    Article(Box<article::ArticleArgs>),
     /// Compare two PNG images by their pixels: exit status 0 when equal within the
     /// tolerance, 1 when not (or of different sizes), 2 when a file is missing or not a PNG.
     Compare(CompareArgs),
@@ -428,6 +433,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Serve(args)) => serve(args),
         Some(Command::Render(args)) => render(*args),
         Some(Command::Sheet(args)) => sheet(*args),
+        Some(Command::Article(args)) => article::article(*args),
         Some(Command::Compare(args)) => compare(args),
         Some(Command::Markdown(args)) => markdown::markdown(*args),
         Some(Command::Fence(args)) => markdown::fence(*args),

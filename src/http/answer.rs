@@ -16,26 +16,26 @@ pub(super) enum CacheStatus {
 }
 
 /// What an image answer is: its cache key (which decides its bytes, so its ETag), its
-/// content type, and a header of its own, if any.
+/// content type, and headers of its own, if any.
 pub(super) struct Image {
     pub key: String,
     pub content_type: &'static str,
-    pub extra: Option<(HeaderName, HeaderValue)>,
+    pub extra: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl Image {
-    /// An image of `key` and `content_type`, with no header of its own.
+    /// An image of `key` and `content_type`, with no headers of its own.
     pub fn new(key: impl Into<String>, content_type: &'static str) -> Image {
         Image {
             key: key.into(),
             content_type,
-            extra: None,
+            extra: Vec::new(),
         }
     }
 
-    /// The same image with the header `name: value`.
+    /// The same image with the header `name: value` too.
     pub fn with_header(mut self, name: &'static str, value: HeaderValue) -> Image {
-        self.extra = Some((HeaderName::from_static(name), value));
+        self.extra.push((HeaderName::from_static(name), value));
         self
     }
 }
@@ -94,7 +94,7 @@ fn revalidate(image: &Image, request: &HeaderMap) -> (HeaderMap, bool) {
     if let Ok(value) = HeaderValue::from_str(&tag) {
         common.insert(header::ETAG, value);
     }
-    if let Some((name, value)) = &image.extra {
+    for (name, value) in &image.extra {
         common.insert(name.clone(), value.clone());
     }
     let unchanged = not_modified(request, &tag);

@@ -7,6 +7,7 @@
 //! neither can drift from what the service does.
 
 use crate::render::options::{DEFAULT_PIECE_SET, DEFAULT_SIZE, Format, MIN_SIZE};
+use crate::request::article::{ARTICLE_PARAMS, ArticleFormat, DIAGRAM_PARAMS as ARTICLE_DIAGRAM_PARAMS};
 use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
 use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
@@ -62,6 +63,9 @@ pub enum Handler {
     MoveList,
     /// A worksheet of many diagrams; the path may fix the format (PDF, SVG or PNG).
     Sheet(Option<Format>),
+    /// An annotated game typeset (GET with `pgn`, or POST the PGN); the path fixes the
+    /// format (PDF, HTML or SVG).
+    Article(crate::request::article::ArticleFormat),
     /// A share card: a 1200×630 PNG of a diagram and a title, for a link's `og:image`.
     Card,
     /// The plain-English description of a position.
@@ -227,6 +231,21 @@ pub const ROUTES: &[Route] = &[
         summary: "One page of a worksheet as PNG (`pageNumber`, `dpi`).",
     },
     Route {
+        path: "/article.pdf",
+        handler: Handler::Article(ArticleFormat::Pdf),
+        summary: "An annotated game typeset as a PDF: a header from the tags, the moves in figurines (or the letters of `lang`), comments, variations, NAG glyphs, and a captioned diagram wherever the game marks one; real, selectable text (GET with `pgn`, or POST the PGN).",
+    },
+    Route {
+        path: "/article.html",
+        handler: Handler::Article(ArticleFormat::Html),
+        summary: "An annotated game as one self-contained HTML page: the article of `/article.pdf`, reflowing, with inline SVG diagrams carrying alt text.",
+    },
+    Route {
+        path: "/article.svg",
+        handler: Handler::Article(ArticleFormat::Svg),
+        summary: "An annotated game's pages as one SVG, one under the other (text as outlines).",
+    },
+    Route {
         path: "/card.png",
         handler: Handler::Card,
         summary: "A share card for a link's `og:image`: a 1200×630 PNG with the diagram at the left (every diagram parameter but `size`) and `title` and `subtitle` at the right; from a game (`pgn`, `ply` or `move`) the players, event, result and move when they are not given.",
@@ -280,6 +299,10 @@ pub fn reads(handler: Handler) -> Vec<&'static Param> {
             .chain(GAME_PARAMS)
             .collect(),
         Handler::Sheet(_) => SHEET_PARAMS.iter().chain(of(DIAGRAM_PARAMS)).collect(),
+        Handler::Article(_) => ARTICLE_PARAMS
+            .iter()
+            .chain(of(ARTICLE_DIAGRAM_PARAMS))
+            .collect(),
         Handler::MoveList => of(&MOVE_LIST_PARAMS).collect(),
         Handler::Piece => PIECE_PARAMS.iter().collect(),
         Handler::Card => crate::request::share_card::diagram_params()
@@ -369,6 +392,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Game(kind) => game_operation(kind, limits, piece_sets),
         Handler::Image => image_operation(limits, piece_sets),
         Handler::Sheet(path_format) => sheet_operation(path_format, limits, piece_sets),
+        Handler::Article(format) => article_operation(format, limits, piece_sets),
         Handler::MoveList => move_list_operation(limits, piece_sets),
         Handler::Piece => piece_operation(limits, piece_sets),
         Handler::Card => card_operation(limits, piece_sets),
@@ -544,6 +568,27 @@ fn sheet_operation(
     (parameters, responses)
 }
 
+/// The parameters and answers of an article route.
+fn article_operation(
+    format: ArticleFormat,
+    limits: &Limits,
+    piece_sets: &[String],
+) -> (Vec<Value>, Value) {
+    let parameters: Vec<Value> = reads(Handler::Article(format))
+        .into_iter()
+        .map(|p| parameter(p, limits, piece_sets, false))
+        .collect();
+    let responses = json!({
+        "200": { "description": "The article; cacheable for a year. `X-Article-Pages` and `X-Article-Diagrams` say how many pages and diagrams it has.", "content": { format.content_type(): { "schema": { "type": "string" } } } },
+        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
+        "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why; a limit: which)."),
+        "413": error("The POSTed PGN is too long."),
+        "414": error("The query string is too long."),
+        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
+    });
+    (parameters, responses)
+}
+
 /// The parameters and answers of `/card.png`.
 fn card_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
     let parameters: Vec<Value> = reads(Handler::Card)
@@ -636,7 +681,7 @@ pub fn openapi(limits: &Limits, piece_sets: &[String]) -> Value {
     for route in ROUTES {
         let get = operation(route, limits, piece_sets);
         let item = match route.handler {
-            Handler::Game(_) | Handler::MoveList => {
+            Handler::Game(_) | Handler::MoveList | Handler::Article(_) => {
                 let mut post = get.clone();
                 post["summary"] = json!(format!(
                     "{} The PGN as the request body (at most the service's body limit).",

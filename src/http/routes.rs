@@ -55,6 +55,8 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
         Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
             .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
         Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
+        Handler::Article(format) => get(move |s, q, h, d| article(s, q, h, d, None, format))
+            .post(move |s, q, h, d, body: Body| article(s, q, h, d, Some(body), format)),
         Handler::Card => get(card),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
@@ -390,6 +392,46 @@ async fn sheet(
         state.clone(),
         (units, deadline),
         ("sheet", format.extension()),
+        job,
+    );
+    answer::cached(&state, &headers, image, made).await
+}
+
+/// An article: the game read and laid out here (cheap), drawn on the blocking pool,
+/// cached like a diagram. The answer says how many pages and diagrams it has.
+async fn article(
+    State(state): State<Arc<AppState>>,
+    Checked(query): Checked,
+    headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+    body: Option<Body>,
+    format: crate::request::article::ArticleFormat,
+) -> Result<Response, AppError> {
+    use crate::render::article::Article;
+    use crate::request::article::{ArticleFormat, ArticleRequest, marks};
+    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
+    let request = ArticleRequest::read(&query, text.as_deref(), format, &state.config.limits)
+        .map_err(AppError::bad_request)?;
+    known_set(&state, &request.options.diagram)?;
+    let key = request.cache_key();
+    let article = Article::new(&state.renderer, &request.game, request.options, &marks)
+        .map_err(|e| AppError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let image = Image::new(key, format.content_type())
+        .with_header("x-article-pages", HeaderValue::from(article.pages.len()))
+        .with_header(
+            "x-article-diagrams",
+            HeaderValue::from(article.flow.diagrams.len()),
+        );
+    let units = article.units();
+    let job = move |renderer: &Renderer| match format {
+        ArticleFormat::Pdf => article.pdf(renderer),
+        ArticleFormat::Html => article.html(renderer).map(String::into_bytes),
+        ArticleFormat::Svg => article.svg(renderer).map(String::into_bytes),
+    };
+    let made = run_job(
+        state.clone(),
+        (units, deadline),
+        ("article", format.extension()),
         job,
     );
     answer::cached(&state, &headers, image, made).await

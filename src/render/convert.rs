@@ -65,7 +65,7 @@ pub fn pdf_pages(svgs: &[String], page: (f32, f32)) -> Result<Vec<u8>, RenderErr
 /// from a hash map, in an order that changes from run to run; sorted, the same drawing gives
 /// the same bytes. Only whole lines move within their dictionary, so every object keeps its
 /// length and the cross-reference table stays right. Stream data is left alone.
-fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
+pub(crate) fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
     // `  /Name 12 0 R` on a line of its own.
     fn is_entry(line: &[u8]) -> bool {
         let text = match std::str::from_utf8(line) {

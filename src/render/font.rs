@@ -384,6 +384,28 @@ impl TextFace {
         Some((f, g, scale, advance))
     }
 
+    /// This face as a PDF embeds it (`render::pdf_font`).
+    pub(crate) fn pdf_face(&'static self) -> crate::render::pdf_font::Face {
+        crate::render::pdf_font::Face {
+            data: self.face.raw_face().data,
+            parsed: &self.face,
+        }
+    }
+
+    /// `text` cut into runs each drawn by one face: this one, or an added one for the
+    /// characters this face lacks (as [`TextFace::paint`] chooses them).
+    pub(crate) fn runs(&'static self, text: &str) -> Vec<(&'static TextFace, String)> {
+        let mut runs: Vec<(&'static TextFace, String)> = Vec::new();
+        for c in text.chars() {
+            let face = self.glyph(c).map_or(self, |(f, _)| f);
+            match runs.last_mut() {
+                Some((f, run)) if std::ptr::eq(*f, face) => run.push(c),
+                _ => runs.push((face, c.to_string())),
+            }
+        }
+        runs
+    }
+
     /// The advance width of `text` at `px` pixels per em.
     pub fn width(&self, text: &str, px: f32) -> f32 {
         text.chars()

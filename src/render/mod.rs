@@ -15,7 +15,7 @@
 pub mod animate;
 internal_mod!(
     caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
-    raster, scene, svg
+    pdf_font, raster, scene, svg
 );
 pub mod font_files;
 pub mod options;
@@ -25,6 +25,7 @@ pub use cost::CostError;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use font::FallbackError;
 pub use font_files::{FontError, add_fonts};
+pub mod article;
 pub mod pieces;
 pub mod share_card;
 pub mod sheet;

@@ -25,6 +25,7 @@ internal_mod!(move_list, piece, players);
 mod fen_url;
 mod page;
 pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
+pub mod article;
 pub mod puzzles;
 mod query;
 pub mod share_card;
@@ -1417,7 +1418,11 @@ pub type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 
 /// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
-fn parse_annotations(value: &str, files: u8, limits: &Limits) -> Result<Annotations, RequestError> {
+pub(crate) fn parse_annotations(
+    value: &str,
+    files: u8,
+    limits: &Limits,
+) -> Result<Annotations, RequestError> {
     let (mut arrows, mut highlights) = (Vec::new(), Vec::new());
     let mut rest = value;
     while let Some(open) = rest.find("[%") {

@@ -433,6 +433,8 @@ async fn openapi_describes_every_route_the_router_answers() {
     for path in paths.keys() {
         let example = if path.starts_with("/game") {
             format!("{path}?moves=e2e4_e7e5&size=120")
+        } else if path.starts_with("/article") {
+            format!("{path}?pgn=1.%20e4%20e5")
         } else if path == "/piece.svg" {
             format!("{path}?piece=wN")
         } else if path == "/describe"

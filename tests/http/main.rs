@@ -9,6 +9,7 @@
 mod common;
 
 mod abuse;
+mod article;
 mod card;
 mod error_image;
 mod http;

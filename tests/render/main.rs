@@ -8,6 +8,7 @@
 mod common;
 
 mod animation;
+mod article;
 mod decode;
 mod determinism;
 mod encoding;

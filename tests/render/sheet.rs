@@ -17,7 +17,7 @@ fn eight() -> Vec<Entry> {
 }
 
 /// Reference tiles at `options`: (piece or empty, dark square?) → pixels.
-fn references(
+pub(crate) fn references(
     renderer: &Renderer,
     options: &RenderOptions,
 ) -> Vec<(Option<Piece>, bool, RgbaImage)> {
@@ -43,7 +43,7 @@ fn references(
 
 /// The pixels of `square` of a diagram drawn with `options` whose top left corner is at
 /// `origin` in `img` (White at the bottom).
-fn square_at(
+pub(crate) fn square_at(
     img: &RgbaImage,
     origin: (u32, u32),
     renderer: &Renderer,
@@ -59,7 +59,7 @@ fn square_at(
     image::imageops::crop_imm(img, x + inset, y + inset, s - 2 * inset, s - 2 * inset).to_image()
 }
 
-fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
+pub(crate) fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
     a.pixels()
         .zip(b.pixels())
         .map(|(p, q)| (0..3).map(|i| u64::from(p[i].abs_diff(q[i]))).sum::<u64>())

@@ -1,0 +1,168 @@
+//! The pages drawn: as a PDF (text as text in embedded DejaVu, diagrams as vector
+//! XObjects) or as one SVG (text as outlines, diagrams nested).
+
+use super::Article;
+use super::face as face_of;
+use super::pages::Item;
+use crate::render::pdf_font::Fonts;
+use crate::render::{RenderError, Renderer};
+use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
+use std::fmt::Write as _;
+
+fn failed(e: impl std::fmt::Display) -> RenderError {
+    RenderError::Encode(format!("the PDF could not be written: {e}"))
+}
+
+/// A diagram's drawing as a PDF XObject: its objects renumbered from `next`, its root,
+/// and its height over width.
+fn diagram_object(svg: &str, next: &mut Ref) -> Result<(pdf_writer::Chunk, Ref, f32), RenderError> {
+    let tree =
+        svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default()).map_err(failed)?;
+    let ratio = tree.size().height() / tree.size().width();
+    let (chunk, root) = svg2pdf::to_chunk(&tree, svg2pdf::ConversionOptions::default())
+        .map_err(|e| failed(format!("{e:?}")))?;
+    let mut renumbered = std::collections::HashMap::new();
+    let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| next.bump()));
+    Ok((chunk, renumbered[&root], ratio))
+}
+
+/// The article as a PDF.
+pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+    let (w, h) = article.options.paper.points();
+    let mut next = Ref::new(1);
+    let (catalog, tree, info) = (next.bump(), next.bump(), next.bump());
+    let mut pdf = Pdf::new();
+    let mut fonts = Fonts::default();
+    // Contents first (they decide which glyphs each font needs), then the pages.
+    let mut pages = Vec::with_capacity(article.pages.len());
+    for page in &article.pages {
+        let mut content = Content::new();
+        let mut objects = Vec::new();
+        for item in &page.items {
+            match item {
+                Item::Text {
+                    x,
+                    baseline,
+                    size,
+                    bold,
+                    text,
+                } => {
+                    let mut pen = *x;
+                    for (f, run) in face_of(*bold)?.runs(text) {
+                        fonts.show(&mut content, f.pdf_face(), (*size, pen, h - baseline), &run);
+                        pen += f.width(&run, *size);
+                    }
+                }
+                Item::Diagram { n, x, y, size } => {
+                    crate::render::cancel::check()?;
+                    let (position, options) = article.diagram(*n, *size);
+                    let svg = renderer.svg(position, &options)?;
+                    let (chunk, root, ratio) = diagram_object(&svg, &mut next)?;
+                    let (dw, dh) = (*size as f32, *size as f32 * ratio);
+                    let name = format!("D{n}");
+                    content
+                        .save_state()
+                        .transform([dw, 0.0, 0.0, dh, *x, h - y - dh])
+                        .x_object(Name(name.as_bytes()))
+                        .restore_state();
+                    objects.push((name, root));
+                    pdf.extend(&chunk);
+                }
+                Item::Rule { x1, x2, y } => {
+                    content
+                        .set_line_width(0.6)
+                        .move_to(*x1, h - y)
+                        .line_to(*x2, h - y)
+                        .stroke();
+                }
+            }
+        }
+        pages.push((content.finish(), objects));
+    }
+    let font_refs: Vec<Ref> = (0..fonts.count()).map(|_| next.bump()).collect();
+    let mut kids = Vec::with_capacity(pages.len());
+    for (content, objects) in pages {
+        let (page_ref, content_ref) = (next.bump(), next.bump());
+        kids.push(page_ref);
+        pdf.stream(content_ref, &content);
+        let mut page = pdf.page(page_ref);
+        page.media_box(Rect::new(0.0, 0.0, w, h))
+            .parent(tree)
+            .contents(content_ref);
+        let mut resources = page.resources();
+        let mut xobjects = resources.x_objects();
+        for (name, root) in &objects {
+            xobjects.pair(Name(name.as_bytes()), *root);
+        }
+        xobjects.finish();
+        fonts.resources(&mut resources.fonts(), &font_refs);
+        resources.finish();
+        page.finish();
+    }
+    fonts
+        .write(&mut pdf, &font_refs, &mut next)
+        .map_err(failed)?;
+    let title = &article.flow.header.title;
+    pdf.document_info(info)
+        .title(TextStr(title))
+        .creator(TextStr("Staunton"));
+    pdf.catalog(catalog)
+        .pages(tree)
+        .lang(TextStr(article.options.lang.code()));
+    pdf.pages(tree).count(kids.len() as i32).kids(kids);
+    Ok(crate::render::convert::sorted_references(pdf.finish()))
+}
+
+/// Space between pages in the SVG.
+const PAGE_GAP: f32 = 24.0;
+
+/// The pages as one SVG, one under the other on a grey ground.
+pub fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
+    let (w, h) = article.options.paper.points();
+    let count = article.pages.len() as f32;
+    let total = count * h + (count - 1.0) * PAGE_GAP;
+    let mut out = String::with_capacity(256 * 1024);
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}pt" height="{total}pt" viewBox="0 0 {w} {total}"><rect width="{w}" height="{total}" fill="#d8d8d8"/>"##
+    );
+    for (i, page) in article.pages.iter().enumerate() {
+        let top = i as f32 * (h + PAGE_GAP);
+        let _ = write!(
+            out,
+            r##"<rect y="{top}" width="{w}" height="{h}" fill="#ffffff"/>"##
+        );
+        for item in &page.items {
+            match item {
+                Item::Text {
+                    x,
+                    baseline,
+                    size,
+                    bold,
+                    text,
+                } => {
+                    let d = face_of(*bold)?.svg_path(text, *size, (*x, top + baseline));
+                    if !d.is_empty() {
+                        let _ = write!(out, r##"<path fill="#000000" d="{d}"/>"##);
+                    }
+                }
+                Item::Diagram { n, x, y, size } => {
+                    crate::render::cancel::check()?;
+                    let (position, options) = article.diagram(*n, *size);
+                    let svg = renderer.svg(position, &options)?;
+                    let (x, y) = (x.round() as u32, (top + y).round() as u32);
+                    out.push_str(&crate::render::svg::nested(&svg, &format!("d{n}-"), x, y));
+                }
+                Item::Rule { x1, x2, y } => {
+                    let _ = write!(
+                        out,
+                        r##"<path stroke="#000000" stroke-width="0.6" d="M{x1} {y0}H{x2}"/>"##,
+                        y0 = top + y
+                    );
+                }
+            }
+        }
+    }
+    out.push_str("</svg>");
+    Ok(out)
+}
