@@ -149,6 +149,8 @@ fn header(game: &Annotated) -> Header {
     .chain(tag("Round").map(|r| format!("({r})")))
     .collect();
     let mut lines = Vec::new();
+    let result = game.result.as_deref().and_then(result_text);
+    let place: Vec<String> = place.into_iter().chain(result.map(String::from)).collect();
     if !place.is_empty() {
         lines.push(place.join(", "));
     }
@@ -267,10 +269,6 @@ impl Builder<'_> {
                 self.number = true;
             }
             self.move_word(node, depth == 0);
-            for comment in &node.comments {
-                self.text(comment);
-                self.number = true;
-            }
             if depth == 0 {
                 self.plies += 1;
             }
@@ -278,8 +276,13 @@ impl Builder<'_> {
                 .options
                 .every
                 .is_some_and(|n| depth == 0 && n > 0 && self.plies.is_multiple_of(n));
+            // The diagram right after its move, before the comment, which speaks of it.
             if (node.diagram.is_some() && self.options.markers) || every {
                 self.diagram(Some(node), position, depth);
+            }
+            for comment in &node.comments {
+                self.text(comment);
+                self.number = true;
             }
             self.variations(node, position, depth);
             position = &node.position;

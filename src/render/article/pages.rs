@@ -186,19 +186,22 @@ impl Setter<'_> {
         } else {
             self.options.size
         };
-        let size = (wanted as f32).min(self.column_width).floor() as u32;
-        let board = height_of(n, size);
+        let mut size = (wanted as f32).min(self.column_width).floor() as u32;
         let fen = match self.options.fen {
             true => book.wrap(&d.position.to_string(), FEN, self.column_width, 3),
             false => Vec::new(),
         };
         let caption = book.wrap(&d.caption, CAPTION, self.column_width, 2);
-        let h = DIAGRAM_GAP
-            + board
-            + 4.0
-            + caption.len() as f32 * CAPTION * LEADING
-            + fen.len() as f32 * FEN * LEADING
-            + DIAGRAM_GAP;
+        let text = caption.len() as f32 * CAPTION * LEADING + fen.len() as f32 * FEN * LEADING;
+        let mut board = height_of(n, size);
+        // Short of room, a diagram shrinks to as little as 3/4 of its size rather than
+        // leaving the rest of the column empty.
+        let room = self.bottom() - self.at.y - (2.0 * DIAGRAM_GAP + 4.0 + text);
+        if board > room && room >= 0.75 * board {
+            size = (size as f32 * room / board).floor() as u32;
+            board = height_of(n, size);
+        }
+        let h = DIAGRAM_GAP + board + 4.0 + text + DIAGRAM_GAP;
         self.room(h);
         let centre = self.left() + self.column_width / 2.0;
         let top = (self.at.y + DIAGRAM_GAP).round();
