@@ -11,9 +11,11 @@ use cozy_chess as cc;
 
 mod syntax;
 
-/// The piece letters a game's moves are written with (PGN standard §17). English letters
-/// and figurines are always read; the others only when asked, since their letters clash
-/// with English ones (`R` is a rook in English and a king in Italian).
+/// The piece letters a game's moves are written with (PGN standard §17). Figurines are
+/// always read. Only the chosen language's letters are: under Italian `R` is the king and
+/// `N`, `B`, `Q` are not moves, since a text is written in one language and a mix would
+/// make `R` mean two pieces. Pawn letters are not read in any language (as in English).
+/// Moves are written back (`Node::san`, `Game::san`) in English.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Letters {
     /// K Q R B N (P).
@@ -133,7 +135,8 @@ pub struct Node {
     pub position: Position,
     /// NAGs in file order; suffixes (`!`, `?!`) are read as 1–6. Diagram NAGs are not here.
     pub nags: Vec<u16>,
-    /// Comments between `(` and a variation's first move (only on a variation's first node).
+    /// Comments between `(` and a variation's first move (only on a variation's first node;
+    /// commands and markers there have no node to go to and are dropped).
     pub before: Vec<String>,
     /// Comments after the move, in order, with `[%…]` commands and markers taken out,
     /// trimmed; comments left empty are dropped.

@@ -711,10 +711,15 @@ fn english_letters(san: &str, letters: Letters) -> Option<std::borrow::Cow<'_, s
     if letters == Letters::English {
         return Some(san.into());
     }
+    let mut previous = ' ';
     san.chars()
-        .map(|c| match c.is_ascii_uppercase() {
-            true => letters.to_english(c),
-            false => Some(c),
+        .map(|c| {
+            // After `=` a small letter is a promotion piece too (`e8=d`).
+            let promotion = std::mem::replace(&mut previous, c) == '=';
+            match c.is_ascii_uppercase() || (promotion && c.is_ascii_lowercase()) {
+                true => letters.to_english(c.to_ascii_uppercase()),
+                false => Some(c),
+            }
         })
         .collect::<Option<String>>()
         .map(Into::into)

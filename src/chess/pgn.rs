@@ -1,7 +1,8 @@
 //! PGN text in, a game's tag pairs and main line out: each move as written (SAN), its NAG
 //! and the comment after it. Variations are skipped; [`read`] reads the first game of the
-//! text, [`split_games`] finds where each game of a file starts. No chess rules here:
-//! playing the moves is `game.rs`.
+//! text, [`split_games`] finds where each game of a file starts. The tokenizer (`Lexer`)
+//! is shared with the tree reader (`annotated`). No chess rules here: playing the moves is
+//! `game.rs`.
 
 use crate::echo::{Echo, clip};
 use thiserror::Error;
