@@ -6,8 +6,8 @@
 //! Standard chess and Chess960 on 8×8 boards. Castling is kept as cozy-chess does, king
 //! takes own rook, which serves both.
 
-use crate::chess::annotated::Letters;
 use crate::chess::fen::{self, FenError};
+use crate::chess::letters::Letters;
 use crate::chess::pgn::{self, Pgn, PgnError};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{CastlingType, Position, Square};

@@ -6,7 +6,8 @@
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
 //! SAN or UCI), giving the position after any ply; `pasted` folds typeset movetext (`0–0`,
 //! `♘f3`, `½–½`) into PGN's spelling for both. `annotated` is a game's whole tree
-//! (variations, comments, NAGs, diagram markers), every move played: what articles print.
+//! (variations, comments, NAGs, diagram markers), every move played: what articles print;
+//! `letters` the piece letters moves are written in, by language.
 
 internal_mod!(attacks);
 pub mod annotated;
@@ -14,6 +15,7 @@ pub mod describe;
 pub mod epd;
 pub mod fen;
 pub mod game;
+pub mod letters;
 mod pasted;
 pub mod pgn;
 pub mod piece;

@@ -964,6 +964,19 @@ pub fn annotations_at(
     })
 }
 
+/// Play `pgn` read in the piece letters of `lang` (`Sf3` with `lang=de`), else in English
+/// ones, so a game in English SAN reads whatever the language of the words; the error is
+/// the one of `lang`'s letters.
+fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, RequestError> {
+    use crate::chess::annotated::Letters;
+    let letters = Letters::of(lang.unwrap_or_default());
+    let game = match Game::from_pgn_with(pgn, plies, letters) {
+        Err(e) if letters != Letters::English => Game::from_pgn(pgn, plies).map_err(|_| e),
+        other => other,
+    };
+    game.map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))
+}
+
 /// The game of `pgn` or `moves` (from `fen`, default the start), and the ply `ply` or
 /// `move` asks for (default: the end). `None` when neither names a game.
 fn choose_game<'a>(
@@ -997,8 +1010,7 @@ fn choose_game<'a>(
                     "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
                 ));
             }
-            Game::from_pgn(pgn, limits.plies)
-                .map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))?
+            read_pgn(pgn, get("lang").and_then(Lang::from_code), limits.plies)?
         }
         (None, Some(moves)) => {
             if moves.len() > limits.pgn_bytes {

@@ -112,3 +112,26 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
     bad(&post(&s, "/article.pdf", &deep).await, &["pgn:"]);
     assert_eq!(s.renders(), 0, "nothing bad was drawn");
 }
+
+#[tokio::test]
+async fn every_game_route_reads_the_piece_letters_of_lang() {
+    let s = state();
+    let italian = encode("1. e4 c5 2. Cf3 d6 3. d4 cxd4 4. Cxd4 Cf6 5. Cc3 a6");
+    let read = get(&s, &format!("/describe?pgn={italian}&lang=it")).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.text());
+    assert!(read.text().contains("cavalli c3 e d4"), "{}", read.text());
+    // Without lang the letters are English, where C is no piece.
+    bad(
+        &get(&s, &format!("/diagram?pgn={italian}")).await,
+        &["pgn: 2. Cf3"],
+    );
+    // English SAN still reads with another language's captions.
+    let english = get(
+        &s,
+        &format!("/diagram?pgn={}&lang=it", encode("1. e4 c5 2. Nf3")),
+    )
+    .await;
+    assert_eq!(english.status, StatusCode::OK, "{}", english.text());
+    let german = post(&s, "/game.gif?lang=de", "1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 *").await;
+    assert_eq!(german.status, StatusCode::OK, "{}", german.text());
+}
