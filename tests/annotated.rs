@@ -399,3 +399,31 @@ fn fen_setup_and_chess960_are_respected() {
     );
     assert!(err.contains("is not supported"), "{err}");
 }
+
+/// A Chess960 game as typeset text (figurines, `11. 0–0` with a zero and an en dash,
+/// `½–½`), standing in for the German article's game: it reads to the end, and the
+/// position before `11. 0–0` and the last one are python-chess's X-FENs (the fixture's
+/// README says how they were made).
+#[test]
+fn a_typeset_chess960_game_castles_with_zero_and_en_dash() {
+    let text = include_str!("fixtures/games/chess960-typeset.pgn");
+    let game = tree(text);
+    assert_eq!(game.line.len(), 22, "reads to the end");
+    assert_eq!(game.result.as_deref(), Some("1/2-1/2"));
+    let castle = &game.line[20];
+    assert_eq!(
+        (castle.number, castle.color, castle.san.as_str()),
+        (11, Color::White, "O-O")
+    );
+    let before =
+        fen::parse("b2brkrn/ppq3pp/2pn4/3ppp2/2P1P3/PP1N1PP1/3P1N1P/BQ1BRKR1 w KQkq - 0 11")
+            .expect("X-FEN");
+    assert_eq!(
+        game.line[19].position, before,
+        "the position before 11. 0–0"
+    );
+    let end = fen::parse("b2brkrn/ppq3pp/2pn4/3pp3/2P1p3/PP1N1PP1/3P1N1P/BQ1BRRK1 w kq - 0 12")
+        .expect("X-FEN");
+    assert_eq!(game.line[21].position, end, "the last position");
+    assert_eq!(fen_of(text), end.to_string(), "the main-line reader agrees");
+}
