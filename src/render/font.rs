@@ -289,18 +289,7 @@ fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut Emit) 
     }
 }
 
-/// `segments` (font units, y up) as SVG path data onto `d`, scaled by `scale` and placed
-/// at `origin`.
-fn write_svg(d: &mut String, segments: &[Segment], scale: f32, origin: (f32, f32)) {
-    place(segments, scale, origin, &mut |command, points| {
-        d.push(command);
-        for (x, y) in points {
-            let _ = write!(d, "{x} {y} ");
-        }
-    });
-}
-
-/// `segments` (font units, y up) onto `b` as [`write_svg`] writes them, scaled by `scale`
+/// `segments` (font units, y up) onto `b` as [`TextFace::svg_path`] writes them, scaled by `scale`
 /// and placed at `origin`: the very points the SVG holds.
 fn build_path(b: &mut PathBuilder, segments: &[Segment], scale: f32, origin: (f32, f32)) {
     place(segments, scale, origin, &mut |command, p| match (command, p) {
@@ -485,16 +474,35 @@ impl TextFace {
 
     /// `text` as SVG path data (absolute, y down) at `px` pixels per em, the left end of its
     /// baseline at (`x`, `baseline`): the same outlines [`TextFace::paint`] fills.
-    pub fn svg_path(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> String {
-        let (mut d, mut pen) = (String::new(), x);
+    pub fn svg_path(&self, text: &str, px: f32, origin: (f32, f32)) -> String {
+        let mut d = String::new();
+        self.outline(text, px, origin, &mut |command, points| {
+            d.push(command);
+            for (x, y) in points {
+                let _ = write!(d, "{x} {y} ");
+            }
+        });
+        d
+    }
+
+    /// `text`'s outlines at `px` pixels per em, the left end of its baseline at (`x`,
+    /// `baseline`), through `emit` as (command, points) in pixels, y down: the path
+    /// [`TextFace::svg_path`] writes (and a PDF draws for a face it cannot embed).
+    pub(crate) fn outline(
+        &self,
+        text: &str,
+        px: f32,
+        (x, baseline): (f32, f32),
+        emit: &mut dyn FnMut(char, &[(f32, f32)]),
+    ) {
+        let mut pen = x;
         for c in text.chars() {
             let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
             let mut outline = Outline::default();
             f.face.outline_glyph(g, &mut outline);
-            write_svg(&mut d, &outline.0, scale, (pen, baseline));
+            place(&outline.0, scale, (pen, baseline), emit);
             pen += advance;
         }
-        d
     }
 
     /// Paint `text` in `color` (RGBA) at `px` pixels per em, the left end of its baseline at

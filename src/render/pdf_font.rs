@@ -19,6 +19,14 @@ pub struct Face {
     pub parsed: &'static ttf_parser::Face<'static>,
 }
 
+impl Face {
+    /// Whether its outlines are TrueType (`glyf`), which [`subset`] can cut; a face with
+    /// CFF outlines is drawn as paths instead.
+    pub fn embeddable(&self) -> bool {
+        self.parsed.tables().glyf.is_some()
+    }
+}
+
 /// The faces a document has used so far, and which glyphs of each (with the text each
 /// glyph stands for).
 #[derive(Default)]

@@ -292,3 +292,45 @@ async fn the_service_answers_a_japanese_caption_with_an_etag_of_its_fonts() {
         "the fonts are not in the ETag"
     );
 }
+
+/// An article whose comment is Japanese: the Latin text is embedded as text, the Japanese
+/// (a CFF font, which cannot be cut for embedding) drawn as outlines, so the PDF is made
+/// and carries ink where the Japanese words are.
+#[test]
+fn an_article_with_a_japanese_comment_draws_it_as_outlines() {
+    if !with_cjk() {
+        return;
+    }
+    use staunton::chess::annotated::{self, Letters, Limits};
+    use staunton::render::article::{Article, ArticleOptions};
+    let game = annotated::read(
+        "1. e4 {白の最善手 best} e5 *",
+        Letters::English,
+        Limits::default(),
+    )
+    .expect("reads");
+    let renderer = Renderer::default();
+    let article = Article::new(&renderer, &game, ArticleOptions::default(), &|_| {
+        Default::default()
+    })
+    .expect("lays out");
+    let pdf = article.pdf(&renderer).expect("a PDF with Japanese in it");
+    let plain =
+        annotated::read("1. e4 {best} e5 *", Letters::English, Limits::default()).expect("reads");
+    let without = Article::new(&renderer, &plain, ArticleOptions::default(), &|_| {
+        Default::default()
+    })
+    .expect("lays out")
+    .pdf(&renderer)
+    .expect("a PDF");
+    assert!(pdf.starts_with(b"%PDF-"));
+    // The comment's outlines are path data in the page's content: a larger stream.
+    assert!(
+        pdf.len() > without.len() + 200,
+        "{} vs {}",
+        pdf.len(),
+        without.len()
+    );
+    let fonts = String::from_utf8_lossy(&pdf).matches("/FontFile2").count();
+    assert_eq!(fonts, 2, "only DejaVu (bold moves, book text) is embedded");
+}

@@ -158,7 +158,7 @@ impl Setter<'_> {
             self.room(leading);
             let mut x = self.left() + indent;
             let baseline = self.at.y + size;
-            for word in line {
+            for word in &line {
                 for piece in word {
                     let w = face(piece.bold)?.width(&piece.text, size);
                     self.page().items.push(Item::Text {
@@ -260,26 +260,62 @@ impl Setter<'_> {
 /// The height in points of diagram `n` drawn `size` points wide.
 pub type Heights<'a> = dyn Fn(usize, u32) -> f32 + 'a;
 
-/// `words` in lines at most `width` points wide at `size` (a word wider than the line has
-/// a line of its own).
-fn break_lines(words: &[Word], size: f32, width: f32) -> Result<Vec<&[Word]>, RenderError> {
-    let space = face(false)?.width(" ", size);
-    let mut lines = Vec::new();
-    let (mut start, mut x) = (0, 0.0);
-    for (i, word) in words.iter().enumerate() {
-        let mut w = 0.0;
-        for piece in word {
-            w += face(piece.bold)?.width(&piece.text, size);
-        }
-        if i > start && x + space + w > width {
-            lines.push(&words[start..i]);
-            (start, x) = (i, w);
-        } else {
-            x += if i > start { space + w } else { w };
+/// The width of `word` at `size`.
+fn measure(word: &Word, size: f32) -> Result<f32, RenderError> {
+    let mut w = 0.0;
+    for piece in word {
+        w += face(piece.bold)?.width(&piece.text, size);
+    }
+    Ok(w)
+}
+
+/// `word` as it fits lines `width` points wide: itself, or, wider than a line (text without
+/// spaces, as Japanese is written; a long link), cut between characters into line-wide parts.
+fn fit(word: &Word, size: f32, width: f32) -> Result<Vec<Word>, RenderError> {
+    let [piece] = word.as_slice() else {
+        return Ok(vec![word.clone()]);
+    };
+    let f = face(piece.bold)?;
+    if f.width(&piece.text, size) <= width {
+        return Ok(vec![word.clone()]);
+    }
+    let part = |text: String| {
+        vec![super::flow::Piece {
+            bold: piece.bold,
+            text,
+        }]
+    };
+    let (mut parts, mut chunk) = (Vec::new(), String::new());
+    for c in piece.text.chars() {
+        chunk.push(c);
+        if chunk.chars().count() > 1 && f.width(&chunk, size) > width {
+            chunk.pop();
+            parts.push(part(std::mem::take(&mut chunk)));
+            chunk.push(c);
         }
     }
-    if start < words.len() {
-        lines.push(&words[start..]);
+    parts.push(part(chunk));
+    Ok(parts)
+}
+
+/// `words` in lines at most `width` points wide at `size`.
+fn break_lines(words: &[Word], size: f32, width: f32) -> Result<Vec<Vec<Word>>, RenderError> {
+    let space = face(false)?.width(" ", size);
+    let (mut lines, mut line, mut x): (Vec<Vec<Word>>, Vec<Word>, f32) =
+        (Vec::new(), Vec::new(), 0.0);
+    for word in words {
+        for part in fit(word, size, width)? {
+            let w = measure(&part, size)?;
+            if !line.is_empty() && x + space + w > width {
+                lines.push(std::mem::take(&mut line));
+                x = 0.0;
+            }
+            x += if line.is_empty() { w } else { space + w };
+            line.push(part);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
     }
     Ok(lines)
 }
@@ -317,4 +353,38 @@ pub fn set(
     }
     s.furniture(flow)?;
     Ok(s.at.pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::article::flow::Piece;
+
+    #[test]
+    fn no_line_is_wider_than_its_column_even_with_a_word_wider_than_one() {
+        let word = |text: &str| {
+            vec![Piece {
+                bold: false,
+                text: text.into(),
+            }]
+        };
+        let long = "https://example.org/".to_string() + &"a-very-long-path/".repeat(12);
+        let words = vec![word("See"), word(&long), word("for"), word("more.")];
+        let lines = break_lines(&words, BODY, 200.0).expect("breaks");
+        assert!(lines.len() >= 4, "{lines:?}");
+        for line in &lines {
+            let w: f32 = line
+                .iter()
+                .map(|w| measure(w, BODY).expect("measures"))
+                .sum();
+            assert!(w <= 200.0 + 0.01, "{w} pt: {line:?}");
+        }
+        let text: String = lines
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|p| p.text.as_str())
+            .collect();
+        assert_eq!(text, format!("See{long}formore."), "nothing is lost");
+    }
 }

@@ -4,6 +4,7 @@
 use super::Article;
 use super::face as face_of;
 use super::pages::Item;
+use crate::render::font::TextFace;
 use crate::render::pdf_font::Fonts;
 use crate::render::{RenderError, Renderer};
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
@@ -11,6 +12,56 @@ use std::fmt::Write as _;
 
 fn failed(e: impl std::fmt::Display) -> RenderError {
     RenderError::Encode(format!("the PDF could not be written: {e}"))
+}
+
+/// `text` in `face` drawn as filled outlines (a face whose outlines cannot be embedded, such
+/// as a CFF font added with `--fonts`): `size` points, baseline at (`x`, `baseline`) in page
+/// coordinates (y down), on a page `h` points tall.
+fn outline(
+    content: &mut Content,
+    face: &TextFace,
+    text: &str,
+    (size, x, baseline): (f32, f32, f32),
+    h: f32,
+) {
+    let mut last = (0.0, 0.0);
+    face.outline(text, size, (x, baseline), &mut |command, points| {
+        let up = |(px, py): (f32, f32)| (px, h - py);
+        match (command, points) {
+            ('M', [a]) => {
+                let p = up(*a);
+                content.move_to(p.0, p.1);
+                last = *a;
+            }
+            ('L', [a]) => {
+                let p = up(*a);
+                content.line_to(p.0, p.1);
+                last = *a;
+            }
+            ('Q', [c, e]) => {
+                // A quadratic curve as the cubic that traces it.
+                let third = |from: (f32, f32)| {
+                    up((
+                        from.0 + 2.0 / 3.0 * (c.0 - from.0),
+                        from.1 + 2.0 / 3.0 * (c.1 - from.1),
+                    ))
+                };
+                let (c1, c2, end) = (third(last), third(*e), up(*e));
+                content.cubic_to(c1.0, c1.1, c2.0, c2.1, end.0, end.1);
+                last = *e;
+            }
+            ('C', [a, b, e]) => {
+                let (a, b, end) = (up(*a), up(*b), up(*e));
+                content.cubic_to(a.0, a.1, b.0, b.1, end.0, end.1);
+                last = *e;
+            }
+            ('Z', _) => {
+                content.close_path();
+            }
+            _ => {}
+        }
+    });
+    content.fill_nonzero();
 }
 
 /// A diagram's drawing as a PDF XObject: its objects renumbered from `next`, its root,
@@ -49,7 +100,15 @@ pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderEr
                 } => {
                     let mut pen = *x;
                     for (f, run) in face_of(*bold)?.runs(text) {
-                        fonts.show(&mut content, f.pdf_face(), (*size, pen, h - baseline), &run);
+                        match f.pdf_face().embeddable() {
+                            true => fonts.show(
+                                &mut content,
+                                f.pdf_face(),
+                                (*size, pen, h - baseline),
+                                &run,
+                            ),
+                            false => outline(&mut content, f, &run, (*size, pen, *baseline), h),
+                        }
                         pen += f.width(&run, *size);
                     }
                 }
