@@ -267,7 +267,7 @@ fn hundredths(v: f32) -> f32 {
 }
 
 /// A path command (`M`, `L`, `Q`, `C`, `Z`) and its points, in pixels.
-type Emit<'a> = dyn FnMut(char, &[(f32, f32)]) + 'a;
+pub(crate) type Emit<'a> = dyn FnMut(char, &[(f32, f32)]) + 'a;
 
 /// `segments` (font units, y up) scaled by `scale` and placed at `origin`, in pixels (y
 /// down) rounded to [`hundredths`], through `emit` as (command, points).
@@ -493,7 +493,7 @@ impl TextFace {
         text: &str,
         px: f32,
         (x, baseline): (f32, f32),
-        emit: &mut dyn FnMut(char, &[(f32, f32)]),
+        emit: &mut Emit,
     ) {
         let mut pen = x;
         for c in text.chars() {

@@ -234,7 +234,7 @@ fn check_marks(line: &[annotated::Node], files: u8, limits: &Limits) -> Result<(
     Ok(())
 }
 
-/// A diagram's arrows and squares from its commands (checked by [`check_marks`]).
+/// A diagram's arrows and squares from its commands (checked when the request was read).
 pub fn marks(commands: &[String]) -> Marks {
     parse_annotations(&commands.concat(), 8, &Limits::default()).unwrap_or_default()
 }
