@@ -4,7 +4,7 @@
 //! with a figure (inline SVG and alt text) per diagram.
 
 use crate::common;
-use crate::sheet::{distance, references, square_at};
+use crate::sheet::{read_square, references};
 
 use image::RgbaImage;
 use staunton::chess::annotated::{self, Annotated, Letters, Limits};
@@ -112,13 +112,8 @@ fn decode_page(img: &RgbaImage, article: &Article, n: usize, renderer: &Renderer
             if tinted.contains(&Some(sq)) {
                 continue;
             }
-            let tile = square_at(img, (2 * *x as u32, 2 * *y as u32), renderer, &plain, sq);
-            let best = refs
-                .iter()
-                .filter(|(_, dark, _)| *dark == sq.is_dark())
-                .min_by_key(|(_, _, r)| distance(r, &tile))
-                .map(|(p, _, _)| *p)
-                .expect("references");
+            let origin = (2 * *x as u32, 2 * *y as u32);
+            let best = read_square(img, origin, renderer, &plain, &refs, sq);
             assert_eq!(
                 best,
                 want.get(sq),

@@ -43,7 +43,7 @@ pub(crate) fn references(
 
 /// The pixels of `square` of a diagram drawn with `options` whose top left corner is at
 /// `origin` in `img` (White at the bottom).
-pub(crate) fn square_at(
+fn square_at(
     img: &RgbaImage,
     origin: (u32, u32),
     renderer: &Renderer,
@@ -59,7 +59,25 @@ pub(crate) fn square_at(
     image::imageops::crop_imm(img, x + inset, y + inset, s - 2 * inset, s - 2 * inset).to_image()
 }
 
-pub(crate) fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
+/// The piece (or none) whose reference tile is nearest to `square` of the diagram drawn
+/// with `options` at `origin` in `img`.
+pub(crate) fn read_square(
+    img: &RgbaImage,
+    origin: (u32, u32),
+    renderer: &Renderer,
+    options: &RenderOptions,
+    refs: &[(Option<Piece>, bool, RgbaImage)],
+    square: Square,
+) -> Option<Piece> {
+    let tile = square_at(img, origin, renderer, options, square);
+    refs.iter()
+        .filter(|(_, dark, _)| *dark == square.is_dark())
+        .min_by_key(|(_, _, r)| distance(r, &tile))
+        .map(|(p, _, _)| *p)
+        .expect("references")
+}
+
+fn distance(a: &RgbaImage, b: &RgbaImage) -> u64 {
     a.pixels()
         .zip(b.pixels())
         .map(|(p, q)| (0..3).map(|i| u64::from(p[i].abs_diff(q[i]))).sum::<u64>())
@@ -88,13 +106,7 @@ fn decode_page(
         let refs = references(renderer, &options);
         let want = &sheet.entries[*entry].position;
         for sq in want.squares() {
-            let tile = square_at(img, (*x, *y), renderer, &options, sq);
-            let best = refs
-                .iter()
-                .filter(|(_, dark, _)| *dark == sq.is_dark())
-                .min_by_key(|(_, _, r)| distance(r, &tile))
-                .map(|(p, _, _)| *p)
-                .expect("references");
+            let best = read_square(img, (*x, *y), renderer, &options, &refs, sq);
             assert_eq!(
                 best,
                 want.get(sq),

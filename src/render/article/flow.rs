@@ -72,13 +72,13 @@ pub struct Flow {
 
 /// A NAG as printed: the glyph DejaVu draws, else the ASCII form books use (`+=`).
 pub fn nag_glyph(nag: u16) -> Option<&'static str> {
+    if let Some(suffix) = u8::try_from(nag)
+        .ok()
+        .and_then(crate::chess::pgn::nag_suffix)
+    {
+        return Some(suffix);
+    }
     Some(match nag {
-        1 => "!",
-        2 => "?",
-        3 => "!!",
-        4 => "??",
-        5 => "!?",
-        6 => "?!",
         7 | 8 => "□",
         10..=12 => "=",
         13 => "∞",
@@ -208,27 +208,31 @@ impl Builder<'_> {
         self.number = true;
     }
 
-    fn diagram(&mut self, node: Option<&Node>, start: &Position, depth: usize) {
+    /// A diagram of the position after `n`, at variation depth `depth`.
+    fn diagram_after(&mut self, n: &Node, depth: usize) {
         let lang = self.options.lang;
-        let diagram = match node {
-            Some(n) => Diagram {
-                position: n.position.clone(),
-                last_move: Some((n.from, n.to)),
-                commands: n.commands.clone(),
-                caption: describe::after_move(
-                    &notation(&label(n), self.options.notation, lang),
-                    lang,
-                ),
-                in_variation: depth > 0,
-            },
-            None => Diagram {
-                position: start.clone(),
-                last_move: None,
-                commands: Vec::new(),
-                caption: describe::to_move(start.turn, lang).to_string(),
-                in_variation: false,
-            },
-        };
+        let label = notation(&label(n), self.options.notation, lang);
+        self.diagram(Diagram {
+            position: n.position.clone(),
+            last_move: Some((n.from, n.to)),
+            commands: n.commands.clone(),
+            caption: describe::after_move(&label, lang),
+            in_variation: depth > 0,
+        });
+    }
+
+    /// A diagram of the position before the first move, captioned with the side to move.
+    fn diagram_of_start(&mut self, start: &Position) {
+        self.diagram(Diagram {
+            position: start.clone(),
+            last_move: None,
+            commands: Vec::new(),
+            caption: describe::to_move(start.turn, self.options.lang).to_string(),
+            in_variation: false,
+        });
+    }
+
+    fn diagram(&mut self, diagram: Diagram) {
         self.end_para();
         self.flow
             .blocks
@@ -278,7 +282,7 @@ impl Builder<'_> {
                 .is_some_and(|n| depth == 0 && n > 0 && self.plies.is_multiple_of(n));
             // The diagram right after its move, before the comment, which speaks of it.
             if (node.diagram.is_some() && self.options.markers) || every {
-                self.diagram(Some(node), position, depth);
+                self.diagram_after(node, depth);
             }
             for comment in &node.comments {
                 self.text(comment);
@@ -360,7 +364,7 @@ pub fn flow(game: &Annotated, options: &ArticleOptions) -> Flow {
     // The introduction is a paragraph of its own, above the moves.
     b.end_para();
     if game.intro_diagram.is_some() && options.markers {
-        b.diagram(None, &game.start, 0);
+        b.diagram_of_start(&game.start);
     }
     b.line(&game.line, &game.start, 0);
     let last = game.line.last();
@@ -371,16 +375,8 @@ pub fn flow(game: &Annotated, options: &ArticleOptions) -> Flow {
         .is_some_and(|d| !d.in_variation && last.is_some_and(|n| n.position == d.position));
     if options.at_end && !has_last {
         match last {
-            Some(node) => {
-                let before = game
-                    .line
-                    .iter()
-                    .rev()
-                    .nth(1)
-                    .map_or(&game.start, |n| &n.position);
-                b.diagram(Some(node), before, 0);
-            }
-            None => b.diagram(None, &game.start, 0),
+            Some(node) => b.diagram_after(node, 0),
+            None => b.diagram_of_start(&game.start),
         }
     }
     if let Some(result) = game.result.as_deref().and_then(result_text) {
