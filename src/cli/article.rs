@@ -106,11 +106,16 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
     std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let (pages, diagrams) = (article.pages.len(), article.flow.diagrams.len());
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    // An HTML page reflows: it has no pages to count.
+    let on_pages = match format {
+        ArticleFormat::Html => String::new(),
+        _ => format!(" on {pages} page{}", plural(pages)),
+    };
     eprintln!(
-        "wrote {}: {diagrams} diagram{} on {pages} page{}",
+        "wrote {}: {diagrams} diagram{}{on_pages}",
         args.output.display(),
-        if diagrams == 1 { "" } else { "s" },
-        if pages == 1 { "" } else { "s" }
+        plural(diagrams)
     );
     Ok(())
 }

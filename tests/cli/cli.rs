@@ -605,3 +605,80 @@ fn render_reads_a_lichess_url_and_colours_without_the_hash() {
     assert_eq!(from_url, from_fen);
     assert_ne!(from_url, render("start", "#eeeeee", "start.png"));
 }
+
+#[test]
+fn article_writes_html_pdf_and_svg_and_names_what_is_wrong() {
+    let dir = scratch("article");
+    let game = common::fixture("articles/opera.pgn");
+    let html = dir.join("opera.html");
+    let out = staunton()
+        .arg("article")
+        .arg(&game)
+        .args([
+            "--lang",
+            "de",
+            "--notation",
+            "letters",
+            "--columns",
+            "2",
+            "--fen-under",
+            "-o",
+        ])
+        .arg(&html)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        format!("wrote {}: 3 diagrams", html.display())
+    );
+    let text = std::fs::read_to_string(&html).expect("written");
+    assert!(text.contains("<html lang=\"de\">") && text.contains("<b>2.Sf3</b>"));
+    assert!(text.contains("class=\"columns\"") && text.contains("class=\"fen\""));
+    for (name, magic) in [("opera.pdf", &b"%PDF-"[..]), ("opera.svg", &b"<svg"[..])] {
+        let file = dir.join(name);
+        let out = staunton()
+            .arg("article")
+            .arg(&game)
+            .arg("-o")
+            .arg(&file)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            std::fs::read(&file).expect("written").starts_with(magic),
+            "{name}"
+        );
+    }
+    let png = staunton()
+        .arg("article")
+        .arg(&game)
+        .arg("-o")
+        .arg(dir.join("x.png"))
+        .output();
+    let png = png.expect("runs");
+    assert_eq!(png.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&png.stderr).contains("name it .pdf, .html or .svg"));
+    let bad = staunton()
+        .arg("article")
+        .arg(&game)
+        .args(["--columns", "3", "-o"])
+        .arg(dir.join("x.pdf"))
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("columns") && stderr.contains('3'),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+}
