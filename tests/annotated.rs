@@ -406,7 +406,7 @@ fn fen_setup_and_chess960_are_respected() {
 /// README says how they were made).
 #[test]
 fn a_typeset_chess960_game_castles_with_zero_and_en_dash() {
-    let text = include_str!("fixtures/games/chess960-typeset.pgn");
+    let text = include_str!("fixtures/games/typeset/chess960.pgn");
     let game = tree(text);
     assert_eq!(game.line.len(), 22, "reads to the end");
     assert_eq!(game.result.as_deref(), Some("1/2-1/2"));
