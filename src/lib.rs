@@ -72,14 +72,14 @@ pub mod snapshot;
 // The modules most users name, at the top as before.
 #[cfg(feature = "bench-internals")]
 pub use chess::attacks;
-pub use chess::{describe, fen, piece, position};
+pub use chess::{describe, fairy, fen, piece, position};
 #[cfg(feature = "bench-internals")]
 pub use render::{encode, scene, svg};
 pub use render::{options, pieces};
 
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};
-pub use chess::position::{Position, Square};
+pub use chess::position::{BoardSize, Position, Square};
 pub use render::options::{Coordinates, Format, Orientation, RenderOptions, TextStyle};
 pub use render::{RenderError, Renderer};
 

@@ -109,7 +109,7 @@ mod tests {
         let mut pos = Position::empty(files);
         for (sq, c) in pieces {
             pos.set(
-                Square::parse(sq, files).expect("square"),
+                Square::parse(sq, pos.size()).expect("square"),
                 Piece::from_fen_char(*c),
             );
         }
@@ -117,7 +117,7 @@ mod tests {
     }
 
     fn attacked(pos: &Position, sq: &str, by: Color) -> bool {
-        is_attacked(pos, Square::parse(sq, pos.files()).expect("square"), by)
+        is_attacked(pos, Square::parse(sq, pos.size()).expect("square"), by)
     }
 
     /// (files, pieces, target, attacker side, expected)
@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn check_needs_the_side_to_move_in_check() {
         let mut pos = board(8, &[("e1", 'K'), ("e8", 'k'), ("e5", 'r')]);
-        assert_eq!(checked_king(&pos), Square::parse("e1", 8));
+        assert_eq!(checked_king(&pos), Square::parse("e1", crate::chess::position::BoardSize::CHESS));
         pos.turn = Color::Black;
         assert_eq!(checked_king(&pos), None);
         let pos = board(8, &[("e1", 'K'), ("e8", 'k'), ("e5", 'r'), ("e2", 'N')]);

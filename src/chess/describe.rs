@@ -416,7 +416,7 @@ pub fn describe_after(position: &Position, last_move: Option<&str>, lang: Lang) 
                 let squares: Vec<String> = kind
                     .iter()
                     .map(|&(_, _, sq)| {
-                        let mut name = format!("{}{}", sq.file_char(), sq.rank_char());
+                        let mut name = sq.to_string();
                         if position.is_promoted(sq) {
                             name.push_str(noun.promoted);
                         }
@@ -599,7 +599,7 @@ mod tests {
             let words = describe(&position);
             assert!(words.is_ascii());
             for (sq, _) in position.pieces() {
-                let name = format!("{}{}", sq.file_char(), sq.rank_char());
+                let name = sq.to_string();
                 let hits = words
                     .split(|c: char| !c.is_ascii_alphanumeric())
                     .filter(|w| *w == name)

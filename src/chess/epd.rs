@@ -369,7 +369,7 @@ mod tests {
         );
         assert_eq!(
             error("8/8/8/8/8/8/8 w - - id \"a\";"),
-            "the position \"8/8/8/8/8/8/8 w - -\" is not a valid FEN: placement has 7 ranks, expected 8 ranks separated by \"/\""
+            "the position \"8/8/8/8/8/8/8 w - -\" is not a valid FEN: placement has 7 ranks, expected 8 ranks separated by \"/\" (a board that is neither square nor 8 ranks tall needs its size: board=8x7)"
         );
         assert_eq!(
             error("8/8/8/8/8/8/8/8 w - - id \"open; c0 x;"),

@@ -3,7 +3,7 @@
 //! Owns the text form of a [`Position`]: [`parse`] (also [`Position`]'s `FromStr`), the
 //! canonical writer ([`Position`]'s `Display`), [`placement`], and [`FenError`]. It does not
 //! own the board model (`position.rs`) nor the request limits (the HTTP layer caps the
-//! length at 256 bytes; the parser itself is linear and allocates O(input)).
+//! length at 1024 bytes; the parser itself is linear and allocates O(input)).
 //!
 //! What is accepted, beyond plain six-field FEN:
 //!
@@ -14,14 +14,16 @@
 //!   `[…]` as the Italian Wikipedia writes it; a wrapper starts at the very first character,
 //!   so a pocket `[…]` right after the placement is not one;
 //! - `start` and `empty`, in any case, for the start position and the empty 8×8 board;
-//! - 8 files, or 10 files (Capablanca X-FEN, with `A` archbishop and `C` chancellor): the
-//!   first rank decides, every other rank must match; digits next to each other form one
-//!   number, so `10` counts ten empty squares;
+//! - any board from 1×1 to 16×16: the ranks are the `/`-separated parts, the first rank's
+//!   width sets the files and every other rank must match; digits next to each other form
+//!   one number, so `10` counts ten empty squares; `A` archbishop and `C` chancellor
+//!   (Capablanca X-FEN, grand chess) on any board;
 //! - crazyhouse: `~` right after a piece marks it promoted; the pieces in hand either in
-//!   brackets right after the placement (`…/RNBQKBNR[Qn]`, `[]` for none) or as a ninth
-//!   `/`-rank of piece letters (`…/RNBQKBNR/Qn`, empty for none);
+//!   brackets right after the placement (`…/RNBQKBNR[Qn]`, `[]` for none) or, on a board 8
+//!   or 10 files wide, as a ninth `/`-rank of piece letters without digits
+//!   (`…/RNBQKBNR/Qn`, empty for none);
 //! - castling as `KQkq` in any order, X-FEN or Shredder-FEN file letters (`HAha`, `A`–`H`,
-//!   or `A`–`J` on 10 files), stored in a canonical order: white first, `K`, `Q`, then file
+//!   `A`–`J` on 10 files, up to `A`–`P`), stored in a canonical order: white first, `K`, `Q`, then file
 //!   letters from a; each letter at most once;
 //! - an X-FEN castling type as the first character of the castling field, on 8 and 10
 //!   files: `s` symmetric castling (Janus chess), `m` modern castling (Embassy chess), then
@@ -29,13 +31,20 @@
 //!   or anywhere else is an error;
 //! - leading zeros in the clocks, and a full-move number of 0.
 //!
+//! Two other dialects are read when asked for ([`Dialect`], [`parse_with`]), because their
+//! letters mean other things: **Fairy FEN** (Joost de Heer's, as MuTsunTsai's fen-tool
+//! reads it: `-k` neutral, `*1`–`*3` turned, `'A` and `''12` text, the markers `c` circle,
+//! `x` cross, `s` square and `t` triangle; `~` may stand for `-`), and **letters**, where
+//! a letter with no artwork (`e`, `z`) is a letter piece.
+//!
 //! Everything present is validated; no legality rules apply (a diagram may lack kings, show
 //! nine queens or pawns on the first rank). Errors name the field, the rank and the column,
 //! repeat at most 40 characters of the input (non-printable and non-ASCII characters shown
 //! as `?`), and say what is allowed.
 
-use crate::chess::piece::{Color, Piece};
-use crate::chess::position::{CastlingType, Pocket, Position, RANKS, Square};
+use crate::chess::fairy::{Figure, Marker, Shape, Side, SquareText, Turn};
+use crate::chess::piece::{Color, Piece, Role};
+use crate::chess::position::{BoardSize, CastlingType, MAX_RANKS, Pocket, Position, Square};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -48,6 +57,50 @@ const COUNT_CAP: u32 = 1000;
 
 /// The widest rank we store pieces for.
 const MAX_FILES: usize = crate::chess::position::MAX_FILES as usize;
+
+/// What a standard FEN's rank may hold, as its errors say.
+const STANDARD_CHARACTERS: &str = "a piece letter (KQRBNPAC, lower case for black) or a digit";
+/// What a rank may hold in the `letters` dialect.
+const LETTERS_CHARACTERS: &str = "a letter (upper case for white) or a digit";
+/// What a rank may hold in Fairy FEN.
+const FAIRY_CHARACTERS: &str = "a piece letter (KQRBNP), a marker (C X S T), text ('A or ''AB), '-' for neutral or '*1' to '*3' for turned, lower case for black, or a digit";
+
+/// The FEN dialect a text is read in. They differ in what letters mean, so one is chosen;
+/// the default reads every FEN, X-FEN and crazyhouse FEN the service has always read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// FEN, X-FEN (`A` archbishop, `C` chancellor), Shredder-FEN and crazyhouse.
+    #[default]
+    Standard,
+    /// Joost de Heer's Fairy FEN: neutral (`-k`), turned (`*2q`), text (`'A`, `''12`) and
+    /// markers (`c`, `x`, `s`, `t`); no archbishop or chancellor, no crazyhouse marks.
+    Fairy,
+    /// The standard dialect, and any other letter a piece drawn as a lettered token.
+    Letters,
+}
+
+impl Dialect {
+    /// The names of the dialects, as the `dialect` parameter takes them.
+    pub const NAMES: [&'static str; 3] = ["standard", "fairy", "letters"];
+
+    /// The dialect of a name (`ffen` is `fairy`, `xfen` and `fen` are `standard`).
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        match name.to_ascii_lowercase().as_str() {
+            "standard" | "fen" | "xfen" | "x-fen" => Some(Dialect::Standard),
+            "fairy" | "ffen" => Some(Dialect::Fairy),
+            "letters" => Some(Dialect::Letters),
+            _ => None,
+        }
+    }
+
+    fn characters(self) -> &'static str {
+        match self {
+            Dialect::Standard => STANDARD_CHARACTERS,
+            Dialect::Fairy => FAIRY_CHARACTERS,
+            Dialect::Letters => LETTERS_CHARACTERS,
+        }
+    }
+}
 
 /// Why a FEN was rejected.
 ///
@@ -84,9 +137,22 @@ pub enum FenErrorKind {
         /// The whole input.
         text: String,
     },
-    /// The placement does not have 8 ranks (9 when the ninth is a pocket).
-    #[error("placement has {count} ranks, expected 8 ranks separated by \"/\"")]
+    /// The placement has more than 16 ranks.
+    #[error("placement has {count} ranks, expected 1 to 16 ranks separated by \"/\"")]
+    TooManyRanks {
+        /// How many `/`-separated parts the placement has.
+        count: usize,
+    },
+    /// A board that is neither square nor 8 ranks tall, without its size given; or not the
+    /// size given.
+    #[error("placement has {count} ranks, expected {expected} ranks separated by \"/\"{}", shape_hint(*.files, *.count, *.given))]
     RankCount {
+        /// The ranks expected: 8, the files (a square board), or the size given.
+        expected: String,
+        /// Files of the first rank.
+        files: u8,
+        /// Whether the board's size was given.
+        given: bool,
         /// How many `/`-separated parts the placement has.
         count: usize,
     },
@@ -96,10 +162,8 @@ pub enum FenErrorKind {
         /// Chess rank number, 8 for the first rank of the text.
         rank: u8,
     },
-    /// A character that is neither a piece letter nor a digit.
-    #[error(
-        "rank {rank} \"{text}\" has '{found}' at column {column}, expected a piece letter (KQRBNPAC, lower case for black) or a digit"
-    )]
+    /// A character that is neither a piece letter nor a digit (in the dialect read).
+    #[error("rank {rank} \"{text}\" has '{found}' at column {column}, expected {expected}")]
     RankCharacter {
         /// Chess rank number.
         rank: u8,
@@ -108,6 +172,34 @@ pub enum FenErrorKind {
         /// The character found (`?` if not printable ASCII).
         found: char,
         /// 1-based character position within the rank's text.
+        column: usize,
+        /// What the dialect allows there.
+        expected: &'static str,
+    },
+    /// A Fairy FEN turn that is not `*1`, `*2` or `*3` (`*0` is upright).
+    #[error(
+        "rank {rank} \"{text}\" has a turn '*{found}' at column {column}, expected *1 (90°), *2 (180°) or *3 (270°) before a piece"
+    )]
+    FairyTurn {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// The character after `*` (`?` if not printable ASCII or missing).
+        found: char,
+        /// 1-based character position of the `*`.
+        column: usize,
+    },
+    /// Fairy FEN text without its characters (`'` at the end of a rank, `''A/`).
+    #[error(
+        "rank {rank} \"{text}\" has text at column {column} without its characters, expected one character after ' or two after '' (at most two characters on a square)"
+    )]
+    FairyText {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// 1-based character position of the first `'`.
         column: usize,
     },
     /// A `~` that does not follow a piece letter.
@@ -124,7 +216,7 @@ pub enum FenErrorKind {
     },
     /// A count of empty squares starting with `0`.
     #[error(
-        "rank {rank} \"{text}\" has '0' at column {column}, expected a count of empty squares from 1 to 10"
+        "rank {rank} \"{text}\" has '0' at column {column}, expected a count of empty squares from 1 to 16"
     )]
     ZeroCount {
         /// Chess rank number.
@@ -134,9 +226,14 @@ pub enum FenErrorKind {
         /// 1-based character position of the `0`.
         column: usize,
     },
-    /// The first rank (rank 8) is neither 8 nor 10 squares wide.
-    #[error("rank 8 \"{text}\" has {} squares, expected 8 or 10", squares_text(*.squares))]
+    /// The first rank is wider than 16 squares.
+    #[error(
+        "rank {rank} \"{text}\" has {} squares, expected 1 to 16 (files a to p)",
+        squares_text(*.squares)
+    )]
     BoardWidth {
+        /// Chess rank number of the first rank (the number of ranks).
+        rank: u8,
         /// The rank's text.
         text: String,
         /// Squares counted (saturating at 1000).
@@ -151,7 +248,7 @@ pub enum FenErrorKind {
         text: String,
         /// Squares counted (saturating at 1000).
         squares: u32,
-        /// The board width set by rank 8: 8 or 10.
+        /// The board width set by the first rank.
         files: u8,
     },
     /// A character in the pocket that is not a piece letter.
@@ -219,8 +316,11 @@ pub enum FenErrorKind {
         /// The repeated letter.
         letter: char,
     },
-    /// An en-passant field that is not `-` or a square on rank 3 or 6 of the board.
-    #[error("en passant square \"{text}\", expected \"-\" or a square on rank 3 or 6")]
+    /// An en-passant field that is not `-` or a square on rank 3 or 6 of the board (any
+    /// square of a board without 8 ranks).
+    #[error(
+        "en passant square \"{text}\", expected \"-\" or a square on rank 3 or 6 (any square of the board on a board without 8 ranks)"
+    )]
     EnPassant {
         /// The field's text.
         text: String,
@@ -270,6 +370,17 @@ impl fmt::Display for NumberField {
     }
 }
 
+/// How to draw a board of another shape: give its size.
+fn shape_hint(files: u8, count: usize, given: bool) -> String {
+    if given {
+        String::new()
+    } else {
+        format!(
+            " (a board that is neither square nor 8 ranks tall needs its size: board={files}x{count})"
+        )
+    }
+}
+
 fn squares_text(squares: u32) -> String {
     if squares >= COUNT_CAP {
         format!("more than {}", COUNT_CAP - 1)
@@ -303,6 +414,8 @@ fn echo(text: &str) -> String {
 
 /// The placement field only: `rnbqkbnr/pppppppp/8/…`, what stands where, without the
 /// pocket and without promotion marks. [`Position`]'s `Display` writes the full FEN.
+/// Figures are written in Fairy FEN (`-k`, `*2Q`, `'A`), letter pieces as their letter:
+/// the text reads back in the dialect it was read in.
 pub fn placement(pos: &Position) -> String {
     board_text(pos, false)
 }
@@ -313,18 +426,23 @@ fn board_text(pos: &Position, marks: bool) -> String {
         let mut empty = 0u8;
         for file in 0..pos.files() {
             let sq = Square::new(file, rank);
-            match pos.get(sq) {
-                None => empty += 1,
-                Some(piece) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(piece.fen_char());
-                    if marks && pos.is_promoted(sq) {
-                        out.push('~');
-                    }
+            let piece = pos.get(sq);
+            let figure = pos.figure(sq);
+            if piece.is_none() && figure.is_none() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            if let Some(piece) = piece {
+                out.push(piece.fen_char());
+                if marks && pos.is_promoted(sq) {
+                    out.push('~');
                 }
+            } else if let Some(figure) = figure {
+                out.push_str(&figure.fen());
             }
         }
         if empty > 0 {
@@ -388,10 +506,49 @@ impl FromStr for Position {
 /// let pos = fen::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1")?;
 /// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 /// let err = fen::parse("8/8/8/8/8/8/8").unwrap_err();
-/// assert_eq!(err.to_string(), "invalid FEN: placement has 7 ranks, expected 8 ranks separated by \"/\"");
+/// assert!(err.to_string().starts_with("invalid FEN: placement has 7 ranks, expected 8 ranks"));
 /// # Ok::<(), fen::FenError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Position, FenError> {
+    parse_with(text, Dialect::Standard)
+}
+
+/// Parse a FEN in `dialect`: [`parse`] for [`Dialect::Standard`]; Fairy FEN's neutral and
+/// turned pieces, text and markers for [`Dialect::Fairy`]; letter pieces for
+/// [`Dialect::Letters`].
+///
+/// ```
+/// use staunton::fen::{self, Dialect};
+///
+/// let pos = fen::parse_with("4-k3/8/8/8/8/8/8/3*2Q4", Dialect::Fairy)?;
+/// assert_eq!(pos.figures().count(), 2);
+/// assert_eq!(fen::placement(&pos), "4-k3/8/8/8/8/8/8/3*2Q4");
+/// # Ok::<(), fen::FenError>(())
+/// ```
+pub fn parse_with(text: &str, dialect: Dialect) -> Result<Position, FenError> {
+    parse_board(text, dialect, None)
+}
+
+/// Parse a FEN in `dialect` on a board of the given size, or of the size the text gives
+/// when `board` is `None`: square boards (1×1 to 16×16) and boards 8 ranks tall are read
+/// from the text alone; other shapes (an 8×7 or a 9×10 board) need their size, so that a
+/// rank left out of an 8×8 FEN stays an error.
+///
+/// ```
+/// use staunton::fen::{self, Dialect};
+/// use staunton::BoardSize;
+///
+/// assert!(fen::parse("4k3/8/8/8/8/8/4K3").is_err());
+/// let board = BoardSize::new(8, 7);
+/// let pos = fen::parse_board("4k3/8/8/8/8/8/4K3", Dialect::Standard, board)?;
+/// assert_eq!((pos.files(), pos.ranks()), (8, 7));
+/// # Ok::<(), fen::FenError>(())
+/// ```
+pub fn parse_board(
+    text: &str,
+    dialect: Dialect,
+    board: Option<BoardSize>,
+) -> Result<Position, FenError> {
     let spaced = text.replace('_', " ");
     let inner = unwrap(&spaced)?;
     if inner.eq_ignore_ascii_case("start") {
@@ -404,7 +561,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
     let Some(placement) = fields.next() else {
         return Err(FenErrorKind::Empty.into());
     };
-    let mut pos = parse_placement(placement)?;
+    let mut pos = parse_placement(placement, dialect, board)?;
     if let Some(side) = fields.next() {
         pos.turn = match side {
             "w" => Color::White,
@@ -416,7 +573,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
         (pos.castling_type, pos.castling) = parse_castling(castling, pos.files())?;
     }
     if let Some(ep) = fields.next() {
-        pos.en_passant = parse_en_passant(ep, pos.files())?;
+        pos.en_passant = parse_en_passant(ep, pos.size())?;
     }
     if let Some(n) = fields.next() {
         pos.halfmove = parse_number(n, NumberField::HalfmoveClock)?;
@@ -481,12 +638,12 @@ fn parse_number(text: &str, field: NumberField) -> Result<u32, FenError> {
     })
 }
 
-fn parse_en_passant(text: &str, files: u8) -> Result<Option<Square>, FenError> {
+fn parse_en_passant(text: &str, board: BoardSize) -> Result<Option<Square>, FenError> {
     if text == "-" {
         return Ok(None);
     }
-    match Square::parse(text, files) {
-        Some(sq) if sq.rank == 2 || sq.rank == 5 => Ok(Some(sq)),
+    match Square::parse(text, board) {
+        Some(sq) if board.ranks != 8 || sq.rank == 2 || sq.rank == 5 => Ok(Some(sq)),
         _ => Err(FenErrorKind::EnPassant { text: echo(text) }.into()),
     }
 }
@@ -528,21 +685,21 @@ fn parse_castling(text: &str, files: u8) -> Result<(CastlingType, String), FenEr
     if rights == "-" {
         return Ok((castling_type, "-".to_string()));
     }
-    const PER_COLOR: u32 = 2 + MAX_FILES as u32;
+    const PER_COLOR: u32 = 2 + MAX_FILES as u32; // 18: both colours fit in a u64
     // The bit of a letter: colour × PER_COLOR + (0 K, 1 Q, 2.. file letters).
     let bit_of = |c: char| -> Option<u32> {
         let color = u32::from(c.is_ascii_lowercase());
         let order = match c.to_ascii_uppercase() {
             'K' => 0,
             'Q' => 1,
-            upper @ 'A'..='J' if (upper as u32 - 'A' as u32) < u32::from(files) => {
+            upper @ 'A'..='P' if (upper as u32 - 'A' as u32) < u32::from(files) => {
                 2 + (upper as u32 - 'A' as u32)
             }
             _ => return None,
         };
         Some(color * PER_COLOR + order)
     };
-    let mut seen: u32 = 0;
+    let mut seen: u64 = 0;
     for c in rights.chars() {
         let Some(bit) = bit_of(c) else {
             return Err(FenErrorKind::Castling {
@@ -579,24 +736,184 @@ fn parse_castling(text: &str, files: u8) -> Result<(CastlingType, String), FenEr
     Ok((castling_type, canonical))
 }
 
-/// One rank, read: its width and the pieces on its first [`MAX_FILES`] squares.
+/// What a rank's square holds.
+#[derive(Clone, Copy)]
+enum Cell {
+    /// An orthodox piece, and whether it carries the crazyhouse mark `~`.
+    Piece(Piece, bool),
+    /// Anything else (Fairy FEN, letter pieces).
+    Figure(Figure),
+}
+
+/// One rank, read: its width and what stands on its first [`MAX_FILES`] squares.
 struct RankCells {
     squares: u32,
-    cells: [Option<(Piece, bool)>; MAX_FILES],
+    cells: [Option<Cell>; MAX_FILES],
+}
+
+/// The rank being read, for messages and for placing what is read.
+struct RankReader<'a> {
+    text: &'a str,
+    rank: u8,
+    dialect: Dialect,
+    cells: [Option<Cell>; MAX_FILES],
+    /// Squares before the current number.
+    base: u32,
+    /// The file the previous piece went to, while a `~` may still follow it.
+    last_piece: Option<Option<usize>>,
+}
+
+impl RankReader<'_> {
+    fn error_at(&self, found: char, column: usize) -> FenError {
+        FenErrorKind::RankCharacter {
+            rank: self.rank,
+            text: echo(self.text),
+            found: clean(found),
+            column,
+            expected: self.dialect.characters(),
+        }
+        .into()
+    }
+
+    /// Put `cell` on the next square (stored only within [`MAX_FILES`]).
+    fn place(&mut self, cell: Cell) {
+        let file = self.base as usize;
+        let stored = self.cells.get_mut(file).map(|slot| *slot = Some(cell));
+        self.last_piece = match cell {
+            Cell::Piece(..) => Some(stored.map(|()| file)),
+            Cell::Figure(_) => None,
+        };
+        self.base = (self.base + 1).min(COUNT_CAP);
+    }
+
+    /// A `~` in the standard and letters dialects: marks the piece just read.
+    fn promotion(&mut self, column: usize) -> Result<(), FenError> {
+        match self.last_piece.take() {
+            Some(Some(file)) => {
+                if let Some(Some(Cell::Piece(_, promoted))) = self.cells.get_mut(file) {
+                    *promoted = true;
+                }
+                Ok(())
+            }
+            Some(None) => Ok(()), // a piece off the stored width: the width check will fail
+            None => Err(FenErrorKind::StrayPromotion {
+                rank: self.rank,
+                text: echo(self.text),
+                column,
+            }
+            .into()),
+        }
+    }
+
+    /// One letter of the standard or letters dialect.
+    fn letter(&mut self, c: char, column: usize) -> Result<(), FenError> {
+        if let Some(piece) = Piece::from_fen_char(c) {
+            self.place(Cell::Piece(piece, false));
+            return Ok(());
+        }
+        if self.dialect == Dialect::Letters && c.is_ascii_alphabetic() {
+            let side = if c.is_ascii_uppercase() {
+                Side::White
+            } else {
+                Side::Black
+            };
+            self.place(Cell::Figure(Figure {
+                shape: Shape::Letter(c.to_ascii_lowercase()),
+                side,
+                turn: Turn::None,
+            }));
+            return Ok(());
+        }
+        Err(self.error_at(c, column))
+    }
+
+    /// One Fairy FEN token starting at `chars[i]`: `[-~]?(\*d)?(letter | 'c | ''cc)`.
+    /// Returns how many characters it took.
+    fn fairy(&mut self, chars: &[char], i: usize) -> Result<usize, FenError> {
+        let mut j = i;
+        let neutral = matches!(chars[j], '-' | '~');
+        j += usize::from(neutral);
+        let mut turn = Turn::None;
+        if chars.get(j) == Some(&'*') {
+            let digit = chars.get(j + 1).copied();
+            turn = digit
+                .and_then(|d| d.to_digit(10))
+                .and_then(Turn::from_digit)
+                .ok_or_else(|| FenErrorKind::FairyTurn {
+                    rank: self.rank,
+                    text: echo(self.text),
+                    found: digit.map_or('?', clean),
+                    column: j + 1,
+                })?;
+            j += 2;
+        }
+        let Some(&c) = chars.get(j) else {
+            let last = chars.get(j.saturating_sub(1)).copied().unwrap_or('?');
+            return Err(self.error_at(last, j));
+        };
+        if c == '\'' {
+            let double = chars.get(j + 1) == Some(&'\'');
+            let (from, len) = if double { (j + 2, 2) } else { (j + 1, 1) };
+            let taken: String = chars.iter().skip(from).take(len).collect();
+            let text = (taken.chars().count() == len && !taken.contains(['\'', '/']))
+                .then(|| SquareText::new(&taken))
+                .flatten()
+                .ok_or_else(|| FenErrorKind::FairyText {
+                    rank: self.rank,
+                    text: echo(self.text),
+                    column: j + 1,
+                })?;
+            let side = Side::White;
+            self.place(Cell::Figure(Figure {
+                shape: Shape::Text(text),
+                side,
+                turn,
+            }));
+            return Ok(from + len - i);
+        }
+        let shape = match Role::from_letter(c.to_ascii_uppercase()) {
+            Some(Role::Archbishop | Role::Chancellor) | None => Marker::from_letter(c)
+                .map(Shape::Marker)
+                .ok_or_else(|| self.error_at(c, j + 1))?,
+            Some(role) => Shape::Piece(role),
+        };
+        let side = match (neutral, c.is_ascii_uppercase()) {
+            (true, _) => Side::Neutral,
+            (false, true) => Side::White,
+            (false, false) => Side::Black,
+        };
+        let orthodox = match (side, turn) {
+            (Side::White | Side::Black, Turn::None) => Piece::from_fen_char(c),
+            _ => None,
+        };
+        let cell = match orthodox {
+            Some(piece) => Cell::Piece(piece, false),
+            None => Cell::Figure(Figure { shape, side, turn }),
+        };
+        self.place(cell);
+        Ok(j + 1 - i)
+    }
 }
 
 /// Read one rank's text (`rank` is the chess rank number, for messages), checking every
 /// character. Counts saturate at [`COUNT_CAP`].
-fn read_rank(text: &str, rank: u8) -> Result<RankCells, FenError> {
+fn read_rank(text: &str, rank: u8, dialect: Dialect) -> Result<RankCells, FenError> {
     if text.is_empty() {
         return Err(FenErrorKind::EmptyRank { rank }.into());
     }
-    let mut cells = [None; MAX_FILES];
-    let mut base: u32 = 0; // squares before the current number
+    let mut reader = RankReader {
+        text,
+        rank,
+        dialect,
+        cells: [None; MAX_FILES],
+        base: 0,
+        last_piece: None,
+    };
+    let chars: Vec<char> = text.chars().collect();
     let mut run: u32 = 0; // the current number of empty squares
     let mut in_number = false;
-    let mut last_piece: Option<Option<usize>> = None; // the previous character was a piece
-    for (i, c) in text.chars().enumerate() {
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
         let column = i + 1;
         if let Some(d) = c.to_digit(10) {
             if !in_number && d == 0 {
@@ -609,97 +926,119 @@ fn read_rank(text: &str, rank: u8) -> Result<RankCells, FenError> {
             }
             run = (run * 10 + d).min(COUNT_CAP);
             in_number = true;
-            last_piece = None;
+            reader.last_piece = None;
+            i += 1;
             continue;
         }
-        base = (base + run).min(COUNT_CAP);
+        reader.base = (reader.base + run).min(COUNT_CAP);
         run = 0;
         in_number = false;
-        if c == '~' {
-            match last_piece.take() {
-                Some(Some(file)) => {
-                    if let Some(Some((_, promoted))) = cells.get_mut(file) {
-                        *promoted = true;
-                    }
-                }
-                Some(None) => {} // a piece off the stored width: the width check will fail
-                None => {
-                    return Err(FenErrorKind::StrayPromotion {
-                        rank,
-                        text: echo(text),
-                        column,
-                    }
-                    .into());
-                }
+        match dialect {
+            Dialect::Fairy => i += reader.fairy(&chars, i)?,
+            _ if c == '~' => {
+                reader.promotion(column)?;
+                i += 1;
             }
-            continue;
+            _ => {
+                reader.letter(c, column)?;
+                i += 1;
+            }
         }
-        let Some(piece) = Piece::from_fen_char(c) else {
-            return Err(FenErrorKind::RankCharacter {
-                rank,
-                text: echo(text),
-                found: clean(c),
-                column,
-            }
-            .into());
-        };
-        let file = base as usize;
-        let stored = cells.get_mut(file).map(|cell| *cell = Some((piece, false)));
-        last_piece = Some(stored.map(|()| file));
-        base = (base + 1).min(COUNT_CAP);
     }
     Ok(RankCells {
-        squares: (base + run).min(COUNT_CAP),
-        cells,
+        squares: (reader.base + run).min(COUNT_CAP),
+        cells: reader.cells,
     })
 }
 
-/// Parse the placement field, with an optional bracketed or ninth-rank pocket.
-fn parse_placement(field: &str) -> Result<Position, FenError> {
+/// Split the placement into its ranks and its pocket's text: bracketed (`…/RNBQKBNR[Qn]`),
+/// or, in the standard dialect on a board 8 or 10 files wide, a ninth part of piece letters
+/// without digits (`…/RNBQKBNR/Qn`).
+fn split_placement(field: &str, dialect: Dialect) -> (Vec<&str>, Option<&str>, Option<&str>) {
     let mut ranks: Vec<&str> = field.split('/').collect();
-    // A bracketed pocket can only follow the last rank: `…/RNBQKBNR[Qn]`.
     let mut bracket = None;
-    if let Some(last) = ranks.last_mut()
+    if dialect != Dialect::Fairy
+        && let Some(last) = ranks.last_mut()
         && let Some((board, pocket)) = last.find('[').and_then(|open| last.split_at_checked(open))
     {
         *last = board;
         bracket = Some(pocket);
     }
-    let count = ranks.len();
-    let ninth = match (count, bracket) {
-        (9, None) => ranks
+    let first_width = ranks
+        .first()
+        .and_then(|t| read_rank(t, 9, dialect).ok())
+        .map(|r| r.squares);
+    let ninth = match (ranks.len(), bracket, first_width) {
+        (9, None, Some(8 | 10)) if dialect == Dialect::Standard => ranks
             .get(8)
             .copied()
             .filter(|text| !text.bytes().any(|b| b.is_ascii_digit())),
         _ => None,
     };
-    if count != 8 && ninth.is_none() {
+    if ninth.is_some() {
+        ranks.truncate(8);
+    }
+    (ranks, bracket, ninth)
+}
+
+/// A board's shape, read from its text: square, or 8 ranks tall (8 files, Capablanca's 10,
+/// or any width), unless `board` gives it. A 7-rank 8-file placement is a rank left out, not
+/// an 8×7 board.
+fn check_shape(pos: &Position, count: usize, board: Option<BoardSize>) -> Result<(), FenError> {
+    let files = pos.files();
+    let expected = match board {
+        Some(size) if size.ranks as usize != count => size.ranks.to_string(),
+        Some(_) => return Ok(()),
+        None if count == 8 || count == usize::from(files) => return Ok(()),
+        None if files == 8 => "8".to_string(),
+        None => format!("8 or {files}"),
+    };
+    Err(FenErrorKind::RankCount {
+        count,
+        expected,
+        files,
+        given: board.is_some(),
+    }
+    .into())
+}
+
+/// Parse the placement field, with an optional bracketed or ninth-rank pocket.
+fn parse_placement(
+    field: &str,
+    dialect: Dialect,
+    board: Option<BoardSize>,
+) -> Result<Position, FenError> {
+    let (ranks, bracket, ninth) = split_placement(field, dialect);
+    let count = ranks.len();
+    let numbers = |count: usize| (1..=count.min(usize::from(u8::MAX)) as u8).rev();
+    if count > usize::from(MAX_RANKS) {
         // A bad character says more than a bad count (`<svg>`, `start x`).
-        for (rank, text) in (1..=RANKS).rev().zip(&ranks) {
+        for (rank, text) in numbers(count).zip(&ranks) {
             if !text.is_empty() {
-                read_rank(text, rank)?;
+                read_rank(text, rank, dialect)?;
             }
         }
-        return Err(FenErrorKind::RankCount { count }.into());
+        return Err(FenErrorKind::TooManyRanks { count }.into());
     }
     let mut pos: Option<Position> = None;
-    for (rank, text) in (1..=RANKS).rev().zip(&ranks) {
-        let read = read_rank(text, rank)?;
+    for (rank, text) in numbers(count).zip(&ranks) {
+        let read = read_rank(text, rank, dialect)?;
         let files = match &pos {
             Some(pos) => pos.files(),
             None => {
-                let files = match read.squares {
-                    8 => 8,
-                    10 => 10,
-                    squares => {
-                        return Err(FenErrorKind::BoardWidth {
-                            text: echo(text),
-                            squares,
-                        }
-                        .into());
-                    }
+                let inferred = || {
+                    u8::try_from(read.squares)
+                        .ok()
+                        .and_then(|files| BoardSize::new(files, count as u8))
                 };
-                pos.insert(Position::empty(files)).files()
+                let size = board
+                    .or_else(inferred)
+                    .ok_or_else(|| FenErrorKind::BoardWidth {
+                        rank,
+                        text: echo(text),
+                        squares: read.squares,
+                    })?;
+                pos.insert(Position::blank(size)).files()
             }
         };
         if read.squares != u32::from(files) {
@@ -713,16 +1052,21 @@ fn parse_placement(field: &str) -> Result<Position, FenError> {
         }
         if let Some(pos) = &mut pos {
             for (file, cell) in (0..files).zip(read.cells) {
-                if let Some((piece, promoted)) = cell {
-                    let sq = Square::new(file, rank - 1);
-                    pos.set(sq, Some(piece));
-                    pos.set_promoted(sq, promoted);
+                let sq = Square::new(file, rank - 1);
+                match cell {
+                    Some(Cell::Piece(piece, promoted)) => {
+                        pos.set(sq, Some(piece));
+                        pos.set_promoted(sq, promoted);
+                    }
+                    Some(Cell::Figure(figure)) => pos.set_figure(sq, figure),
+                    None => {}
                 }
             }
         }
     }
-    // `ranks` has at least 8 entries here, so the loop ran.
-    let mut pos = pos.ok_or(FenErrorKind::RankCount { count })?;
+    // `ranks` has at least one entry (`split` never returns none), so the loop ran.
+    let mut pos = pos.ok_or(FenErrorKind::TooManyRanks { count })?;
+    check_shape(&pos, count, board)?;
     if let Some(text) = bracket {
         pos.pocket = Some(parse_bracket_pocket(text)?);
     } else if let Some(text) = ninth {
@@ -813,20 +1157,28 @@ mod tests {
             ),
             // Placement shape.
             (
+                "8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8",
+                "placement has 17 ranks, expected 1 to 16 ranks separated by \"/\"",
+            ),
+            (
+                "8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/Q[n]",
+                "placement has 17 ranks, expected 1 to 16 ranks separated by \"/\"",
+            ),
+            (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP",
-                "placement has 7 ranks, expected 8 ranks separated by \"/\"",
+                "placement has 7 ranks, expected 8 ranks separated by \"/\" (a board that is neither square nor 8 ranks tall needs its size: board=8x7)",
             ),
             (
                 "8/8/8/8/8/8/8/8/8",
-                "placement has 9 ranks, expected 8 ranks separated by \"/\"",
+                "placement has 9 ranks, expected 8 ranks separated by \"/\" (a board that is neither square nor 8 ranks tall needs its size: board=8x9)",
             ),
             (
-                "8/8/8/8/8/8/8/8/Q[n]",
-                "placement has 9 ranks, expected 8 ranks separated by \"/\"",
+                "10/10/10/10/10/10/10/10/10",
+                "placement has 9 ranks, expected 8 or 10 ranks separated by \"/\" (a board that is neither square nor 8 ranks tall needs its size: board=10x9)",
             ),
             (
                 "//////",
-                "placement has 7 ranks, expected 8 ranks separated by \"/\"",
+                "rank 7 is empty, expected pieces and digits such as \"8\" or \"pppppppp\"",
             ),
             (
                 "8/8/8//8/8/8/8",
@@ -854,7 +1206,7 @@ mod tests {
             ),
             (
                 "8/8/8/8/8/8/8/08",
-                "rank 1 \"08\" has '0' at column 1, expected a count of empty squares from 1 to 10",
+                "rank 1 \"08\" has '0' at column 1, expected a count of empty squares from 1 to 16",
             ),
             (
                 "rnbqkbnr/ppp2pppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
@@ -862,7 +1214,11 @@ mod tests {
             ),
             (
                 "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-                "rank 8 \"rnbqkbnrr\" has 9 squares, expected 8 or 10",
+                "rank 7 \"pppppppp\" has 8 squares, expected 9",
+            ),
+            (
+                "17/8/8/8/8/8/8/8",
+                "rank 8 \"17\" has 17 squares, expected 1 to 16 (files a to p)",
             ),
             ("8/8/8/8/8/8/8/7", "rank 1 \"7\" has 7 squares, expected 8"),
             (
@@ -968,15 +1324,15 @@ mod tests {
             // En passant.
             (
                 "8/8/8/8/8/8/8/8 w - e9",
-                "en passant square \"e9\", expected \"-\" or a square on rank 3 or 6",
+                "en passant square \"e9\", expected \"-\" or a square on rank 3 or 6 (any square of the board on a board without 8 ranks)",
             ),
             (
                 "8/8/8/8/8/8/8/8 w - e4",
-                "en passant square \"e4\", expected \"-\" or a square on rank 3 or 6",
+                "en passant square \"e4\", expected \"-\" or a square on rank 3 or 6 (any square of the board on a board without 8 ranks)",
             ),
             (
                 "8/8/8/8/8/8/8/8 w - i3",
-                "en passant square \"i3\", expected \"-\" or a square on rank 3 or 6",
+                "en passant square \"i3\", expected \"-\" or a square on rank 3 or 6 (any square of the board on a board without 8 ranks)",
             ),
             // Clocks.
             (
@@ -1011,11 +1367,11 @@ mod tests {
             // A bad character says more than a bad rank count.
             (
                 "start x",
-                "rank 8 \"start\" has 's' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "rank 1 \"start\" has 's' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
             ),
             (
                 "<svg onload=alert(1)>",
-                "rank 8 \"<svg\" has '<' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "rank 1 \"<svg\" has '<' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
             ),
         ];
         for (fen, expected) in cases {
@@ -1030,7 +1386,10 @@ mod tests {
         assert_eq!(kind("[]"), FenErrorKind::Empty);
         assert_eq!(kind("[FEN \"\"]"), FenErrorKind::Empty);
         assert_eq!(kind("[FEN]"), FenErrorKind::Empty);
-        assert_eq!(kind("8/8/8"), FenErrorKind::RankCount { count: 3 });
+        assert_eq!(
+            kind("8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8"),
+            FenErrorKind::TooManyRanks { count: 17 }
+        );
         assert_eq!(
             kind("8/8/8/8/8/8/8/8 w KQkq - 0 0 0"),
             FenErrorKind::ExtraField {
@@ -1065,8 +1424,8 @@ mod tests {
             FenErrorKind::RankWidth { rank: 1, .. }
         ));
         assert!(matches!(
-            kind("9/8/8/8/8/8/8/x"),
-            FenErrorKind::BoardWidth { squares: 9, .. }
+            kind("17/8/8/8/8/8/8/x"),
+            FenErrorKind::BoardWidth { squares: 17, .. }
         ));
         assert!(matches!(
             kind("8/8/8/8/8/8/8/8 x KZ e9"),
@@ -1085,7 +1444,7 @@ mod tests {
         assert_eq!(
             msg,
             format!(
-                "invalid FEN: rank 8 \"{}…\" has '?' at column 101, {PIECES}",
+                "invalid FEN: rank 1 \"{}…\" has '?' at column 101, {PIECES}",
                 "p".repeat(39)
             )
         );

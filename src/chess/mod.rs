@@ -1,6 +1,7 @@
 //! The chess model: what a position is, read from FEN, and what can be said of it.
 //!
-//! Knows nothing of pixels or HTTP. `piece` and `position` are the vocabulary, `fen` reads
+//! Knows nothing of pixels or HTTP. `piece`, `fairy` and `position` are the vocabulary
+//! (`fairy`: neutral and turned pieces, text, markers, letter pieces), `fen` reads
 //! and writes positions, `attacks` finds a king in check, `describe` puts a position into
 //! words (alt text and SVG titles). `epd` reads an EPD line into a position and its
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
@@ -13,6 +14,7 @@ internal_mod!(attacks);
 pub mod annotated;
 pub mod describe;
 pub mod epd;
+pub mod fairy;
 pub mod fen;
 pub mod game;
 pub mod letters;

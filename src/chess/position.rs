@@ -1,15 +1,53 @@
 //! Squares and positions: what stands where, plus the FEN's other fields.
 //!
-//! Owns the board model (8 or 10 files by 8 ranks) and nothing about text: reading and
-//! writing FEN is `fen.rs`, drawing is `scene.rs`.
+//! Owns the board model (any board from 1×1 to 16×16, files a–p) and nothing about text:
+//! reading and writing FEN is `fen.rs`, drawing is `scene.rs`. What a square holds beyond
+//! an orthodox piece (Fairy FEN's neutral and turned pieces, text, markers; letter pieces)
+//! is a [`Figure`] of `fairy.rs`.
 
+use crate::chess::fairy::Figure;
 use crate::chess::piece::{Color, Piece, Role};
 use std::fmt;
 
-/// Ranks on every supported board.
+/// Ranks of the chess board (and of every board before other sizes were read).
 pub const RANKS: u8 = 8;
-/// The widest supported board (Capablanca chess).
-pub const MAX_FILES: u8 = 10;
+/// The most files a board may have (files a–p).
+pub const MAX_FILES: u8 = 16;
+/// The most ranks a board may have.
+pub const MAX_RANKS: u8 = 16;
+/// Squares of the largest board.
+const MAX_SQUARES: usize = MAX_FILES as usize * MAX_RANKS as usize;
+
+/// A board's size: files (columns, a…) by ranks (rows, 1…), each 1 to 16.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoardSize {
+    /// Files, 1..=[`MAX_FILES`].
+    pub files: u8,
+    /// Ranks, 1..=[`MAX_RANKS`].
+    pub ranks: u8,
+}
+
+impl BoardSize {
+    /// The 8×8 chess board.
+    pub const CHESS: BoardSize = BoardSize { files: 8, ranks: 8 };
+
+    /// A board `files` × `ranks`, if both are 1 to 16.
+    pub fn new(files: u8, ranks: u8) -> Option<BoardSize> {
+        ((1..=MAX_FILES).contains(&files) && (1..=MAX_RANKS).contains(&ranks))
+            .then_some(BoardSize { files, ranks })
+    }
+
+    /// Whether `sq` is on this board.
+    pub fn contains(self, sq: Square) -> bool {
+        sq.file < self.files && sq.rank < self.ranks
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}×{}", self.files, self.ranks)
+    }
+}
 
 /// A square: `file` 0 = a, `rank` 0 = rank 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,25 +64,41 @@ impl Square {
         Square { file, rank }
     }
 
-    /// Parse algebraic `e4` on a board `files` wide (`a`..`j`, `1`..`8`).
-    pub fn parse(text: &str, files: u8) -> Option<Square> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 2 {
-            return None;
+    /// Parse algebraic `e4` (or `p16` on a large board) on `board`.
+    pub fn parse(text: &str, board: BoardSize) -> Option<Square> {
+        match Square::parse_prefix(text, board) {
+            Some((sq, "")) => Some(sq),
+            _ => None,
         }
-        let file = bytes[0].wrapping_sub(b'a');
-        let rank = bytes[1].wrapping_sub(b'1');
-        (file < files && rank < RANKS).then_some(Square { file, rank })
     }
 
-    /// The file letter, `a`…`j`.
+    /// Read a square at the start of `text` (a file letter, then a rank of one or two
+    /// digits without a leading zero), on `board`; the square and the text after it.
+    pub fn parse_prefix(text: &str, board: BoardSize) -> Option<(Square, &str)> {
+        let bytes = text.as_bytes();
+        let file = bytes.first()?.wrapping_sub(b'a');
+        let digits = bytes[1..]
+            .iter()
+            .take(2)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let number = text.get(1..1 + digits)?;
+        if number.is_empty() || number.starts_with('0') {
+            return None;
+        }
+        let rank = number.parse::<u8>().ok()?.checked_sub(1)?;
+        let sq = Square { file, rank };
+        board.contains(sq).then(|| (sq, &text[1 + digits..]))
+    }
+
+    /// The file letter, `a`…`p`.
     pub fn file_char(self) -> char {
         (b'a' + self.file) as char
     }
 
-    /// The rank digit, `1`…`8`.
-    pub fn rank_char(self) -> char {
-        (b'1' + self.rank) as char
+    /// The rank number, `1`…`16`.
+    pub fn rank_number(self) -> u8 {
+        self.rank + 1
     }
 
     /// True on dark squares (a1 is dark).
@@ -55,7 +109,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), self.rank_char())
+        write!(f, "{}{}", self.file_char(), self.rank_number())
     }
 }
 
@@ -125,17 +179,21 @@ impl CastlingType {
 
 /// A position as a diagram needs it: the placement and the FEN's other fields.
 ///
-/// No legality rules: a position may lack kings or hold nine queens.
+/// No legality rules: a position may lack kings or hold nine queens. Orthodox pieces are
+/// [`Position::get`]; whatever else stands on a square (a neutral or turned piece, a letter
+/// piece, text, a marker) is [`Position::figure`], and such a square has no orthodox piece.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
-    files: u8,
-    board: [Option<Piece>; (MAX_FILES * RANKS) as usize],
-    promoted: u128,
+    size: BoardSize,
+    board: [Option<Piece>; MAX_SQUARES],
+    promoted: [u64; MAX_SQUARES / 64],
+    /// Fairy figures by square, sorted by square; empty for an orthodox position.
+    figures: Vec<(Square, Figure)>,
     /// Pieces in hand, when the FEN had a pocket (`[Qn]` or a ninth rank).
     pub pocket: Option<Pocket>,
     /// Side to move (`w` when the FEN had only a placement).
     pub turn: Color,
-    /// Castling rights, canonical: `-`, or letters from `KQkq`, `A`–`J`, `a`–`j` (the X-FEN
+    /// Castling rights, canonical: `-`, or letters from `KQkq`, `A`–`P`, `a`–`p` (the X-FEN
     /// castling type is [`Position::castling_type`]).
     pub castling: String,
     /// The castling type the castling field started with (X-FEN `s` or `m`), if any.
@@ -149,13 +207,22 @@ pub struct Position {
 }
 
 impl Position {
-    /// An empty board `files` wide (8 or 10), white to move.
+    /// An empty board `files` wide by 8 ranks, white to move.
+    ///
+    /// # Panics
+    /// When `files` is not 1 to 16.
     pub fn empty(files: u8) -> Position {
-        assert!(files == 8 || files == 10, "boards are 8 or 10 files wide");
+        let size = BoardSize::new(files, RANKS).expect("a board is 1 to 16 files wide");
+        Position::blank(size)
+    }
+
+    /// An empty board of `size`, white to move.
+    pub fn blank(size: BoardSize) -> Position {
         Position {
-            files,
-            board: [None; (MAX_FILES * RANKS) as usize],
-            promoted: 0,
+            size,
+            board: [None; MAX_SQUARES],
+            promoted: [0; MAX_SQUARES / 64],
+            figures: Vec::new(),
             pocket: None,
             turn: Color::White,
             castling: "-".to_string(),
@@ -182,19 +249,20 @@ impl Position {
         for (file, role) in back.into_iter().enumerate() {
             let file = file as u8;
             let (w, b) = (Color::White, Color::Black);
+            let pawn = Role::Pawn;
             pos.set(Square::new(file, 0), Some(Piece { color: w, role }));
             pos.set(
                 Square::new(file, 1),
                 Some(Piece {
                     color: w,
-                    role: Role::Pawn,
+                    role: pawn,
                 }),
             );
             pos.set(
                 Square::new(file, 6),
                 Some(Piece {
                     color: b,
-                    role: Role::Pawn,
+                    role: pawn,
                 }),
             );
             pos.set(Square::new(file, 7), Some(Piece { color: b, role }));
@@ -203,42 +271,88 @@ impl Position {
         pos
     }
 
-    /// Number of files: 8, or 10 for Capablanca chess.
-    pub fn files(&self) -> u8 {
-        self.files
+    /// The board's size.
+    pub fn size(&self) -> BoardSize {
+        self.size
     }
 
-    /// Number of ranks: always 8.
+    /// Number of files, 1 to 16 (8 for chess, 10 for Capablanca chess).
+    pub fn files(&self) -> u8 {
+        self.size.files
+    }
+
+    /// Number of ranks, 1 to 16.
     pub fn ranks(&self) -> u8 {
-        RANKS
+        self.size.ranks
+    }
+
+    /// Whether this is the 8×8 board.
+    pub fn is_chess_board(&self) -> bool {
+        self.size == BoardSize::CHESS
     }
 
     fn index(&self, sq: Square) -> usize {
-        debug_assert!(sq.file < self.files && sq.rank < RANKS);
+        debug_assert!(self.size.contains(sq));
         sq.rank as usize * MAX_FILES as usize + sq.file as usize
     }
 
-    /// The piece on `sq`, if any. Squares off the board are empty.
+    /// The orthodox piece on `sq`, if any. Squares off the board are empty.
     pub fn get(&self, sq: Square) -> Option<Piece> {
-        if sq.file >= self.files || sq.rank >= RANKS {
+        if !self.size.contains(sq) {
             return None;
         }
         self.board[self.index(sq)]
     }
 
-    /// Put `piece` on `sq` (or clear it with `None`); clears the promoted mark.
+    /// Put `piece` on `sq` (or clear it with `None`); clears the promoted mark and any
+    /// figure there.
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
-        if sq.file >= self.files || sq.rank >= RANKS {
+        if !self.size.contains(sq) {
             return;
         }
         let i = self.index(sq);
         self.board[i] = piece;
-        self.promoted &= !(1u128 << i);
+        self.promoted[i / 64] &= !(1u64 << (i % 64));
+        if !self.figures.is_empty() {
+            self.figures.retain(|(s, _)| *s != sq);
+        }
+    }
+
+    /// The fairy figure on `sq` (a neutral or turned piece, a letter piece, text, a marker).
+    pub fn figure(&self, sq: Square) -> Option<&Figure> {
+        self.figures
+            .binary_search_by_key(&sq, |(s, _)| *s)
+            .ok()
+            .map(|i| &self.figures[i].1)
+    }
+
+    /// Put a figure on `sq`, replacing whatever stood there.
+    pub fn set_figure(&mut self, sq: Square, figure: Figure) {
+        if !self.size.contains(sq) {
+            return;
+        }
+        self.set(sq, None);
+        let at = self.figures.partition_point(|(s, _)| *s < sq);
+        self.figures.insert(at, (sq, figure));
+    }
+
+    /// Every figure with its square, a1 first, rank by rank.
+    pub fn figures(&self) -> impl Iterator<Item = (Square, &Figure)> + '_ {
+        self.figures.iter().map(|(sq, f)| (*sq, f))
+    }
+
+    /// Whether anything but orthodox pieces stands on the board.
+    pub fn has_figures(&self) -> bool {
+        !self.figures.is_empty()
     }
 
     /// True when the piece on `sq` carries a crazyhouse promotion mark (`~`).
     pub fn is_promoted(&self, sq: Square) -> bool {
-        sq.file < self.files && sq.rank < RANKS && self.promoted & (1u128 << self.index(sq)) != 0
+        if !self.size.contains(sq) {
+            return false;
+        }
+        let i = self.index(sq);
+        self.promoted[i / 64] & (1u64 << (i % 64)) != 0
     }
 
     /// Mark or unmark the piece on `sq` as promoted. Empty squares are never marked.
@@ -246,21 +360,22 @@ impl Position {
         if self.get(sq).is_none() {
             return;
         }
-        let bit = 1u128 << self.index(sq);
+        let i = self.index(sq);
+        let bit = 1u64 << (i % 64);
         if promoted {
-            self.promoted |= bit;
+            self.promoted[i / 64] |= bit;
         } else {
-            self.promoted &= !bit;
+            self.promoted[i / 64] &= !bit;
         }
     }
 
     /// Every square of the board, a1 first, rank by rank.
     pub fn squares(&self) -> impl Iterator<Item = Square> + use<> {
-        let files = self.files;
-        (0..RANKS).flat_map(move |rank| (0..files).map(move |file| Square::new(file, rank)))
+        let BoardSize { files, ranks } = self.size;
+        (0..ranks).flat_map(move |rank| (0..files).map(move |file| Square::new(file, rank)))
     }
 
-    /// Every occupied square with its piece.
+    /// Every occupied square with its orthodox piece.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.squares()
             .filter_map(|sq| self.get(sq).map(|p| (sq, p)))
@@ -280,14 +395,27 @@ mod tests {
 
     #[test]
     fn squares_parse_within_the_board() {
-        assert_eq!(Square::parse("a1", 8), Some(Square::new(0, 0)));
-        assert_eq!(Square::parse("h8", 8), Some(Square::new(7, 7)));
-        assert_eq!(Square::parse("j8", 8), None);
-        assert_eq!(Square::parse("j8", 10), Some(Square::new(9, 7)));
-        for bad in ["", "e", "e9", "e0", "z1", "e44", "E4"] {
-            assert_eq!(Square::parse(bad, 10), None, "{bad}");
+        let chess = BoardSize::CHESS;
+        let capablanca = BoardSize::new(10, 8).unwrap();
+        let big = BoardSize::new(16, 16).unwrap();
+        assert_eq!(Square::parse("a1", chess), Some(Square::new(0, 0)));
+        assert_eq!(Square::parse("h8", chess), Some(Square::new(7, 7)));
+        assert_eq!(Square::parse("j8", chess), None);
+        assert_eq!(Square::parse("j8", capablanca), Some(Square::new(9, 7)));
+        for bad in ["", "e", "e9", "e0", "z1", "e44", "E4", "a10", "e01"] {
+            assert_eq!(Square::parse(bad, capablanca), None, "{bad}");
         }
+        assert_eq!(Square::parse("p16", big), Some(Square::new(15, 15)));
+        assert_eq!(Square::parse("a10", big), Some(Square::new(0, 9)));
+        for bad in ["q1", "a17", "a0", "a016", "p160"] {
+            assert_eq!(Square::parse(bad, big), None, "{bad}");
+        }
+        assert_eq!(
+            Square::parse_prefix("a10b12", big),
+            Some((Square::new(0, 9), "b12"))
+        );
         assert_eq!(Square::new(4, 3).to_string(), "e4");
+        assert_eq!(Square::new(15, 11).to_string(), "p12");
     }
 
     #[test]

@@ -568,13 +568,13 @@ mod tests {
         let pawn = d
             .request
             .position
-            .get(crate::Square::parse("d5", 8).unwrap());
+            .get(crate::Square::parse("d5", crate::chess::position::BoardSize::CHESS).unwrap());
         assert!(pawn.is_some(), "{:?}", d.pairs);
         let from = diagram("chess", "load: 8/8/8/8/8/8/4P3/k6K w\nmoves: [\"e4\"]").unwrap();
         assert!(
             from.request
                 .position
-                .get(crate::Square::parse("e4", 8).unwrap())
+                .get(crate::Square::parse("e4", crate::chess::position::BoardSize::CHESS).unwrap())
                 .is_some()
         );
         let uci = pairs("fen", "start\nmoves: e2e4 e7e5");

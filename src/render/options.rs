@@ -201,7 +201,7 @@ pub struct Arrow {
 /// use staunton::render::theme::{MarkColor, Theme};
 /// use staunton::{render_png, Orientation, RenderOptions, Square};
 ///
-/// let square = |name| Square::parse(name, 8).expect("a square");
+/// let square = |name| Square::parse(name, staunton::BoardSize::CHESS).expect("a square");
 /// let options = RenderOptions {
 ///     size: 480,
 ///     orientation: Orientation::Black,

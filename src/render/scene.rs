@@ -860,6 +860,33 @@ impl Labels<'_> {
         });
     }
 
+    /// Place a label of one or two characters (rank `10`…`16`) as [`Labels::put`] places
+    /// one: two glyphs set as a word, their ink a small gap apart.
+    fn put_str(&mut self, text: &str, at: At, baseline: f32, cap_px: f32, color: Rgba) {
+        let mut chars = text.chars();
+        let (Some(first), second) = (chars.next(), chars.next()) else {
+            return;
+        };
+        let Some(second) = second else {
+            return self.put(first, at, baseline, cap_px, color);
+        };
+        let (Some(a), Some(b)) = (self.font.glyph(first), self.font.glyph(second)) else {
+            return;
+        };
+        let scale = cap_px / self.cap / self.font.units_per_em();
+        let (wa, wb) = (a.ink_x.1 - a.ink_x.0, b.ink_x.1 - b.ink_x.0);
+        let gap = self.cap * self.font.units_per_em() * 0.12;
+        let width = (wa + gap + wb) * scale;
+        let left = match at {
+            At::Centre(cx) => cx - width / 2.0,
+            At::Left(left) => left,
+            At::Right(right) => right - width,
+        };
+        self.put(first, At::Left(left), baseline, cap_px, color);
+        let second_left = left + (wa + gap) * scale;
+        self.put(second, At::Left(second_left), baseline, cap_px, color);
+    }
+
     /// Labels centred in the margin, clear of the frame; the text height is about half
     /// the margin and never more than a third of a square.
     fn outside(&mut self, position: &Position, grid: &Grid, l: &Layout, theme: &Theme) {
@@ -883,8 +910,8 @@ impl Labels<'_> {
         for rank in 0..position.ranks() {
             let r = grid.rect(Square::new(0, rank));
             let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
-            let ch = Square::new(0, rank).rank_char();
-            self.put(ch, At::Centre(cx), baseline, cap_px, theme.label);
+            let number = Square::new(0, rank).rank_number().to_string();
+            self.put_str(&number, At::Centre(cx), baseline, cap_px, theme.label);
         }
     }
 
@@ -919,7 +946,8 @@ impl Labels<'_> {
             let s = Square::new(left_file, rank);
             let r = grid.rect(s);
             let (left, baseline) = (r.x as f32 + pad, r.y as f32 + pad + cap_px);
-            self.put(s.rank_char(), At::Left(left), baseline, cap_px, other(s));
+            let number = s.rank_number().to_string();
+            self.put_str(&number, At::Left(left), baseline, cap_px, other(s));
         }
     }
 }

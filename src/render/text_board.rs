@@ -74,7 +74,13 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
     if let Some(pocket) = &position.pocket {
         push_line(&mut out, &hand(pocket, bottom.other(), style));
     }
-    let rule = format!("  +{}+", "-".repeat(2 * usize::from(files) + 1));
+    // Rank numbers 10 to 16 take two columns; smaller boards keep one.
+    let width = if position.ranks() > 9 { 2 } else { 1 };
+    let rule = format!(
+        "{}+{}+",
+        " ".repeat(width + 1),
+        "-".repeat(2 * usize::from(files) + 1)
+    );
     if frame {
         push_line(&mut out, &rule);
     }
@@ -82,8 +88,8 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
     for &rank in &rows {
         line.clear();
         if labels {
-            line.push(Square::new(0, rank).rank_char());
-            line.push(' ');
+            let number = Square::new(0, rank).rank_number();
+            line.push_str(&format!("{number:>width$} "));
         }
         if frame {
             line.push_str("| ");
@@ -107,7 +113,7 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
     }
     if labels {
         line.clear();
-        line.push_str(if frame { "    " } else { "  " });
+        line.push_str(&" ".repeat(width + if frame { 3 } else { 1 }));
         for &file in &columns {
             line.push(Square::new(file, 0).file_char());
             line.push(' ');

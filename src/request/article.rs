@@ -8,6 +8,7 @@ use super::{
 };
 use crate::chess::annotated::{self, Annotated, Letters};
 use crate::chess::describe::Lang;
+use crate::chess::position::BoardSize;
 use crate::render::article::{ArticleOptions, MAX_DIAGRAMS, Marks, Notation, SIZE_RANGE, flow};
 use crate::render::options::Format;
 use crate::render::sheet::Paper;
@@ -222,13 +223,17 @@ fn read_game(pgn: &str, lang: Lang) -> Result<Annotated, RequestError> {
 }
 
 /// Every `[%cal]`/`[%csl]` of the tree checked (a bad one is the 400 a diagram gives).
-fn check_marks(line: &[annotated::Node], files: u8, limits: &Limits) -> Result<(), RequestError> {
+fn check_marks(
+    line: &[annotated::Node],
+    board: BoardSize,
+    limits: &Limits,
+) -> Result<(), RequestError> {
     for node in line {
         if !node.commands.is_empty() {
-            parse_annotations(&node.commands.concat(), files, limits)?;
+            parse_annotations(&node.commands.concat(), board, limits)?;
         }
         for variation in &node.variations {
-            check_marks(variation, files, limits)?;
+            check_marks(variation, board, limits)?;
         }
     }
     Ok(())
@@ -236,7 +241,7 @@ fn check_marks(line: &[annotated::Node], files: u8, limits: &Limits) -> Result<(
 
 /// A diagram's arrows and squares from its commands (checked when the request was read).
 pub fn marks(commands: &[String]) -> Marks {
-    parse_annotations(&commands.concat(), 8, &Limits::default()).unwrap_or_default()
+    parse_annotations(&commands.concat(), BoardSize::CHESS, &Limits::default()).unwrap_or_default()
 }
 
 impl ArticleRequest {
@@ -277,7 +282,7 @@ impl ArticleRequest {
             ));
         }
         let game = read_game(pgn, options.lang)?;
-        check_marks(&game.line, game.start.files(), limits)?;
+        check_marks(&game.line, game.start.size(), limits)?;
         let diagrams = flow::flow(&game, &options).diagrams.len();
         if diagrams > MAX_DIAGRAMS {
             return Err(RequestError::new(

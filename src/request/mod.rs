@@ -8,7 +8,7 @@ use crate::chess::describe::{LANG_CODES, Lang};
 use crate::chess::fen;
 use crate::chess::game::Game;
 use crate::chess::piece::Piece;
-use crate::chess::position::{Position, Square};
+use crate::chess::position::{BoardSize, Position, Square};
 pub use crate::echo::Echo;
 pub use crate::render::animate::Play;
 use crate::render::options::{
@@ -35,8 +35,8 @@ mod unknown;
 pub use query::{Query, names as query_names};
 pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 
-/// Longest accepted `fen` value, in bytes.
-pub const MAX_FEN_BYTES: usize = 256;
+/// Longest accepted `fen` value, in bytes: room for a 16×16 board in Fairy FEN.
+pub const MAX_FEN_BYTES: usize = 1024;
 /// Longest accepted piece-set name, in bytes.
 const MAX_NAME_BYTES: usize = 64;
 /// Most arrows and circles in one diagram (`arrows` and `[%cal]` together).
@@ -208,6 +208,12 @@ pub const PARAMS: &[Param] = &[
         &["fen"],
         ParamKind::Fen,
         "The position: a FEN or its placement field (`_` may stand for spaces), `[FEN \"…\"]`, `start` or `empty`.",
+    ),
+    param(
+        "dialect",
+        &["dialect"],
+        ParamKind::Choice(&fen::Dialect::NAMES),
+        "How `fen` is read: `standard` (the default: FEN, X-FEN with `A` archbishop and `C` chancellor, Shredder-FEN, crazyhouse), `fairy` (Fairy FEN: `-k` neutral, `*1`–`*3` turned by 90°, 180°, 270°, `'A` and `''12` text, markers `c` circle, `x` cross, `s` square, `t` triangle) or `letters` (standard, and any other letter a piece drawn as a lettered token).",
     ),
     param(
         "size",
@@ -421,15 +427,16 @@ impl Request {
         limits: &Limits,
     ) -> Result<(Request, Option<Chosen>), RequestError> {
         let get = |name: &str| query.last(named(name));
+        let dialect = parse_dialect(&get)?;
         let chosen = choose_game(&get, limits)?;
         let position = match &chosen {
             Some(c) => c.game.position(c.ply),
-            None => parse_fen(get("fen"), limits.fen_bytes)?,
+            None => parse_fen(get("fen"), limits.fen_bytes, dialect)?,
         };
-        let files = position.files();
+        let board = position.size();
         let theme = theme(&get)?;
-        let marks = marks(&get, chosen.as_ref(), files, limits)?;
-        let mut options = options(&get, chosen.as_ref(), (theme, marks), files, limits)?;
+        let marks = marks(&get, chosen.as_ref(), board, limits)?;
+        let mut options = options(&get, chosen.as_ref(), (theme, marks), board, limits)?;
         let format = format(get("format"), path_format)?;
         page::check_format(&options.theme, format)?;
         if let Some(v) = get("caption") {
@@ -463,7 +470,7 @@ impl Request {
                 lang,
             }),
             None => Ok(Described {
-                position: parse_fen(get("fen"), limits.fen_bytes)?,
+                position: parse_fen(get("fen"), limits.fen_bytes, parse_dialect(&get)?)?,
                 last_move: None,
                 plies: None,
                 lang,
@@ -561,24 +568,24 @@ fn theme<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Theme, RequestErr
 fn marks<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
     chosen: Option<&Chosen>,
-    files: u8,
+    board: BoardSize,
     limits: &Limits,
 ) -> Result<Annotations, RequestError> {
     let mut arrows = match get("arrows") {
-        Some(v) => parse_arrows("arrows", v, files, limits.arrows)?,
+        Some(v) => parse_arrows("arrows", v, board, limits.arrows)?,
         None => Vec::new(),
     };
     let mut highlights = match get("highlight") {
-        Some(v) => parse_highlights("highlight", v, files, limits.squares)?,
+        Some(v) => parse_highlights("highlight", v, board, limits.squares)?,
         None => Vec::new(),
     };
     if let Some(v) = get("annotations") {
-        let (cal, csl) = parse_annotations(v, files, limits)?;
+        let (cal, csl) = parse_annotations(v, board, limits)?;
         arrows.extend(cal);
         highlights.extend(csl);
     }
     if let Some(c) = chosen {
-        let (cal, csl) = c.annotations(files, limits)?;
+        let (cal, csl) = c.annotations(board, limits)?;
         arrows.extend(cal);
         highlights.extend(csl);
     }
@@ -611,7 +618,7 @@ fn options<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
     chosen: Option<&Chosen>,
     (theme, (arrows, highlights)): (Theme, Annotations),
-    files: u8,
+    board: BoardSize,
     limits: &Limits,
 ) -> Result<RenderOptions, RequestError> {
     Ok(RenderOptions {
@@ -633,11 +640,11 @@ fn options<'a>(
             .unwrap_or_else(|| DEFAULT_PIECE_SET.to_string()),
         theme,
         last_move: match get("lastMove") {
-            Some(v) => parse_last_move(v, files)?,
+            Some(v) => parse_last_move(v, board)?,
             None => chosen.and_then(Chosen::last_move),
         },
         check: match get("check") {
-            Some(v) => parse_check(v, files)?,
+            Some(v) => parse_check(v, board)?,
             None if chosen.is_some() => Check::Auto,
             None => Check::Off,
         },
@@ -647,7 +654,7 @@ fn options<'a>(
         },
         arrows,
         crosses: get("squares")
-            .map(|v| parse_crosses(v, files, limits.squares))
+            .map(|v| parse_crosses(v, board, limits.squares))
             .transpose()?
             .unwrap_or_default(),
         highlights,
@@ -828,9 +835,9 @@ impl GameRequest {
         }
         let bars =
             players.unwrap_or_else(|| ["White", "Black"].iter().any(|s| names_player(&game, s)));
-        let files = request.position.files();
+        let board = request.position.size();
         let marks = (from..=to)
-            .map(|ply| annotations_at(&game, ply, files, &limits))
+            .map(|ply| annotations_at(&game, ply, board, &limits))
             .collect::<Result<Vec<_>, _>>()?;
         let play = Play {
             game,
@@ -939,8 +946,12 @@ impl Chosen {
     }
 
     /// The `[%cal]` arrows and `[%csl]` squares of the comment after the chosen ply's move.
-    pub fn annotations(&self, files: u8, limits: &Limits) -> Result<Annotations, RequestError> {
-        annotations_at(&self.game, self.ply, files, limits)
+    pub fn annotations(
+        &self,
+        board: BoardSize,
+        limits: &Limits,
+    ) -> Result<Annotations, RequestError> {
+        annotations_at(&self.game, self.ply, board, limits)
     }
 }
 
@@ -948,10 +959,10 @@ impl Chosen {
 pub fn annotations_at(
     game: &Game,
     ply: usize,
-    files: u8,
+    board: BoardSize,
     limits: &Limits,
 ) -> Result<Annotations, RequestError> {
-    parse_annotations(game.comment(ply), files, limits).map_err(|e| {
+    parse_annotations(game.comment(ply), board, limits).map_err(|e| {
         let place = game
             .label(ply)
             .map_or("before the first move".to_string(), |l| {
@@ -1017,7 +1028,7 @@ fn choose_game<'a>(
                 return Err(too_long("moves", moves));
             }
             let start = match get("fen") {
-                Some(_) => parse_fen(get("fen"), limits.fen_bytes)?,
+                Some(_) => parse_fen(get("fen"), limits.fen_bytes, fen::Dialect::Standard)?,
                 None => Position::start(),
             };
             Game::from_uci(&start, moves, limits.plies)
@@ -1115,7 +1126,27 @@ fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
     })
 }
 
-fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestError> {
+/// The `dialect` parameter: how `fen` is read (the standard dialect when absent).
+pub(crate) fn parse_dialect<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+) -> Result<fen::Dialect, RequestError> {
+    let Some(value) = get("dialect") else {
+        return Ok(fen::Dialect::default());
+    };
+    fen::Dialect::from_name(value).ok_or_else(|| {
+        RequestError::bad_value(
+            "dialect",
+            value,
+            "expected standard (FEN, X-FEN, crazyhouse), fairy (Fairy FEN) or letters (any letter a piece)",
+        )
+    })
+}
+
+pub(crate) fn parse_fen(
+    value: Option<&str>,
+    max_bytes: usize,
+    dialect: fen::Dialect,
+) -> Result<Position, RequestError> {
     let Some(value) = value else {
         return Err(RequestError::new(
             "fen",
@@ -1135,7 +1166,7 @@ fn parse_fen(value: Option<&str>, max_bytes: usize) -> Result<Position, RequestE
     // A lichess or chess.com URL pasted whole: its FEN.
     let from_url = fen_url::fen_in_url(value).transpose()?;
     let value = from_url.as_deref().unwrap_or(value);
-    fen::parse(value).map_err(|e| {
+    fen::parse_with(value, dialect).map_err(|e| {
         let detail = e.to_string();
         let detail = detail.strip_prefix("invalid FEN: ").unwrap_or(&detail);
         RequestError::new(
@@ -1267,7 +1298,7 @@ pub(crate) fn parse_flag(param: &'static str, value: &str) -> Result<bool, Reque
     }
 }
 
-fn parse_last_move(value: &str, files: u8) -> Result<Option<LastMove>, RequestError> {
+fn parse_last_move(value: &str, board: BoardSize) -> Result<Option<LastMove>, RequestError> {
     let bad = || {
         RequestError::bad_value(
             "lastMove",
@@ -1284,19 +1315,22 @@ fn parse_last_move(value: &str, files: u8) -> Result<Option<LastMove>, RequestEr
             (Some(c), None) => Some(Piece::from_fen_char(c).ok_or_else(bad)?),
             _ => return Err(bad()),
         };
-        let to = Square::parse(to, files).ok_or_else(bad)?;
+        let to = Square::parse(to, board).ok_or_else(bad)?;
         return Ok(Some(LastMove {
             from: None,
             to,
             piece,
         }));
     }
-    let (Some(from), Some(to)) = (value.get(0..2), value.get(2..4)) else {
+    let Some((from, rest)) = Square::parse_prefix(value, board) else {
         return Err(bad());
     };
-    let piece = match value.get(4..) {
-        Some("") | None => None,
-        Some(p) if p.len() == 1 && p.is_ascii() => {
+    let Some((to, promotion)) = Square::parse_prefix(rest, board) else {
+        return Err(bad());
+    };
+    let piece = match promotion {
+        "" => None,
+        p if p.len() == 1 && p.is_ascii() => {
             let c = p.chars().next().ok_or_else(bad)?;
             let piece = Piece::from_fen_char(c).ok_or_else(bad)?;
             matches!(piece.role.letter(), 'Q' | 'R' | 'B' | 'N' | 'A' | 'C' | 'K')
@@ -1304,20 +1338,20 @@ fn parse_last_move(value: &str, files: u8) -> Result<Option<LastMove>, RequestEr
                 .ok_or_else(bad)?;
             Some(piece)
         }
-        Some(_) => return Err(bad()),
+        _ => return Err(bad()),
     };
     Ok(Some(LastMove {
-        from: Some(Square::parse(from, files).ok_or_else(bad)?),
-        to: Square::parse(to, files).ok_or_else(bad)?,
+        from: Some(from),
+        to,
         piece,
     }))
 }
 
-fn parse_check(value: &str, files: u8) -> Result<Check, RequestError> {
+fn parse_check(value: &str, board: BoardSize) -> Result<Check, RequestError> {
     match value.to_ascii_lowercase().as_str() {
         "" | "0" | "false" | "no" | "off" | "none" | "-" => Ok(Check::Off),
         "auto" | "1" | "true" | "yes" | "on" => Ok(Check::Auto),
-        other => Square::parse(other, files)
+        other => Square::parse(other, board)
             .map(Check::Square)
             .ok_or_else(|| {
                 RequestError::bad_value(
@@ -1352,17 +1386,20 @@ fn items<'a>(
 }
 
 /// `[G|R|Y|B]square[square]`: an optional colour letter, then one or two squares.
-fn parse_arrow(item: &str, files: u8) -> Option<Arrow> {
-    let (color, squares) = match item.chars().next().and_then(MarkColor::from_letter) {
+fn parse_arrow(item: &str, board: BoardSize) -> Option<Arrow> {
+    let mut letters = item.chars();
+    let (color, squares) = match (
+        letters.next().and_then(MarkColor::from_letter),
+        letters.next(),
+    ) {
         // `b1` is a square, `Bb1` a blue mark: a colour letter is followed by a file letter.
-        Some(c) if item.len() % 2 == 1 => (c, &item[1..]),
+        (Some(c), Some(next)) if next.is_ascii_lowercase() => (c, &item[1..]),
         _ => (MarkColor::Green, item),
     };
-    let from = Square::parse(squares.get(0..2)?, files)?;
-    let to = match squares.get(2..) {
-        Some("") => from,
-        Some(rest) => Square::parse(rest, files)?,
-        None => return None,
+    let (from, rest) = Square::parse_prefix(squares, board)?;
+    let to = match rest {
+        "" => from,
+        rest => Square::parse(rest, board)?,
     };
     Some(Arrow { from, to, color })
 }
@@ -1370,13 +1407,13 @@ fn parse_arrow(item: &str, files: u8) -> Option<Arrow> {
 fn parse_arrows(
     param: &'static str,
     value: &str,
-    files: u8,
+    board: BoardSize,
     max: usize,
 ) -> Result<Vec<Arrow>, RequestError> {
     items(param, value, max)?
         .into_iter()
         .map(|item| {
-            parse_arrow(item, files).ok_or_else(|| {
+            parse_arrow(item, board).ok_or_else(|| {
                 RequestError::new(
                     param,
                     format!(
@@ -1392,12 +1429,12 @@ fn parse_arrows(
 fn parse_highlights(
     param: &'static str,
     value: &str,
-    files: u8,
+    board: BoardSize,
     max: usize,
 ) -> Result<Vec<(Square, Rgba)>, RequestError> {
     items(param, value, max)?
         .into_iter()
-        .map(|item| match parse_arrow(item, files) {
+        .map(|item| match parse_arrow(item, board) {
             Some(a) if a.from == a.to => Ok((a.from, a.color.highlight())),
             _ => Err(RequestError::new(
                 param,
@@ -1410,11 +1447,11 @@ fn parse_highlights(
         .collect()
 }
 
-fn parse_crosses(value: &str, files: u8, max: usize) -> Result<Vec<Square>, RequestError> {
+fn parse_crosses(value: &str, board: BoardSize, max: usize) -> Result<Vec<Square>, RequestError> {
     items("squares", value, max)?
         .into_iter()
         .map(|item| {
-            Square::parse(item, files).ok_or_else(|| {
+            Square::parse(item, board).ok_or_else(|| {
                 RequestError::bad_value(
                     "squares",
                     item,
@@ -1432,7 +1469,7 @@ pub type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
 pub(crate) fn parse_annotations(
     value: &str,
-    files: u8,
+    board: BoardSize,
     limits: &Limits,
 ) -> Result<Annotations, RequestError> {
     let (mut arrows, mut highlights) = (Vec::new(), Vec::new());
@@ -1451,11 +1488,11 @@ pub(crate) fn parse_annotations(
             .split_once(char::is_whitespace)
             .unwrap_or((command, ""));
         match name {
-            "cal" => arrows.extend(parse_arrows("annotations", args, files, limits.arrows)?),
+            "cal" => arrows.extend(parse_arrows("annotations", args, board, limits.arrows)?),
             "csl" => highlights.extend(parse_highlights(
                 "annotations",
                 args,
-                files,
+                board,
                 limits.squares,
             )?),
             _ => {}
@@ -1663,10 +1700,10 @@ mod tests {
             "style \"fancy\" is not allowed: expected letters or figurines (how format=txt writes pieces)"
         );
         assert!(err("size=400").starts_with("fen is missing"));
-        let long = "8/".repeat(200);
+        let long = "8/".repeat(600);
         let msg = err(&format!("fen={long}"));
         assert!(
-            msg.starts_with("fen \"8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/…\" is 400 bytes long"),
+            msg.starts_with("fen \"8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/8/…\" is 1200 bytes long"),
             "{msg}"
         );
         let msg = Request::from_query("fen=start&format=png", Some(Format::Svg))
@@ -1692,7 +1729,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let sq = |t: &str| Square::parse(t, 8).unwrap();
+        let sq = |t: &str| Square::parse(t, crate::chess::position::BoardSize::CHESS).unwrap();
         let a = &r.options.arrows;
         assert_eq!(a.len(), 5);
         assert_eq!(
@@ -1734,17 +1771,17 @@ mod tests {
     fn pgn_comment_commands_become_arrows_and_highlights() {
         let (arrows, highlights) = parse_annotations(
             "Good move! [%clk 0:01:00] [%cal Ge2e4,Rd1d8][%csl Gd4,Re5] {x}",
-            8,
+            BoardSize::CHESS,
             &Limits::default(),
         )
         .unwrap();
         assert_eq!(arrows.len(), 2);
         assert_eq!(arrows[1].color, MarkColor::Red);
         assert_eq!(highlights.len(), 2);
-        assert!(parse_annotations("[%cal Ge2e4", 8, &Limits::default()).is_err());
-        assert!(parse_annotations("[%cal Gz2e4]", 8, &Limits::default()).is_err());
+        assert!(parse_annotations("[%cal Ge2e4", BoardSize::CHESS, &Limits::default()).is_err());
+        assert!(parse_annotations("[%cal Gz2e4]", BoardSize::CHESS, &Limits::default()).is_err());
         assert_eq!(
-            parse_annotations("no commands", 8, &Limits::default())
+            parse_annotations("no commands", BoardSize::CHESS, &Limits::default())
                 .unwrap()
                 .0
                 .len(),
@@ -1754,7 +1791,7 @@ mod tests {
 
     #[test]
     fn moves_in_uci() {
-        let m = |t: &str| parse_last_move(t, 8);
+        let m = |t: &str| parse_last_move(t, BoardSize::CHESS);
         assert!(m("e2e4").unwrap().is_some());
         assert!(m("e7e8q").unwrap().unwrap().piece.is_some());
         assert!(m("e1g1").unwrap().is_some());
@@ -1764,7 +1801,11 @@ mod tests {
         ] {
             assert!(m(bad).is_err(), "{bad}");
         }
-        assert!(parse_last_move("i2i4", 10).unwrap().is_some());
+        assert!(
+            parse_last_move("i2i4", BoardSize::new(10, 8).unwrap())
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

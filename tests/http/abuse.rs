@@ -127,7 +127,7 @@ async fn oversized_inputs() {
     )
     .await;
     assert!(status.starts_with("HTTP/1.1 400"), "{status}");
-    assert!(body.contains("at most 256 bytes"), "{body}");
+    assert!(body.contains("at most 1024 bytes"), "{body}");
     let (status, _, body) = get(&roomy, &format!("/diagram?fen=start&arrows={arrows}")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(

@@ -185,8 +185,8 @@ async fn bad_parameters_are_400s() {
     );
     assert_bad(&get(&s, "/diagram?size=300").await, &["fen", "missing"]);
     assert_bad(
-        &get(&s, &format!("/diagram?fen={}", "8/".repeat(150))).await,
-        &["fen", "256"],
+        &get(&s, &format!("/diagram?fen={}", "8/".repeat(600))).await,
+        &["fen", "1024"],
     );
     assert_bad(
         &get(&s, "/diagram?fen=start&pieces=nosuchset").await,
