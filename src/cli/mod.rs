@@ -166,6 +166,14 @@ struct BoardArgs {
     /// Dark-square colour, #rgb or #rrggbb (the # may be left out).
     #[arg(long)]
     dark: Option<String>,
+    /// How the FEN is read: standard (FEN, X-FEN, crazyhouse), fairy (Fairy FEN: neutral,
+    /// turned pieces, text, markers) or letters (any other letter a lettered piece).
+    #[arg(long)]
+    dialect: Option<String>,
+    /// The board's size, files x ranks (e.g. 8x7), for a FEN neither square nor 8 ranks
+    /// tall.
+    #[arg(long = "board")]
+    board_size: Option<String>,
 }
 
 impl BoardArgs {
@@ -180,6 +188,8 @@ impl BoardArgs {
                 ("theme", &self.theme),
                 ("light", &self.light),
                 ("dark", &self.dark),
+                ("dialect", &self.dialect),
+                ("board", &self.board_size),
             ],
         );
     }

@@ -216,6 +216,12 @@ pub const PARAMS: &[Param] = &[
         "How `fen` is read: `standard` (the default: FEN, X-FEN with `A` archbishop and `C` chancellor, Shredder-FEN, crazyhouse), `fairy` (Fairy FEN: `-k` neutral, `*1`–`*3` turned by 90°, 180°, 270°, `'A` and `''12` text, markers `c` circle, `x` cross, `s` square, `t` triangle) or `letters` (standard, and any other letter a piece drawn as a lettered token).",
     ),
     param(
+        "board",
+        &["board"],
+        ParamKind::Text { example: "8x7" },
+        "The board's size, files x ranks (each 1 to 16), for a `fen` that is neither square nor 8 ranks tall (a square board such as 10×10 and boards 8 ranks tall are read from the FEN alone).",
+    ),
+    param(
         "size",
         &["size"],
         ParamKind::Size,
@@ -427,11 +433,11 @@ impl Request {
         limits: &Limits,
     ) -> Result<(Request, Option<Chosen>), RequestError> {
         let get = |name: &str| query.last(named(name));
-        let dialect = parse_dialect(&get)?;
+        let reading = parse_reading(&get)?;
         let chosen = choose_game(&get, limits)?;
         let position = match &chosen {
             Some(c) => c.game.position(c.ply),
-            None => parse_fen(get("fen"), limits.fen_bytes, dialect)?,
+            None => parse_fen(get("fen"), limits.fen_bytes, reading)?,
         };
         let board = position.size();
         let theme = theme(&get)?;
@@ -470,7 +476,7 @@ impl Request {
                 lang,
             }),
             None => Ok(Described {
-                position: parse_fen(get("fen"), limits.fen_bytes, parse_dialect(&get)?)?,
+                position: parse_fen(get("fen"), limits.fen_bytes, parse_reading(&get)?)?,
                 last_move: None,
                 plies: None,
                 lang,
@@ -1028,7 +1034,7 @@ fn choose_game<'a>(
                 return Err(too_long("moves", moves));
             }
             let start = match get("fen") {
-                Some(_) => parse_fen(get("fen"), limits.fen_bytes, fen::Dialect::Standard)?,
+                Some(_) => parse_fen(get("fen"), limits.fen_bytes, Reading::default())?,
                 None => Position::start(),
             };
             Game::from_uci(&start, moves, limits.plies)
@@ -1126,26 +1132,54 @@ fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
     })
 }
 
-/// The `dialect` parameter: how `fen` is read (the standard dialect when absent).
-pub(crate) fn parse_dialect<'a>(
+/// How `fen` is read: its dialect and, for a board neither square nor 8 ranks tall, its
+/// size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Reading {
+    dialect: fen::Dialect,
+    board: Option<BoardSize>,
+}
+
+/// The `dialect` and `board` parameters (the standard dialect, the size the FEN gives, when
+/// absent).
+pub(crate) fn parse_reading<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
-) -> Result<fen::Dialect, RequestError> {
-    let Some(value) = get("dialect") else {
-        return Ok(fen::Dialect::default());
+) -> Result<Reading, RequestError> {
+    let dialect = match get("dialect") {
+        None => fen::Dialect::default(),
+        Some(value) => fen::Dialect::from_name(value).ok_or_else(|| {
+            RequestError::bad_value(
+                "dialect",
+                value,
+                "expected standard (FEN, X-FEN, crazyhouse), fairy (Fairy FEN) or letters (any letter a piece)",
+            )
+        })?,
     };
-    fen::Dialect::from_name(value).ok_or_else(|| {
+    let board = get("board").map(parse_board_size).transpose()?;
+    Ok(Reading { dialect, board })
+}
+
+/// `10x8` (or `10×8`): files by ranks, each 1 to 16.
+fn parse_board_size(value: &str) -> Result<BoardSize, RequestError> {
+    let bad = || {
         RequestError::bad_value(
-            "dialect",
+            "board",
             value,
-            "expected standard (FEN, X-FEN, crazyhouse), fairy (Fairy FEN) or letters (any letter a piece)",
+            "expected files x ranks, each 1 to 16, e.g. 8x7 or 9x10",
         )
-    })
+    };
+    let (files, ranks) = value.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    let number = |t: &str| t.trim().parse::<u8>().ok();
+    number(files)
+        .zip(number(ranks))
+        .and_then(|(f, r)| BoardSize::new(f, r))
+        .ok_or_else(bad)
 }
 
 pub(crate) fn parse_fen(
     value: Option<&str>,
     max_bytes: usize,
-    dialect: fen::Dialect,
+    reading: Reading,
 ) -> Result<Position, RequestError> {
     let Some(value) = value else {
         return Err(RequestError::new(
@@ -1166,7 +1200,7 @@ pub(crate) fn parse_fen(
     // A lichess or chess.com URL pasted whole: its FEN.
     let from_url = fen_url::fen_in_url(value).transpose()?;
     let value = from_url.as_deref().unwrap_or(value);
-    fen::parse_with(value, dialect).map_err(|e| {
+    fen::parse_board(value, reading.dialect, reading.board).map_err(|e| {
         let detail = e.to_string();
         let detail = detail.strip_prefix("invalid FEN: ").unwrap_or(&detail);
         RequestError::new(

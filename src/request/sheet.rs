@@ -312,7 +312,7 @@ fn entries(
     limits: &Limits,
 ) -> Result<Vec<Entry>, RequestError> {
     let fens = query.all(sheet("fen"));
-    let dialect = super::parse_dialect(&|name: &str| query.last(named(name)))?;
+    let reading = super::parse_reading(&|name: &str| query.last(named(name)))?;
     let captions = query.all(sheet("caption"));
     let answers = query.all(sheet("solution"));
     if need_fens && fens.is_empty() {
@@ -345,7 +345,7 @@ fn entries(
     }
     let mut entries = Vec::with_capacity(fens.len());
     for (i, fen) in fens.iter().enumerate() {
-        let position = parse_fen(Some(fen), limits.fen_bytes, dialect)
+        let position = parse_fen(Some(fen), limits.fen_bytes, reading)
             .map_err(|e| RequestError::new("fen", format!("position {}: {e}", i + 1)))?;
         let text = |list: &[&str], name: &'static str, max: usize| {
             list.get(i)
