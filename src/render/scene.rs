@@ -861,8 +861,9 @@ impl Labels<'_> {
     }
 
     /// Place a label of one or two characters (rank `10`…`16`) as [`Labels::put`] places
-    /// one: two glyphs set as a word, their ink a small gap apart.
-    fn put_str(&mut self, text: &str, at: At, baseline: f32, cap_px: f32, color: Rgba) {
+    /// one: two glyphs set as a word, their ink a small gap apart, made smaller when wider
+    /// than `room` pixels.
+    fn put_str(&mut self, text: &str, at: At, baseline: f32, cap_px: f32, room: f32, color: Rgba) {
         let mut chars = text.chars();
         let (Some(first), second) = (chars.next(), chars.next()) else {
             return;
@@ -873,9 +874,11 @@ impl Labels<'_> {
         let (Some(a), Some(b)) = (self.font.glyph(first), self.font.glyph(second)) else {
             return;
         };
-        let scale = cap_px / self.cap / self.font.units_per_em();
         let (wa, wb) = (a.ink_x.1 - a.ink_x.0, b.ink_x.1 - b.ink_x.0);
         let gap = self.cap * self.font.units_per_em() * 0.12;
+        let natural = (wa + gap + wb) * cap_px / self.cap / self.font.units_per_em();
+        let cap_px = if natural > room { cap_px * room / natural } else { cap_px };
+        let scale = cap_px / self.cap / self.font.units_per_em();
         let width = (wa + gap + wb) * scale;
         let left = match at {
             At::Centre(cx) => cx - width / 2.0,
@@ -911,7 +914,8 @@ impl Labels<'_> {
             let r = grid.rect(Square::new(0, rank));
             let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
             let number = Square::new(0, rank).rank_number().to_string();
-            self.put_str(&number, At::Centre(cx), baseline, cap_px, theme.label);
+            let room = margin * 0.8;
+            self.put_str(&number, At::Centre(cx), baseline, cap_px, room, theme.label);
         }
     }
 
@@ -947,7 +951,7 @@ impl Labels<'_> {
             let r = grid.rect(s);
             let (left, baseline) = (r.x as f32 + pad, r.y as f32 + pad + cap_px);
             let number = s.rank_number().to_string();
-            self.put_str(&number, At::Left(left), baseline, cap_px, other(s));
+            self.put_str(&number, At::Left(left), baseline, cap_px, sq * 0.45, other(s));
         }
     }
 }

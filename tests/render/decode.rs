@@ -27,7 +27,7 @@ fn render(renderer: &Renderer, position: &Position, orientation: Orientation) ->
     render_at(renderer, position, orientation, SQUARE)
 }
 
-fn render_at(
+pub(crate) fn render_at(
     renderer: &Renderer,
     position: &Position,
     orientation: Orientation,
@@ -59,7 +59,10 @@ fn references(renderer: &Renderer) -> Vec<(Option<Piece>, bool, RgbaImage)> {
 }
 
 /// Reference tiles at `square` px.
-fn references_at(renderer: &Renderer, square: u32) -> Vec<(Option<Piece>, bool, RgbaImage)> {
+pub(crate) fn references_at(
+    renderer: &Renderer,
+    square: u32,
+) -> Vec<(Option<Piece>, bool, RgbaImage)> {
     let mut refs = Vec::new();
     for piece in std::iter::once(None).chain(Piece::all().map(Some)) {
         let mut pos = Position::empty(8);
@@ -99,18 +102,19 @@ fn decode_position(
     decode_at(img, refs, like, orientation, SQUARE)
 }
 
-fn decode_at(
+pub(crate) fn decode_at(
     img: &RgbaImage,
     refs: &[(Option<Piece>, bool, RgbaImage)],
     like: &Position,
     orientation: Orientation,
     square: u32,
 ) -> Position {
-    let mut decoded = Position::empty(like.files());
+    let mut decoded = Position::blank(like.size());
     let bottom = orientation.bottom(like.turn);
+    let top_rank = u32::from(like.ranks() - 1);
     for sq in like.squares() {
         let (col, row) = match bottom {
-            Color::White => (u32::from(sq.file), 7 - u32::from(sq.rank)),
+            Color::White => (u32::from(sq.file), top_rank - u32::from(sq.rank)),
             Color::Black => (u32::from(like.files() - 1 - sq.file), u32::from(sq.rank)),
         };
         let cut = tile_at(img, col, row, square);

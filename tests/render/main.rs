@@ -9,6 +9,7 @@ mod common;
 
 mod animation;
 mod article;
+mod boards;
 mod decode;
 mod determinism;
 mod encoding;
