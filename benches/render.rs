@@ -74,11 +74,42 @@ fn benches(c: &mut Criterion) {
     c.bench_function("svg/annotated/400", |b| {
         b.iter(|| renderer.svg(black_box(&annotated.position), &annotated.options))
     });
+    boards(c);
     let middlegame = fen::parse(MIDDLEGAME).expect("valid");
     let options = RenderOptions::default();
     c.bench_function("png/middlegame/400", |b| {
         b.iter(|| renderer.png(black_box(&middlegame), &options))
     });
+}
+
+/// Boards of other sizes at 600 px, warm (board and pieces cached, the image rendered and
+/// encoded every time): the 12×12 target is at most 2× the 8×8 start position.
+/// `cargo bench --bench render -- boards/`
+fn boards(c: &mut Criterion) {
+    let renderer = Renderer::default();
+    let cases = [
+        ("8x8", START),
+        (
+            "12x12",
+            "rnbqkcabnrrr/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/RRRNBQKCABNR",
+        ),
+        (
+            "16x16",
+            "rnbqkcabnrrrnbqk/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/RNBQKCABNRRRNBQK",
+        ),
+    ];
+    for (name, text) in cases {
+        let position = fen::parse(text).expect("valid");
+        let options = RenderOptions {
+            size: 600,
+            ..RenderOptions::default()
+        };
+        let png = renderer.png(&position, &options).expect("renders");
+        println!("boards/{name}/600: PNG {} bytes", png.len());
+        c.bench_function(&format!("boards/png/{name}/600"), |b| {
+            b.iter(|| renderer.png(black_box(&position), &options))
+        });
+    }
 }
 
 criterion_group!(render, benches);
