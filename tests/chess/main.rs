@@ -10,6 +10,7 @@
 mod common;
 
 mod check_vs_cozy;
+mod describe_figures;
 mod describe_golden;
 mod fen_fixtures;
 mod games;
