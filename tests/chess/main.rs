@@ -12,6 +12,7 @@ mod common;
 mod check_vs_cozy;
 mod describe_figures;
 mod describe_golden;
+mod fairy;
 mod fen_fixtures;
 mod games;
 mod text_board;
