@@ -5,6 +5,7 @@
 //! it, the SVG carries it as its `<title>`, and the front page puts it in the `alt` of the
 //! tags it writes. Square names stay as they are (`e4`) in every language.
 
+use crate::chess::fairy::{Marker, Shape, Side, SquareText, Turn};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Position, Square};
 
@@ -89,6 +90,13 @@ struct Noun {
     promoted: &'static str,
 }
 
+impl Noun {
+    /// The name of one, or of several.
+    fn pick(&self, many: bool) -> &'static str {
+        if many { self.many } else { self.one }
+    }
+}
+
 const fn noun(one: &'static str, many: &'static str, promoted: &'static str) -> Noun {
     Noun {
         one,
@@ -108,8 +116,8 @@ struct Words {
     code: &'static str,
     /// Piece names in the order of [`ROLES`].
     pieces: [Noun; 8],
-    /// White and Black as they head their list of pieces.
-    sides: [&'static str; 2],
+    /// White, Black and the neutral pieces (Fairy FEN's `-k`) as they head their list.
+    sides: [&'static str; 3],
     /// White's and Black's pocket as they head their list (crazyhouse).
     in_hand: [&'static str; 2],
     /// `White to move` and `Black to move`, without the full stop.
@@ -135,6 +143,18 @@ struct Words {
     count: Count,
     /// The piece letters of a move (K, Q, R, B, N) as this language writes them.
     letters: [char; 5],
+    /// A piece drawn as a lettered token (`Piece “E”`): its name, one and several.
+    lettered: Noun,
+    /// The markers, in the order of [`Marker::ALL`] (circle, cross, square, triangle).
+    markers: [Noun; 4],
+    /// After a turned figure's name: a quarter turn right, upside down, a quarter turn left.
+    turns: [&'static str; 3],
+    /// Quotation marks around a letter or a square's text.
+    quotes: (&'static str, &'static str),
+    /// The heading of the text written on squares.
+    text: &'static str,
+    /// Before and after a board's size when it is not 8×8: `A ` … ` board`.
+    board: (&'static str, &'static str),
 }
 
 const EN: Words = Words {
@@ -149,7 +169,7 @@ const EN: Words = Words {
         noun("Chancellor", "Chancellors", " (promoted)"),
         noun("Pawn", "Pawns", " (promoted)"),
     ],
-    sides: ["White", "Black"],
+    sides: ["White", "Black", "Neutral"],
     in_hand: ["White in hand", "Black in hand"],
     to_move: ["White to move", "Black to move"],
     no_pieces: "no pieces",
@@ -164,6 +184,21 @@ const EN: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['K', 'Q', 'R', 'B', 'N'],
+    lettered: noun("Piece", "Pieces", ""),
+    markers: [
+        noun("Circle", "Circles", ""),
+        noun("Cross", "Crosses", ""),
+        noun("Square", "Squares", ""),
+        noun("Triangle", "Triangles", ""),
+    ],
+    turns: [
+        " (turned a quarter to the right)",
+        " (upside down)",
+        " (turned a quarter to the left)",
+    ],
+    quotes: ("\u{201c}", "\u{201d}"),
+    text: "Text",
+    board: ("A ", " board"),
 };
 
 const DE: Words = Words {
@@ -178,7 +213,7 @@ const DE: Words = Words {
         noun("Kanzler", "Kanzler", " (umgewandelt)"),
         noun("Bauer", "Bauern", " (umgewandelt)"),
     ],
-    sides: ["Weiß", "Schwarz"],
+    sides: ["Weiß", "Schwarz", "Neutral"],
     in_hand: ["Weiß in der Hand", "Schwarz in der Hand"],
     to_move: ["Weiß am Zug", "Schwarz am Zug"],
     no_pieces: "keine Steine",
@@ -193,6 +228,21 @@ const DE: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['K', 'D', 'T', 'L', 'S'],
+    lettered: noun("Stein", "Steine", ""),
+    markers: [
+        noun("Kreis", "Kreise", ""),
+        noun("Kreuz", "Kreuze", ""),
+        noun("Quadrat", "Quadrate", ""),
+        noun("Dreieck", "Dreiecke", ""),
+    ],
+    turns: [
+        " (um 90° nach rechts gedreht)",
+        " (auf dem Kopf)",
+        " (um 90° nach links gedreht)",
+    ],
+    quotes: ("\u{201e}", "\u{201c}"),
+    text: "Text",
+    board: ("Brett mit ", " Feldern"),
 };
 
 const IT: Words = Words {
@@ -207,7 +257,7 @@ const IT: Words = Words {
         noun("cancelliere", "cancellieri", " (promosso)"),
         noun("pedone", "pedoni", " (promosso)"),
     ],
-    sides: ["Bianco", "Nero"],
+    sides: ["Bianco", "Nero", "Neutrali"],
     in_hand: ["Riserva del Bianco", "Riserva del Nero"],
     to_move: ["Tratto al Bianco", "Tratto al Nero"],
     no_pieces: "nessun pezzo",
@@ -222,6 +272,21 @@ const IT: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['R', 'D', 'T', 'A', 'C'],
+    lettered: noun("pezzo", "pezzi", ""),
+    markers: [
+        noun("cerchio", "cerchi", ""),
+        noun("croce", "croci", ""),
+        noun("quadrato", "quadrati", ""),
+        noun("triangolo", "triangoli", ""),
+    ],
+    turns: [
+        " (un quarto di giro a destra)",
+        " (a testa in giù)",
+        " (un quarto di giro a sinistra)",
+    ],
+    quotes: ("«", "»"),
+    text: "Testo",
+    board: ("Scacchiera ", ""),
 };
 
 const FR: Words = Words {
@@ -236,7 +301,7 @@ const FR: Words = Words {
         noun("chancelier", "chanceliers", " (promu)"),
         noun("pion", "pions", " (promu)"),
     ],
-    sides: ["Blancs", "Noirs"],
+    sides: ["Blancs", "Noirs", "Neutres"],
     in_hand: ["Réserve des Blancs", "Réserve des Noirs"],
     to_move: ["Trait aux Blancs", "Trait aux Noirs"],
     no_pieces: "aucune pièce",
@@ -252,6 +317,21 @@ const FR: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['R', 'D', 'T', 'F', 'C'],
+    lettered: noun("pièce", "pièces", ""),
+    markers: [
+        noun("cercle", "cercles", ""),
+        noun("croix", "croix", ""),
+        noun("carré", "carrés", ""),
+        noun("triangle", "triangles", ""),
+    ],
+    turns: [
+        " (quart de tour à droite)",
+        " (à l\u{2019}envers)",
+        " (quart de tour à gauche)",
+    ],
+    quotes: ("«\u{a0}", "\u{a0}»"),
+    text: "Texte",
+    board: ("Échiquier de ", " cases"),
 };
 
 const ES: Words = Words {
@@ -266,7 +346,7 @@ const ES: Words = Words {
         noun("canciller", "cancilleres", " (coronado)"),
         noun("peón", "peones", " (coronado)"),
     ],
-    sides: ["Blancas", "Negras"],
+    sides: ["Blancas", "Negras", "Neutras"],
     in_hand: ["Reserva de las blancas", "Reserva de las negras"],
     to_move: ["Juegan las blancas", "Juegan las negras"],
     no_pieces: "sin piezas",
@@ -282,6 +362,21 @@ const ES: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['R', 'D', 'T', 'A', 'C'],
+    lettered: noun("pieza", "piezas", ""),
+    markers: [
+        noun("círculo", "círculos", ""),
+        noun("cruz", "cruces", ""),
+        noun("cuadrado", "cuadrados", ""),
+        noun("triángulo", "triángulos", ""),
+    ],
+    turns: [
+        " (un cuarto de vuelta a la derecha)",
+        " (boca abajo)",
+        " (un cuarto de vuelta a la izquierda)",
+    ],
+    quotes: ("«", "»"),
+    text: "Texto",
+    board: ("Tablero de ", " casillas"),
 };
 
 const NL: Words = Words {
@@ -296,7 +391,7 @@ const NL: Words = Words {
         noun("kanselier", "kanseliers", " (gepromoveerd)"),
         noun("pion", "pionnen", " (gepromoveerd)"),
     ],
-    sides: ["Wit", "Zwart"],
+    sides: ["Wit", "Zwart", "Neutraal"],
     in_hand: ["Reserve van Wit", "Reserve van Zwart"],
     to_move: ["Wit aan zet", "Zwart aan zet"],
     no_pieces: "geen stukken",
@@ -311,6 +406,21 @@ const NL: Words = Words {
     gap: " ",
     count: Count::Before,
     letters: ['K', 'D', 'T', 'L', 'P'],
+    lettered: noun("stuk", "stukken", ""),
+    markers: [
+        noun("cirkel", "cirkels", ""),
+        noun("kruis", "kruisen", ""),
+        noun("vierkant", "vierkanten", ""),
+        noun("driehoek", "driehoeken", ""),
+    ],
+    turns: [
+        " (kwartslag naar rechts)",
+        " (ondersteboven)",
+        " (kwartslag naar links)",
+    ],
+    quotes: ("\u{201c}", "\u{201d}"),
+    text: "Tekst",
+    board: ("Bord van ", " velden"),
 };
 
 /// Japanese: katakana piece names, full-width punctuation, no spaces between words; moves
@@ -327,7 +437,7 @@ const JA: Words = Words {
         noun("チャンセラー", "チャンセラー", "（昇格）"),
         noun("ポーン", "ポーン", "（昇格）"),
     ],
-    sides: ["白", "黒"],
+    sides: ["白", "黒", "中立"],
     in_hand: ["白の持ち駒", "黒の持ち駒"],
     to_move: ["白番", "黒番"],
     no_pieces: "駒なし",
@@ -342,6 +452,17 @@ const JA: Words = Words {
     gap: "",
     count: Count::After("個"),
     letters: ['K', 'Q', 'R', 'B', 'N'],
+    lettered: noun("駒", "駒", ""),
+    markers: [
+        noun("丸", "丸", ""),
+        noun("バツ", "バツ", ""),
+        noun("四角", "四角", ""),
+        noun("三角", "三角", ""),
+    ],
+    turns: ["（右に90度回転）", "（逆さ）", "（左に90度回転）"],
+    quotes: ("「", "」"),
+    text: "文字",
+    board: ("", "の盤"),
 };
 
 /// A plain-English description of `position`: [`describe_in`] English.
@@ -378,9 +499,19 @@ pub fn to_move(side: Color, lang: Lang) -> &'static str {
 /// [`describe_in`], after the move that led to the position (`23...Qxf2+`, its piece
 /// letters written as `lang` writes them) when there is one: what `/describe` says of a
 /// game.
+///
+/// A board that is not 8×8 is named first (`A 10×8 board.`). Fairy figures are listed with
+/// the pieces: neutral ones under a heading of their own (`Neutral: King e4.`), a turned
+/// one with its turn after its name (`Queen (upside down) d1`), a letter piece by its
+/// letter (`Piece “E” e4`), markers by their shape (`Circle c3`), and text last
+/// (`Text: “12” d5.`).
 pub fn describe_after(position: &Position, last_move: Option<&str>, lang: Lang) -> String {
     let w = lang.words();
     let mut text = String::with_capacity(256);
+    if !position.is_chess_board() {
+        let (before, after) = w.board;
+        sentence(&mut text, w, &format!("{before}{}{after}", position.size()));
+    }
     if let Some(label) = last_move {
         let (before, after) = w.after;
         sentence(
@@ -389,56 +520,155 @@ pub fn describe_after(position: &Position, last_move: Option<&str>, lang: Lang) 
             &format!("{before}{}{after}", move_letters(label, w)),
         );
     }
-    // Both sides' pieces in one pass over the board, in the order they are listed: side,
-    // kind (most valuable first), file, rank.
-    let mut pieces: Vec<(Color, usize, Square)> = position
-        .pieces()
-        .map(|(sq, p)| (p.color, role_order(p.role), sq))
-        .collect();
-    pieces.sort_unstable_by_key(|&(color, order, sq)| (color, order, sq.file, sq.rank));
-    if pieces.is_empty() {
+    let (entries, texts) = entries(position);
+    if entries.is_empty() && texts.is_empty() {
         sentence(&mut text, w, w.empty);
     }
-    for color in [Color::White, Color::Black] {
-        let c = side_index(color);
-        let start = pieces.partition_point(|p| p.0 < color);
-        let end = pieces.partition_point(|p| p.0 <= color);
-        let side = &pieces[start..end];
-        if !side.is_empty() {
-            let mut s = format!("{}{}", w.sides[c], w.colon);
-            for (i, kind) in side.chunk_by(|a, b| a.1 == b.1).enumerate() {
-                if i > 0 {
-                    s.push_str(w.comma);
-                }
-                let noun = &w.pieces[kind[0].1];
-                s.push_str(if kind.len() == 1 { noun.one } else { noun.many });
-                s.push_str(w.space);
-                let squares: Vec<String> = kind
-                    .iter()
-                    .map(|&(_, _, sq)| {
-                        let mut name = sq.to_string();
-                        if position.is_promoted(sq) {
-                            name.push_str(noun.promoted);
-                        }
-                        name
-                    })
-                    .collect();
-                listed(&mut s, &squares, w);
-            }
-            sentence(&mut text, w, &s);
-        } else if !pieces.is_empty() {
+    for side in [SIDE_WHITE, SIDE_BLACK, SIDE_NEUTRAL] {
+        let start = entries.partition_point(|e| e.side < side);
+        let end = entries.partition_point(|e| e.side <= side);
+        let own = &entries[start..end];
+        if !own.is_empty() {
+            let body = side_list(position, own, w);
+            sentence(&mut text, w, &format!("{}{}{body}", w.sides[side], w.colon));
+        } else if !entries.is_empty() && side != SIDE_NEUTRAL {
             sentence(
                 &mut text,
                 w,
-                &format!("{}{}{}", w.sides[c], w.colon, w.no_pieces),
+                &format!("{}{}{}", w.sides[side], w.colon, w.no_pieces),
             );
         }
-        if let Some(hand) = in_hand(position, color, w) {
-            sentence(&mut text, w, &format!("{}{}{hand}", w.in_hand[c], w.colon));
+        let color = [Color::White, Color::Black].get(side);
+        if let Some(hand) = color.and_then(|&c| in_hand(position, c, w)) {
+            sentence(
+                &mut text,
+                w,
+                &format!("{}{}{hand}", w.in_hand[side], w.colon),
+            );
         }
+    }
+    if !texts.is_empty() {
+        let (open, close) = w.quotes;
+        let items: Vec<String> = texts
+            .iter()
+            .map(|(sq, t, turn)| format!("{open}{t}{close}{}{}{sq}", turned(*turn, w), w.space))
+            .collect();
+        let mut body = format!("{}{}", w.text, w.colon);
+        listed(&mut body, &items, w);
+        sentence(&mut text, w, &body);
     }
     sentence(&mut text, w, w.to_move[side_index(position.turn)]);
     text
+}
+
+/// The index of a side in [`Words::sides`].
+const SIDE_WHITE: usize = 0;
+const SIDE_BLACK: usize = 1;
+const SIDE_NEUTRAL: usize = 2;
+
+/// What a listed thing is, in the order things are listed: orthodox kinds (by [`ROLES`]),
+/// then letter pieces (by letter), then markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Role(usize),
+    Letter(char),
+    Marker(usize),
+}
+
+/// One piece, figure or marker on the board, as the description lists it.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    side: usize,
+    kind: Kind,
+    turn: Turn,
+    sq: Square,
+}
+
+/// Everything on the board but text, sorted as it is listed (side, kind, turn, file, rank),
+/// and the text on squares by square.
+fn entries(position: &Position) -> (Vec<Entry>, Vec<(Square, SquareText, Turn)>) {
+    let mut entries: Vec<Entry> = position
+        .pieces()
+        .map(|(sq, p)| Entry {
+            side: side_index(p.color),
+            kind: Kind::Role(role_order(p.role)),
+            turn: Turn::None,
+            sq,
+        })
+        .collect();
+    let mut texts = Vec::new();
+    for (sq, figure) in position.figures() {
+        let kind = match figure.shape {
+            Shape::Piece(role) => Kind::Role(role_order(role)),
+            Shape::Letter(c) => Kind::Letter(c.to_ascii_uppercase()),
+            Shape::Marker(m) => Kind::Marker(Marker::ALL.iter().position(|&x| x == m).unwrap_or(0)),
+            Shape::Text(t) => {
+                texts.push((sq, t, figure.turn));
+                continue;
+            }
+        };
+        let side = match figure.side {
+            Side::White => SIDE_WHITE,
+            Side::Black => SIDE_BLACK,
+            Side::Neutral => SIDE_NEUTRAL,
+        };
+        entries.push(Entry {
+            side,
+            kind,
+            turn: figure.turn,
+            sq,
+        });
+    }
+    entries.sort_unstable_by_key(|e| (e.side, e.kind, e.turn, e.sq.file, e.sq.rank));
+    (entries, texts)
+}
+
+/// One side's things: `King g1, Queen (upside down) d1, Rooks a1 and f1`.
+fn side_list(position: &Position, own: &[Entry], w: &Words) -> String {
+    let mut s = String::new();
+    for (i, group) in own
+        .chunk_by(|a, b| (a.kind, a.turn) == (b.kind, b.turn))
+        .enumerate()
+    {
+        if i > 0 {
+            s.push_str(w.comma);
+        }
+        let many = group.len() > 1;
+        let (open, close) = w.quotes;
+        let (noun, promoted) = match group[0].kind {
+            Kind::Role(i) => (w.pieces[i].pick(many).to_string(), w.pieces[i].promoted),
+            Kind::Letter(c) => (
+                format!("{}{}{open}{c}{close}", w.lettered.pick(many), w.space),
+                "",
+            ),
+            Kind::Marker(i) => (w.markers[i].pick(many).to_string(), ""),
+        };
+        s.push_str(&noun);
+        s.push_str(turned(group[0].turn, w));
+        s.push_str(w.space);
+        let squares: Vec<String> = group
+            .iter()
+            .map(|e| {
+                let mut name = e.sq.to_string();
+                if e.turn == Turn::None && position.is_promoted(e.sq) {
+                    name.push_str(promoted);
+                }
+                name
+            })
+            .collect();
+        listed(&mut s, &squares, w);
+    }
+    s
+}
+
+/// What follows a turned figure's name; nothing for an upright one.
+fn turned(turn: Turn, w: &Words) -> &'static str {
+    match turn {
+        Turn::None => "",
+        Turn::Quarter => w.turns[0],
+        Turn::Half => w.turns[1],
+        Turn::ThreeQuarters => w.turns[2],
+    }
 }
 
 fn side_index(color: Color) -> usize {
@@ -550,7 +780,7 @@ mod tests {
         assert_eq!(
             text("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1")
                 .split(". ")
-                .next()
+                .nth(1)
                 .map(|w| w.contains("Archbishop c1") && w.contains("Chancellor h1")),
             Some(true)
         );
@@ -597,7 +827,8 @@ mod tests {
         ] {
             let position = fen::parse(fen).expect("valid FEN");
             let words = describe(&position);
-            assert!(words.is_ascii());
+            // ASCII but for the × of a board's size (`A 10×8 board.`).
+            assert!(words.chars().all(|c| c.is_ascii() || c == '×'), "{words}");
             for (sq, _) in position.pieces() {
                 let name = sq.to_string();
                 let hits = words

@@ -882,8 +882,10 @@ impl RankReader<'_> {
             (false, true) => Side::White,
             (false, false) => Side::Black,
         };
-        let orthodox = match (side, turn) {
-            (Side::White | Side::Black, Turn::None) => Piece::from_fen_char(c),
+        // An upright white or black piece is orthodox; `C` and `c` are circles here, not
+        // chancellors.
+        let orthodox = match (side, turn, shape) {
+            (Side::White | Side::Black, Turn::None, Shape::Piece(_)) => Piece::from_fen_char(c),
             _ => None,
         };
         let cell = match orthodox {

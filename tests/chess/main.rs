@@ -10,7 +10,9 @@
 mod common;
 
 mod check_vs_cozy;
+mod describe_figures;
 mod describe_golden;
+mod fairy;
 mod fen_fixtures;
 mod games;
 mod text_board;
