@@ -166,6 +166,9 @@ struct BoardArgs {
     /// Dark-square colour, #rgb or #rrggbb (the # may be left out).
     #[arg(long)]
     dark: Option<String>,
+    /// Only part of the board: two corner squares, a1:d4 or e5-h8.
+    #[arg(long)]
+    region: Option<String>,
 }
 
 impl BoardArgs {
@@ -180,6 +183,7 @@ impl BoardArgs {
                 ("theme", &self.theme),
                 ("light", &self.light),
                 ("dark", &self.dark),
+                ("region", &self.region),
             ],
         );
     }
