@@ -319,31 +319,8 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     };
     let board = grid.board;
 
-    let mut fills = Vec::with_capacity(2 + (files * ranks) as usize / 2);
-    if options.region.is_some() {
-        cut.edges(board, (l.frame, l.cut), sq, theme.frame, &mut fills);
-    } else if l.frame > 0 {
-        fills.push(Fill {
-            rect: Rect {
-                x: board.x - l.frame,
-                y: board.y - l.frame,
-                w: board.w + 2 * l.frame,
-                h: board.h + 2 * l.frame,
-            },
-            color: theme.frame,
-        });
-    }
-    // Light squares as one rectangle, dark squares on top.
-    fills.push(Fill {
-        rect: board,
-        color: theme.light,
-    });
-    for s in position.squares().filter(|s| s.is_dark() && grid.shows(*s)) {
-        fills.push(Fill {
-            rect: grid.rect(s),
-            color: theme.dark,
-        });
-    }
+    let cut = options.region.map(|_| cut);
+    let mut fills = board_fills(position, &grid, &l, cut, theme);
 
     let mut pieces: Vec<PlacedPiece> = position
         .pieces()
@@ -391,6 +368,43 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         square: sq,
         bottom: grid.bottom,
     }
+}
+
+/// The frame (or a region's edges: see [`Cut`]) and the squares, in paint order.
+fn board_fills(
+    position: &Position,
+    grid: &Grid,
+    l: &Layout,
+    cut: Option<Cut>,
+    theme: &Theme,
+) -> Vec<Fill> {
+    let board = grid.board;
+    let mut fills = Vec::with_capacity(2 + (grid.files * grid.ranks) as usize / 2);
+    if let Some(cut) = cut {
+        cut.edges(board, (l.frame, l.cut), grid.square, theme.frame, &mut fills);
+    } else if l.frame > 0 {
+        fills.push(Fill {
+            rect: Rect {
+                x: board.x - l.frame,
+                y: board.y - l.frame,
+                w: board.w + 2 * l.frame,
+                h: board.h + 2 * l.frame,
+            },
+            color: theme.frame,
+        });
+    }
+    // Light squares as one rectangle, dark squares on top.
+    fills.push(Fill {
+        rect: board,
+        color: theme.light,
+    });
+    for s in position.squares().filter(|s| s.is_dark() && grid.shows(*s)) {
+        fills.push(Fill {
+            rect: grid.rect(s),
+            color: theme.dark,
+        });
+    }
+    fills
 }
 
 /// A small disc in the top-right corner of every promoted (`~`) piece.
