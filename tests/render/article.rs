@@ -377,7 +377,7 @@ fn an_article_with_a_region_draws_that_part_of_each_diagram_readably() {
             check: staunton::options::Check::Off,
             ..drawn.clone()
         };
-        let img = common::decode(&renderer.png(&want, &plain).expect("renders"));
+        let img = common::decode(&renderer.png(want, &plain).expect("renders"));
         let refs = references(&renderer, &plain);
         for sq in want.squares().filter(|s| region.contains(*s)) {
             let best = read_square(&img, (0, 0), &renderer, &plain, &refs, sq);
