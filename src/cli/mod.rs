@@ -174,6 +174,9 @@ struct BoardArgs {
     /// tall.
     #[arg(long = "board")]
     board_size: Option<String>,
+    /// Only part of the board: two corner squares, a1:d4 or e5-h8.
+    #[arg(long)]
+    region: Option<String>,
 }
 
 impl BoardArgs {
@@ -190,6 +193,7 @@ impl BoardArgs {
                 ("dark", &self.dark),
                 ("dialect", &self.dialect),
                 ("board", &self.board_size),
+                ("region", &self.region),
             ],
         );
     }

@@ -15,7 +15,7 @@
 pub mod animate;
 internal_mod!(
     caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
-    pdf_font, raster, scene, svg
+    pdf_font, raster, region, scene, svg
 );
 pub mod font_files;
 pub mod options;

@@ -181,6 +181,55 @@ pub enum Check {
     Square(Square),
 }
 
+/// A rectangle of the board drawn alone (`region=a1:d4`): its lowest and highest file and
+/// rank, both included. Build it with [`Region::new`], which orders the corners.
+///
+/// The scene draws only these squares, at the image size asked (the squares grow), with
+/// the region's own labels. The frame stays on the board's real edges; where the board goes
+/// on, the edge is cut: a dashed line in the frame's colour, one dash per half square.
+/// Marks on squares outside are dropped (last move, highlights, check, crosses, circles,
+/// the glyph badge); an arrow crossing the region's edge is clipped at it. Pockets are not
+/// drawn; the turn marker is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Region {
+    /// The corner with the lowest file and rank.
+    pub low: Square,
+    /// The corner with the highest file and rank.
+    pub high: Square,
+}
+
+impl Region {
+    /// The rectangle with corners `a` and `b`, in either order (`h8:a1` is `a1:h8`).
+    pub fn new(a: Square, b: Square) -> Region {
+        Region {
+            low: Square::new(a.file.min(b.file), a.rank.min(b.rank)),
+            high: Square::new(a.file.max(b.file), a.rank.max(b.rank)),
+        }
+    }
+
+    /// Whether `s` is inside.
+    pub fn contains(&self, s: Square) -> bool {
+        (self.low.file..=self.high.file).contains(&s.file)
+            && (self.low.rank..=self.high.rank).contains(&s.rank)
+    }
+
+    /// Files across.
+    pub fn files(&self) -> u8 {
+        self.high.file - self.low.file + 1
+    }
+
+    /// Ranks high.
+    pub fn ranks(&self) -> u8 {
+        self.high.rank - self.low.rank + 1
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.low, self.high)
+    }
+}
+
 /// An arrow from one square to another; from a square to itself it is a circle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Arrow {
@@ -250,6 +299,8 @@ pub struct RenderOptions {
     pub lang: Lang,
     /// A line or a few of text under the board, wrapped to the image's width.
     pub caption: Option<String>,
+    /// Only this part of the board (see [`Region`]); `None`, the whole board.
+    pub region: Option<Region>,
 }
 
 /// A move annotation, drawn as a badge at the corner of the square the move went to.
@@ -321,6 +372,7 @@ impl Default for RenderOptions {
             text_style: TextStyle::Letters,
             lang: Lang::En,
             caption: None,
+            region: None,
         }
     }
 }

@@ -8,7 +8,8 @@ use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
 use crate::render::caption::{self, TextLine};
 use crate::render::font::LabelFont;
-use crate::render::options::{Arrow, Check, Coordinates, Glyph, RenderOptions};
+use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
+use crate::render::region::{Cut, clip_polygon};
 use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
 
 /// An axis-aligned rectangle on whole pixels.
@@ -189,6 +190,8 @@ struct Layout {
     width: u32,
     height: u32,
     frame: u32,
+    /// Thickness of a region's cut-edge dashes.
+    cut: u32,
 }
 
 /// What besides the board needs room.
@@ -197,6 +200,8 @@ struct Extras {
     pockets: bool,
     /// A side-to-move marker to the right of the board.
     marker: bool,
+    /// The cut edges of a region, on screen.
+    cut: Cut,
 }
 
 fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates, extras: Extras) -> Layout {
@@ -211,6 +216,12 @@ fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates, extras: E
         }
         Coordinates::Inside | Coordinates::None => ((size / files).max(1), 0, 0),
     };
+    // Without a margin, a cut edge gets a band of its own for its dashes.
+    let (square, cut, bands) = match coordinates {
+        Coordinates::Outside => (square, frame.max(2).min(margin.max(1)), [0; 4]),
+        _ => extras.cut.bands(size, files),
+    };
+    let [band_left, band_top, band_right, band_bottom] = bands;
     let pocket = if extras.pockets { square * 9 / 10 } else { 0 };
     // Outside, the marker sits in the margin; otherwise it gets a strip of its own.
     let marker = if extras.marker && margin == 0 {
@@ -221,34 +232,45 @@ fn layout(size: u32, files: u32, ranks: u32, coordinates: Coordinates, extras: E
     let board_w = square * files;
     let width = match coordinates {
         Coordinates::Outside => size.max(board_w),
-        _ => board_w + marker,
+        _ => band_left + board_w + band_right + marker,
     };
     Layout {
         square,
-        left: margin,
-        top: pocket + margin,
+        left: margin + band_left,
+        top: pocket + margin + band_top,
         margin,
         pocket,
         width,
-        height: 2 * pocket + 2 * margin + square * ranks,
+        height: 2 * pocket + 2 * margin + square * ranks + band_top + band_bottom,
         frame,
+        cut,
     }
 }
 
-/// Where squares are on screen: the board rectangle, the square size and the turn.
+/// Where squares are on screen: the board rectangle (of the region drawn), the square
+/// size and the turn.
 #[derive(Debug, Clone, Copy)]
 struct Grid {
     board: Rect,
     square: u32,
+    /// The squares drawn: the whole board, or a region of it.
+    region: Region,
     files: u32,
     ranks: u32,
     bottom: Color,
 }
 
 impl Grid {
-    /// The pixel rectangle of `s`.
+    /// Whether `s` is drawn.
+    fn shows(&self, s: Square) -> bool {
+        self.region.contains(s)
+    }
+
+    /// The pixel rectangle of `s` (a square the grid shows).
     fn rect(&self, s: Square) -> Rect {
-        let (f, r) = (u32::from(s.file), u32::from(s.rank));
+        let low = self.region.low;
+        let f = u32::from(s.file.saturating_sub(low.file));
+        let r = u32::from(s.rank.saturating_sub(low.rank));
         let (col, row) = match self.bottom {
             Color::White => (f, self.ranks - 1 - r),
             Color::Black => (self.files - 1 - f, r),
@@ -266,15 +288,19 @@ impl Grid {
 /// glyphs.
 pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> Scene {
     let theme = &options.theme;
-    let files = u32::from(position.files());
-    let ranks = u32::from(position.ranks());
+    let region = crate::render::region::on_board(options.region, position.size());
+    let files = u32::from(region.files());
+    let ranks = u32::from(region.ranks());
     let size = options.size.clamp(
         crate::render::options::MIN_SIZE,
         crate::render::options::MAX_SIZE,
     );
+    let bottom = options.orientation.bottom(position.turn);
+    let cut = Cut::of(region, position.size(), bottom);
     let extras = Extras {
-        pockets: position.pocket.is_some(),
+        pockets: position.pocket.is_some() && options.region.is_none(),
         marker: options.turn_marker,
+        cut,
     };
     let l = layout(size, files, ranks, options.coordinates, extras);
     let sq = l.square;
@@ -286,55 +312,38 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
             h: sq * ranks,
         },
         square: sq,
+        region,
         files,
         ranks,
-        bottom: options.orientation.bottom(position.turn),
+        bottom,
     };
     let board = grid.board;
 
-    let mut fills = Vec::with_capacity(2 + (files * ranks) as usize / 2);
-    if l.frame > 0 {
-        fills.push(Fill {
-            rect: Rect {
-                x: board.x - l.frame,
-                y: board.y - l.frame,
-                w: board.w + 2 * l.frame,
-                h: board.h + 2 * l.frame,
-            },
-            color: theme.frame,
-        });
-    }
-    // Light squares as one rectangle, dark squares on top.
-    fills.push(Fill {
-        rect: board,
-        color: theme.light,
-    });
-    for s in position.squares().filter(|s| s.is_dark()) {
-        fills.push(Fill {
-            rect: grid.rect(s),
-            color: theme.dark,
-        });
-    }
+    let cut = options.region.map(|_| cut);
+    let mut fills = board_fills(position, &grid, &l, cut, theme);
 
     let mut pieces: Vec<PlacedPiece> = position
         .pieces()
+        .filter(|(s, _)| grid.shows(*s))
         .map(|(s, piece)| PlacedPiece {
             piece,
             rect: grid.rect(s),
         })
         .collect();
     let mut marks = marks(position, options, &grid, theme);
-    let mut labels = labels(position, options.coordinates, &grid, &l, theme, font);
+    let mut labels = labels(options.coordinates, &grid, &l, theme, font);
     let mut overlays = overlays(options, &grid);
     promoted_marks(position, &grid, theme, &mut overlays);
-    if let Some(pocket) = &position.pocket {
+    if let (Some(pocket), None) = (&position.pocket, options.region) {
         let placed = (&mut fills, &mut pieces, &mut labels);
         draw_pockets(pocket, &grid, &l, theme, font, placed);
     }
     if options.turn_marker {
         marks.extend(turn_marker(position.turn, &grid, &l, theme));
     }
-    if let (Some(glyph), Some(m)) = (options.glyph, options.last_move) {
+    if let (Some(glyph), Some(m)) = (options.glyph, options.last_move)
+        && grid.shows(m.to)
+    {
         badge(glyph, grid.rect(m.to), font, &mut overlays, &mut labels);
     }
 
@@ -361,10 +370,50 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     }
 }
 
+/// The frame (or a region's edges: see [`Cut`]) and the squares, in paint order.
+fn board_fills(
+    position: &Position,
+    grid: &Grid,
+    l: &Layout,
+    cut: Option<Cut>,
+    theme: &Theme,
+) -> Vec<Fill> {
+    let board = grid.board;
+    let mut fills = Vec::with_capacity(2 + (grid.files * grid.ranks) as usize / 2);
+    if let Some(cut) = cut {
+        cut.edges(board, (l.frame, l.cut), grid.square, theme.frame, &mut fills);
+    } else if l.frame > 0 {
+        fills.push(Fill {
+            rect: Rect {
+                x: board.x - l.frame,
+                y: board.y - l.frame,
+                w: board.w + 2 * l.frame,
+                h: board.h + 2 * l.frame,
+            },
+            color: theme.frame,
+        });
+    }
+    // Light squares as one rectangle, dark squares on top.
+    fills.push(Fill {
+        rect: board,
+        color: theme.light,
+    });
+    for s in position.squares().filter(|s| s.is_dark() && grid.shows(*s)) {
+        fills.push(Fill {
+            rect: grid.rect(s),
+            color: theme.dark,
+        });
+    }
+    fills
+}
+
 /// A small disc in the top-right corner of every promoted (`~`) piece.
 fn promoted_marks(position: &Position, grid: &Grid, theme: &Theme, out: &mut Vec<Shape>) {
     let sq = grid.square as f32;
-    for (s, _) in position.pieces().filter(|(s, _)| position.is_promoted(*s)) {
+    for (s, _) in position
+        .pieces()
+        .filter(|(s, _)| position.is_promoted(*s) && grid.shows(*s))
+    {
         let r = grid.rect(s);
         let radius = (sq * 0.09).max(1.5);
         let center = (r.x as f32 + sq - radius * 1.6, r.y as f32 + radius * 1.6);
@@ -486,7 +535,7 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
         // Printed-book dark squares: diagonal lines, about six per square.
         let width = (sq / 36.0).max(0.75);
         let step = sq / 6.0;
-        for s in position.squares().filter(|s| s.is_dark()) {
+        for s in position.squares().filter(|s| s.is_dark() && grid.shows(*s)) {
             let r = grid.rect(s);
             let (x0, y0, side) = (r.x as f32, r.y as f32, sq);
             // Lines x - y = c, for c across the square, clipped to it.
@@ -508,14 +557,15 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
         }
     }
     if let Some(m) = options.last_move {
-        for s in m.from.into_iter().chain(std::iter::once(m.to)) {
+        let squares = m.from.into_iter().chain(std::iter::once(m.to));
+        for s in squares.filter(|s| grid.shows(*s)) {
             out.push(Shape::Rect {
                 rect: grid.rect(s),
                 color: theme.last_move,
             });
         }
     }
-    for (s, color) in &options.highlights {
+    for (s, color) in options.highlights.iter().filter(|(s, _)| grid.shows(*s)) {
         out.push(Shape::Rect {
             rect: grid.rect(*s),
             color: *color,
@@ -526,7 +576,7 @@ fn marks(position: &Position, options: &RenderOptions, grid: &Grid, theme: &Them
         Check::Auto => crate::chess::attacks::checked_king(position),
         Check::Square(s) => Some(s),
     };
-    if let Some(s) = checked {
+    if let Some(s) = checked.filter(|s| grid.shows(*s)) {
         let r = grid.rect(s);
         out.push(Shape::Glow {
             center: (r.x as f32 + sq / 2.0, r.y as f32 + sq / 2.0),
@@ -542,7 +592,7 @@ fn overlays(options: &RenderOptions, grid: &Grid) -> Vec<Shape> {
     let mut out = Vec::new();
     let sq = grid.square as f32;
     let halo = Halo::of(sq);
-    for s in &options.crosses {
+    for s in options.crosses.iter().filter(|s| grid.shows(**s)) {
         let r = grid.rect(*s);
         let (x0, y0) = (r.x as f32, r.y as f32);
         let (a, b) = (sq * 0.28, sq * 0.72);
@@ -571,10 +621,19 @@ fn overlays(options: &RenderOptions, grid: &Grid) -> Vec<Shape> {
         }
     }
     for arrow in &options.arrows {
+        let inside = (grid.shows(arrow.from), grid.shows(arrow.to));
         if arrow.from == arrow.to {
-            circle(arrow, grid, halo, &mut out);
-        } else {
+            if inside.0 {
+                circle(arrow, grid, halo, &mut out);
+            }
+        } else if inside == (true, true) {
             out.push(arrow_shape(arrow, grid));
+        } else if let Shape::Polygon { points, color } = arrow_shape(arrow, grid) {
+            // Partly outside a region: clipped at its edge (nothing left, nothing drawn).
+            let points = clip_polygon(&points, grid.board);
+            if points.len() >= 3 {
+                out.push(Shape::Polygon { points, color });
+            }
         }
     }
     out
@@ -802,7 +861,6 @@ const MIN_CAP_PX: f32 = 4.0;
 
 /// The coordinate labels, glyph by glyph.
 fn labels(
-    position: &Position,
     coordinates: Coordinates,
     grid: &Grid,
     l: &Layout,
@@ -815,8 +873,8 @@ fn labels(
         out: Vec::new(),
     };
     match coordinates {
-        Coordinates::Outside => labels.outside(position, grid, l, theme),
-        Coordinates::Inside => labels.inside(position, grid, theme),
+        Coordinates::Outside => labels.outside(grid, l, theme),
+        Coordinates::Inside => labels.inside(grid, theme),
         Coordinates::None => {}
     }
     labels.out
@@ -892,7 +950,7 @@ impl Labels<'_> {
 
     /// Labels centred in the margin, clear of the frame; the text height is about half
     /// the margin and never more than a third of a square.
-    fn outside(&mut self, position: &Position, grid: &Grid, l: &Layout, theme: &Theme) {
+    fn outside(&mut self, grid: &Grid, l: &Layout, theme: &Theme) {
         let sq = grid.square as f32;
         let margin = l.margin.saturating_sub(l.frame) as f32;
         let cap_px = (margin * 0.5).min(sq * 0.34);
@@ -903,15 +961,16 @@ impl Labels<'_> {
         // Letters mix x-height and ascenders; centring the cap height reads as centred.
         let band_end = (grid.board.y + grid.board.h + l.margin) as f32;
         let baseline = (below + band_end) / 2.0 + cap_px / 2.0;
-        for f in 0..position.files() {
-            let r = grid.rect(Square::new(f, 0));
+        let region = grid.region;
+        for f in region.low.file..=region.high.file {
+            let r = grid.rect(Square::new(f, region.low.rank));
             let cx = r.x as f32 + sq / 2.0;
             let ch = Square::new(f, 0).file_char();
             self.put(ch, At::Centre(cx), baseline, cap_px, theme.label);
         }
         let cx = margin / 2.0;
-        for rank in 0..position.ranks() {
-            let r = grid.rect(Square::new(0, rank));
+        for rank in region.low.rank..=region.high.rank {
+            let r = grid.rect(Square::new(region.low.file, rank));
             let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
             let number = Square::new(0, rank).rank_number().to_string();
             let room = margin * 0.8;
@@ -921,7 +980,7 @@ impl Labels<'_> {
 
     /// Labels on the board: ranks in the top-left corner of the left-hand column, files in
     /// the bottom-right corner of the bottom row, in the other square colour.
-    fn inside(&mut self, position: &Position, grid: &Grid, theme: &Theme) {
+    fn inside(&mut self, grid: &Grid, theme: &Theme) {
         let sq = grid.square as f32;
         let cap_px = sq * 0.2;
         if cap_px < MIN_CAP_PX {
@@ -934,11 +993,12 @@ impl Labels<'_> {
             (false, true) => theme.light,
             (false, false) => theme.dark,
         };
+        let (low, high) = (grid.region.low, grid.region.high);
         let (bottom_rank, left_file) = match grid.bottom {
-            Color::White => (0, 0),
-            Color::Black => (position.ranks() - 1, position.files() - 1),
+            Color::White => (low.rank, low.file),
+            Color::Black => (high.rank, high.file),
         };
-        for f in 0..position.files() {
+        for f in low.file..=high.file {
             let s = Square::new(f, bottom_rank);
             let r = grid.rect(s);
             let right = (r.x + r.w) as f32 - pad;
@@ -946,7 +1006,7 @@ impl Labels<'_> {
             let baseline = (r.y + r.h) as f32 - pad - cap_px * 0.22;
             self.put(s.file_char(), At::Right(right), baseline, cap_px, other(s));
         }
-        for rank in 0..position.ranks() {
+        for rank in low.rank..=high.rank {
             let s = Square::new(left_file, rank);
             let r = grid.rect(s);
             let (left, baseline) = (r.x as f32 + pad, r.y as f32 + pad + cap_px);

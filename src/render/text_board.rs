@@ -56,33 +56,45 @@ use crate::render::options::{Coordinates, RenderOptions, TextStyle};
 pub fn write(position: &Position, options: &RenderOptions) -> String {
     let style = options.text_style;
     let bottom = options.orientation.bottom(position.turn);
-    let files = position.files();
+    let region = crate::render::region::on_board(options.region, position.size());
+    let cut = crate::render::region::Cut::of(region, position.size(), bottom);
+    let (low, high) = (region.low, region.high);
+    let files = region.files();
     let (labels, frame) = match options.coordinates {
         Coordinates::Outside => (true, true),
         Coordinates::Inside => (true, false),
         Coordinates::None => (false, false),
     };
     let columns: Vec<u8> = match bottom {
-        Color::White => (0..files).collect(),
-        Color::Black => (0..files).rev().collect(),
+        Color::White => (low.file..=high.file).collect(),
+        Color::Black => (low.file..=high.file).rev().collect(),
     };
     let rows: Vec<u8> = match bottom {
-        Color::White => (0..position.ranks()).rev().collect(),
-        Color::Black => (0..position.ranks()).collect(),
+        Color::White => (low.rank..=high.rank).rev().collect(),
+        Color::Black => (low.rank..=high.rank).collect(),
     };
     let mut out = String::with_capacity(64 * (rows.len() + 6));
-    if let Some(pocket) = &position.pocket {
+    let pocket = position
+        .pocket
+        .as_ref()
+        .filter(|_| options.region.is_none());
+    if let Some(pocket) = pocket {
         push_line(&mut out, &hand(pocket, bottom.other(), style));
     }
     // Rank numbers 10 to 16 take two columns; smaller boards keep one.
-    let width = if position.ranks() > 9 { 2 } else { 1 };
-    let rule = format!(
-        "{}+{}+",
-        " ".repeat(width + 1),
-        "-".repeat(2 * usize::from(files) + 1)
-    );
+    let width = if high.rank > 8 { 2 } else { 1 };
+    // A region's cut edges (where the board goes on) are drawn with `~` and `:`.
+    let rule = |cut: bool| {
+        let line = if cut { "~" } else { "-" };
+        format!(
+            "{}+{}+",
+            " ".repeat(width + 1),
+            line.repeat(2 * usize::from(files) + 1)
+        )
+    };
+    let side = |cut: bool| if cut { ':' } else { '|' };
     if frame {
-        push_line(&mut out, &rule);
+        push_line(&mut out, &rule(cut.top));
     }
     let mut line = String::new();
     for &rank in &rows {
@@ -92,7 +104,8 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
             line.push_str(&format!("{number:>width$} "));
         }
         if frame {
-            line.push_str("| ");
+            line.push(side(cut.left));
+            line.push(' ');
         }
         for &file in &columns {
             let square = Square::new(file, rank);
@@ -104,12 +117,12 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
             });
         }
         if frame {
-            line.push('|');
+            line.push(side(cut.right));
         }
         push_line(&mut out, &line);
     }
     if frame {
-        push_line(&mut out, &rule);
+        push_line(&mut out, &rule(cut.bottom));
     }
     if labels {
         line.clear();
@@ -120,7 +133,7 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
         }
         push_line(&mut out, &line);
     }
-    if let Some(pocket) = &position.pocket {
+    if let Some(pocket) = pocket {
         push_line(&mut out, &hand(pocket, bottom, style));
     }
     push_line(&mut out, &format!("{} to move", position.turn.name()));

@@ -129,6 +129,7 @@ pub const DIAGRAM_PARAMS: &[&str] = &[
     "light",
     "dark",
     "lang",
+    "region",
 ];
 
 /// A validated article request.

@@ -28,6 +28,7 @@ pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
 pub mod article;
 pub mod puzzles;
 mod query;
+mod region;
 pub mod share_card;
 pub mod sheet;
 mod unknown;
@@ -384,6 +385,12 @@ pub const PARAMS: &[Param] = &[
         "Draw a marker beside the board showing the side to move.",
     ),
     param(
+        "region",
+        &["region"],
+        ParamKind::Text { example: "e5-h8" },
+        "Only part of the board: two corner squares (`a1:d4` or `e5-h8`, either order). Those squares fill the image, with their own labels; the frame stays on the board's real edges and a dashed line marks where the board goes on. Marks outside are dropped, arrows clipped at the edge; pockets are not drawn.",
+    ),
+    param(
         "lang",
         &["lang", "language"],
         ParamKind::Choice(&LANG_CODES),
@@ -497,12 +504,15 @@ impl Request {
         let bottom = o.orientation.bottom(self.position.turn).letter();
         if self.format == Format::Txt {
             // Text shows only the position, the side at the bottom, the labels and the style.
-            return key
-                .field("txt")
+            key.field("txt")
                 .field(&self.position)
                 .field(bottom)
                 .field(o.coordinates)
                 .field(o.text_style.name());
+            if let Some(region) = o.region {
+                key.field("region").field(region);
+            }
+            return key;
         }
         let t = &o.theme;
         key.field(self.format.extension())
@@ -547,6 +557,9 @@ impl Request {
         }
         if let Some(caption) = &o.caption {
             key.field("caption").field(caption);
+        }
+        if let Some(region) = o.region {
+            key.field("region").field(region);
         }
         key
     }
@@ -678,6 +691,9 @@ fn options<'a>(
             .unwrap_or_default(),
         lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
         caption: None,
+        region: get("region")
+            .map(|v| region::parse_region(v, board))
+            .transpose()?,
     })
 }
 

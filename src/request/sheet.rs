@@ -109,6 +109,7 @@ pub const DIAGRAM_PARAMS: &[&str] = &[
     "light",
     "dark",
     "turn",
+    "region",
 ];
 
 /// A validated worksheet request.

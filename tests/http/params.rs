@@ -300,3 +300,30 @@ async fn strict_and_errors_are_documented_on_every_route_with_parameters() {
         serde_json::json!(["text", "image"])
     );
 }
+
+#[tokio::test]
+async fn a_region_is_drawn_in_every_format_and_a_bad_one_is_a_clear_400() {
+    let s = state();
+    for ext in ["png", "svg", "pdf", "webp", "gif", "txt"] {
+        let answer = get(&s, &format!("/diagram.{ext}?fen=start&region=e5-h8")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{ext}: {}", answer.text());
+    }
+    let text = get(&s, "/diagram.txt?fen=start&region=h8:e5").await.text();
+    assert!(text.contains("8 : k b n r |"), "{text}");
+    assert!(!text.contains('R'), "no white piece in e5-h8: {text}");
+    for (query, value) in [
+        ("fen=start&region=a1:q4", "a1:q4"),
+        ("fen=start&region=a1", "a1"),
+        ("fen=start&region=a1:d4:e5", "a1:d4:e5"),
+    ] {
+        let answer = get(&s, &format!("/diagram.png?{query}")).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(
+            answer.text().trim(),
+            format!(
+                "region \"{value}\" is not allowed: expected two corner squares on the 8×8 board (a1 to h8), e.g. a1:d4 or e5-h8"
+            ),
+            "{query}"
+        );
+    }
+}

@@ -8,11 +8,12 @@ use crate::sheet::{read_square, references};
 
 use image::RgbaImage;
 use staunton::chess::annotated::{self, Annotated, Letters, Limits};
+use staunton::options::Region;
 use staunton::render::article::pages::Item;
 use staunton::render::article::{Article, ArticleOptions};
 use staunton::request::article::marks;
 use staunton::snapshot::Tolerance;
-use staunton::{RenderOptions, Renderer};
+use staunton::{RenderOptions, Renderer, Square};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -351,4 +352,39 @@ fn letters_and_options_change_what_is_printed() {
             .map(|d| &d.caption)
             .collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn an_article_with_a_region_draws_that_part_of_each_diagram_readably() {
+    let renderer = Renderer::default();
+    let region = Region::new(Square::new(0, 4), Square::new(3, 7));
+    let options = ArticleOptions {
+        diagram: RenderOptions {
+            region: Some(region),
+            ..RenderOptions::default()
+        },
+        ..ArticleOptions::default()
+    };
+    let article = lay_out(&renderer, "opera", options);
+    assert_eq!(article.flow.diagrams.len(), 3);
+    for d in 0..article.flow.diagrams.len() {
+        let (want, drawn) = article.diagram(d, 180);
+        assert_eq!(drawn.region, Some(region), "diagram {}", d + 1);
+        let plain = RenderOptions {
+            last_move: None,
+            arrows: Vec::new(),
+            highlights: Vec::new(),
+            check: staunton::options::Check::Off,
+            ..drawn.clone()
+        };
+        let img = common::decode(&renderer.png(want, &plain).expect("renders"));
+        let refs = references(&renderer, &plain);
+        for sq in want.squares().filter(|s| region.contains(*s)) {
+            let best = read_square(&img, (0, 0), &renderer, &plain, &refs, sq);
+            assert_eq!(best, want.get(sq), "diagram {} square {sq}", d + 1);
+        }
+    }
+    // The pages render with the region in place.
+    let pdf = article.pdf(&renderer).expect("renders");
+    assert!(pdf.starts_with(b"%PDF-"));
 }

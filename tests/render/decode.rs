@@ -242,3 +242,54 @@ fn positions_decode_at_small_squares() {
         }
     }
 }
+
+/// A region's squares read back from its pixels, in both orientations: 4×4 squares of
+/// 40 px under a dashed band on the cut edges (top and right, for a1:d4 with White at the
+/// bottom and e5:h8 with Black).
+#[test]
+fn the_squares_of_a_region_decode_to_its_pieces() {
+    let renderer = Renderer::default();
+    let refs = references(&renderer);
+    let mut rng = Rng(34);
+    for (corners, orientation) in [
+        (("a1", "d4"), Orientation::White),
+        (("h8", "e5"), Orientation::Black),
+    ] {
+        let board = staunton::BoardSize::CHESS;
+        let square = |name| Square::parse(name, board).expect("a square");
+        let region = staunton::options::Region::new(square(corners.0), square(corners.1));
+        let mut position = random_position(&mut rng);
+        while position.files() != 8 {
+            position = random_position(&mut rng);
+        }
+        let options = RenderOptions {
+            size: 4 * SQUARE + 2,
+            orientation,
+            coordinates: staunton::Coordinates::None,
+            region: Some(region),
+            ..RenderOptions::default()
+        };
+        let img = common::decode(&renderer.png(&position, &options).expect("renders"));
+        // The band of dashes on the right and on top: 2 px each.
+        assert_eq!(
+            (img.width(), img.height()),
+            (4 * SQUARE + 2, 4 * SQUARE + 2)
+        );
+        let top = img.height() - 4 * SQUARE;
+        let bottom = orientation.bottom(position.turn);
+        for sq in position.squares().filter(|s| region.contains(*s)) {
+            let (col, row) = match bottom {
+                Color::White => (sq.file - region.low.file, region.high.rank - sq.rank),
+                Color::Black => (region.high.file - sq.file, sq.rank - region.low.rank),
+            };
+            let (x, y) = (u32::from(col) * SQUARE, top + u32::from(row) * SQUARE);
+            let cut = image::imageops::crop_imm(&img, x, y, SQUARE, SQUARE).to_image();
+            let best = refs
+                .iter()
+                .filter(|(_, dark, _)| *dark == sq.is_dark())
+                .min_by_key(|(_, _, r)| distance(&cut, r))
+                .and_then(|(p, _, _)| *p);
+            assert_eq!(best, position.get(sq), "{sq} of {region} ({orientation:?})");
+        }
+    }
+}

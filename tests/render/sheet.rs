@@ -6,6 +6,7 @@
 use crate::common;
 
 use image::RgbaImage;
+use staunton::options::Region;
 use staunton::render::sheet::{Entry, Item, Page, Sheet, SheetOptions};
 use staunton::request::puzzles::{self, PuzzleFormat};
 use staunton::snapshot::Tolerance;
@@ -16,11 +17,20 @@ fn eight() -> Vec<Entry> {
     puzzles::read(&text, PuzzleFormat::Epd, 100).expect("the fixture reads")
 }
 
-/// Reference tiles at `options`: (piece or empty, dark square?) → pixels.
+/// Reference tiles at `options`: (piece or empty, dark square?) → pixels. With a region,
+/// from a region of its size in the a1 corner (which holds a1 and b1): squares as large.
 pub(crate) fn references(
     renderer: &Renderer,
     options: &RenderOptions,
 ) -> Vec<(Option<Piece>, bool, RgbaImage)> {
+    let corner = options.region.map(|r| {
+        let far = Square::new(r.files().max(2) - 1, r.ranks() - 1);
+        Region::new(Square::new(0, 0), far)
+    });
+    let options = &RenderOptions {
+        region: corner,
+        ..options.clone()
+    };
     let mut refs = Vec::new();
     for piece in std::iter::once(None).chain(Piece::all().map(Some)) {
         let mut pos = Position::empty(8);
@@ -42,7 +52,7 @@ pub(crate) fn references(
 }
 
 /// The pixels of `square` of a diagram drawn with `options` whose top left corner is at
-/// `origin` in `img` (White at the bottom).
+/// `origin` in `img` (White at the bottom; with a region, `square` inside it).
 fn square_at(
     img: &RgbaImage,
     origin: (u32, u32),
@@ -52,8 +62,11 @@ fn square_at(
 ) -> RgbaImage {
     let scene = renderer.scene(&Position::empty(8), options);
     let s = scene.square;
-    let x = origin.0 + scene.board.x + u32::from(square.file) * s;
-    let y = origin.1 + scene.board.y + (7 - u32::from(square.rank)) * s;
+    let (low, high) = options
+        .region
+        .map_or((Square::new(0, 0), Square::new(7, 7)), |r| (r.low, r.high));
+    let x = origin.0 + scene.board.x + u32::from(square.file - low.file) * s;
+    let y = origin.1 + scene.board.y + u32::from(high.rank - square.rank) * s;
     // The middle of the square: away from edges where two rasterisers differ most.
     let inset = s / 8;
     image::imageops::crop_imm(img, x + inset, y + inset, s - 2 * inset, s - 2 * inset).to_image()
@@ -105,7 +118,8 @@ fn decode_page(
         let options = sheet.diagram_options(*size);
         let refs = references(renderer, &options);
         let want = &sheet.entries[*entry].position;
-        for sq in want.squares() {
+        let shown = |sq: &Square| options.region.is_none_or(|r| r.contains(*sq));
+        for sq in want.squares().filter(shown) {
             let best = read_square(img, (*x, *y), renderer, &options, &refs, sq);
             assert_eq!(
                 best,
@@ -330,4 +344,25 @@ fn columns_rows_and_paper_shape_the_grid() {
         size < tall.pages[0].width / 2,
         "shrunk to fit three rows: {size}"
     );
+}
+
+#[test]
+fn a_sheet_of_king_sides_shows_only_the_region_of_each_board_readably() {
+    let renderer = Renderer::default();
+    let region = Region::new(Square::new(7, 7), Square::new(4, 4));
+    let options = SheetOptions {
+        diagram: RenderOptions {
+            region: Some(region),
+            ..RenderOptions::default()
+        },
+        ..SheetOptions::default()
+    };
+    let sheet = Sheet::new(&renderer, eight(), options).expect("lays out");
+    let img = common::decode(&sheet.png(&renderer, 0).expect("renders"));
+    let boards = decode_page(&img, &sheet.pages[0], &sheet, &renderer, "region");
+    assert!(boards >= 2, "{boards} boards read");
+    // The region's diagrams are as tall as wide (4×4), whatever the board.
+    let options = sheet.diagram_options(200);
+    let scene_height = renderer.scene(&sheet.entries[0].position, &options).height;
+    assert!(scene_height <= 201, "{scene_height}");
 }
