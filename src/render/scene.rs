@@ -11,6 +11,8 @@ use crate::render::font::LabelFont;
 use crate::render::options::{Arrow, Check, Coordinates, Glyph, RenderOptions};
 use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
 
+mod markers;
+
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
@@ -155,7 +157,7 @@ pub struct Scene {
     pub marks: Vec<Shape>,
     /// Pieces.
     pub pieces: Vec<PlacedPiece>,
-    /// Marks over the pieces: arrows, circles, crosses.
+    /// Marks over the pieces: arrows, circles, crosses, square markers.
     pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
@@ -327,6 +329,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let mut labels = labels(position, options.coordinates, &grid, &l, theme, font);
     let mut overlays = overlays(options, &grid);
     promoted_marks(position, &grid, theme, &mut overlays);
+    markers::lay_out(&options.markers, &grid, font, &mut overlays, &mut labels);
     if let Some(pocket) = &position.pocket {
         let placed = (&mut fills, &mut pieces, &mut labels);
         draw_pockets(pocket, &grid, &l, theme, font, placed);
