@@ -119,7 +119,7 @@ mod tests {
         let got = dests(fen, "e4").unwrap();
         assert_eq!(got.len(), 8);
         assert!(!got.contains(&"d5x".to_string()), "a knight does not take on d5");
-        let fen = "4k3/8/8/3p4/4Q3/8/8/4K3 w - - 0 1";
+        let fen = "k7/8/8/3p4/4Q3/8/8/4K3 w - - 0 1";
         assert!(dests(fen, "e4").unwrap().contains(&"d5x".to_string()));
     }
 
@@ -148,7 +148,7 @@ mod tests {
     fn a_pinned_piece_stays() {
         let fen = "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1";
         assert!(dests(fen, "e2").unwrap().is_empty());
-        let fen = "4k3/8/8/8/8/8/4R3/4K2r w - - 0 1";
+        let fen = "k7/8/8/8/8/8/4R3/4K2r w - - 0 1";
         // In check from h1, and the rook on e2 can neither take nor block.
         assert!(dests(fen, "e2").unwrap().is_empty());
     }

@@ -195,12 +195,26 @@ mod tests {
     use super::*;
     use crate::request::Request;
 
+    /// `query` with the start position unless it gives a position or a game.
+    fn with_fen(query: &str) -> String {
+        if query.contains("fen=") || query.contains("pgn=") {
+            query.to_string()
+        } else {
+            format!("fen=start&{query}")
+        }
+    }
+
     fn err(query: &str) -> String {
-        Request::from_query(query, None).unwrap_err().to_string()
+        Request::from_query(&with_fen(query), None)
+            .unwrap_err()
+            .to_string()
     }
 
     fn markers(query: &str) -> Vec<Marker> {
-        Request::from_query(query, None).unwrap().options.markers
+        Request::from_query(&with_fen(query), None)
+            .unwrap()
+            .options
+            .markers
     }
 
     fn sq(name: &str) -> Square {
@@ -292,7 +306,7 @@ mod tests {
         let got = markers("fen=start&legalMoves=g1");
         let squares: Vec<_> = got.iter().map(|m| m.square.to_string()).collect();
         assert_eq!(squares, ["f3", "h3"]);
-        let got = markers("fen=4k3/8/8/3p4/4Q3/8/8/4K3_w_-_-_0_1&legalMoves=Be4");
+        let got = markers("fen=k7/8/8/3p4/4Q3/8/8/4K3_w_-_-_0_1&legalMoves=Be4");
         let d5 = got.iter().find(|m| m.square == sq("d5")).unwrap();
         assert_eq!((d5.kind.name(), d5.color), ("ring", MarkColor::Blue));
         assert_eq!(
