@@ -11,9 +11,9 @@ use staunton::Renderer;
 use staunton::request::Request;
 use staunton::snapshot::Tolerance;
 
-/// A 4×2 board: on the top rank a light and a dark square, empty; on the bottom rank a
-/// dark square with a white knight and a light one with a black queen.
-const BOARD: &str = "fen=4/N1q1_w_-_-_0_1&coordinates=none";
+/// A 4×4 board: a2 light and b2 dark, empty; a dark a1 with a white knight and a light
+/// b1 with a black queen.
+const BOARD: &str = "fen=4/4/4/Nq2_w_-_-_0_1&coordinates=none";
 
 /// Each marker on every square of [`BOARD`], a colour each.
 fn marker_cases() -> Vec<(String, String)> {
@@ -21,7 +21,7 @@ fn marker_cases() -> Vec<(String, String)> {
     for kind in ["circle", "dotted", "square", "triangle", "dot", "ring", "label"] {
         let text = if kind == "label" { ":12" } else { "" };
         let one = |at: &str| format!("{kind}:{at}{text}");
-        let marks = [one("a2"), one("Rb2"), one("Ya1"), one("Bc1")].join(",");
+        let marks = [one("a2"), one("Rb2"), one("Ya1"), one("Bb1")].join(",");
         for square in [16, 32, 64] {
             let query = format!("{BOARD}&size={}&marks={marks}", 4 * square);
             cases.push((format!("marker-{kind}-{square}"), query));
@@ -31,7 +31,7 @@ fn marker_cases() -> Vec<(String, String)> {
     // rings on its captures).
     let queen = "fen=4k3/8/1p6/8/3Q1r2/8/8/4K3_w_-_-_0_1&coordinates=none&legalMoves=d4";
     for square in [16, 32, 64] {
-        let labels = "label:a2:a,label:Rb2:g,label:Ya1:!?,label:Bc1:+";
+        let labels = "label:a2:a,label:Rb2:g,label:Ya1:!?,label:Bb1:%2B";
         cases.push((
             format!("marker-label-letters-{square}"),
             format!("{BOARD}&size={}&marks={labels}", 4 * square),
