@@ -35,7 +35,10 @@ pub enum DestinationError {
 
 /// The squares the piece on `from` may move to, sorted, each once (a pawn's four
 /// promotions are one destination).
-pub fn destinations(position: &Position, from: Square) -> Result<Vec<Destination>, DestinationError> {
+pub fn destinations(
+    position: &Position,
+    from: Square,
+) -> Result<Vec<Destination>, DestinationError> {
     if !position.is_chess_board() || position.has_figures() {
         return Err(DestinationError::Unplayable(Unplayable::Board));
     }
@@ -118,7 +121,10 @@ mod tests {
         let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
         let got = dests(fen, "e4").unwrap();
         assert_eq!(got.len(), 8);
-        assert!(!got.contains(&"d5x".to_string()), "a knight does not take on d5");
+        assert!(
+            !got.contains(&"d5x".to_string()),
+            "a knight does not take on d5"
+        );
         let fen = "k7/8/8/3p4/4Q3/8/8/4K3 w - - 0 1";
         assert!(dests(fen, "e4").unwrap().contains(&"d5x".to_string()));
     }
@@ -127,7 +133,10 @@ mod tests {
     fn castling_goes_to_the_kings_square() {
         let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         let got = dests(fen, "e1").unwrap();
-        assert!(got.contains(&"g1".to_string()) && got.contains(&"c1".to_string()), "{got:?}");
+        assert!(
+            got.contains(&"g1".to_string()) && got.contains(&"c1".to_string()),
+            "{got:?}"
+        );
         // Through an attacked square, no castling.
         let fen = "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1";
         assert!(!dests(fen, "e1").unwrap().contains(&"g1".to_string()));
@@ -138,7 +147,10 @@ mod tests {
         // King on b1, rooks on a1 and h1: long castling lands the king on c1, short on g1.
         let fen = "1k5r/8/8/8/8/8/8/RK5R w HA - 0 1";
         let got = dests(fen, "b1").unwrap();
-        assert!(got.contains(&"c1".to_string()) && got.contains(&"g1".to_string()), "{got:?}");
+        assert!(
+            got.contains(&"c1".to_string()) && got.contains(&"g1".to_string()),
+            "{got:?}"
+        );
         // King on g1 castling short stays: the rook's square shows it.
         let fen = "6k1/8/8/8/8/8/8/6KR w H - 0 1";
         assert!(dests(fen, "g1").unwrap().contains(&"h1".to_string()));

@@ -54,13 +54,11 @@ fn parse_marker(param: &'static str, item: &str, board: BoardSize) -> Result<Mar
     let square = at.and_then(|at| coloured_square(at, board));
     let is_label = matches!(kind, MarkerKind::Label(_));
     match square {
-        Some((square, color)) if text.is_some() == is_label => {
-            Ok(Marker {
-                square,
-                kind,
-                color,
-            })
-        }
+        Some((square, color)) if text.is_some() == is_label => Ok(Marker {
+            square,
+            kind,
+            color,
+        }),
         _ => Err(RequestError::new(
             param,
             format!(
@@ -77,7 +75,11 @@ fn parse_marker(param: &'static str, item: &str, board: BoardSize) -> Result<Mar
 }
 
 /// The text of a `label:` item: one or two characters the label font draws.
-fn parse_label(param: &'static str, item: &str, text: Option<&str>) -> Result<String, RequestError> {
+fn parse_label(
+    param: &'static str,
+    item: &str,
+    text: Option<&str>,
+) -> Result<String, RequestError> {
     let text = text.unwrap_or_default();
     let count = text.chars().count();
     if (1..=2).contains(&count) && text.chars().all(label_char) {
@@ -131,7 +133,11 @@ pub(crate) fn parse_mark_commands(
 }
 
 /// `dots`: squares with an optional colour (`e3,Re4`), each a dot.
-pub(crate) fn parse_dots(value: &str, board: BoardSize, max: usize) -> Result<Vec<Marker>, RequestError> {
+pub(crate) fn parse_dots(
+    value: &str,
+    board: BoardSize,
+    max: usize,
+) -> Result<Vec<Marker>, RequestError> {
     super::items("dots", value, max)?
         .into_iter()
         .map(|item| match coloured_square(item, board) {
@@ -153,7 +159,10 @@ pub(crate) fn parse_dots(value: &str, board: BoardSize, max: usize) -> Result<Ve
 
 /// `legalMoves`: one square (with an optional colour); its piece's legal destinations as
 /// dots, captures as rings. A piece of the side not to move gets the moves of its turn.
-pub(crate) fn parse_legal_moves(value: &str, position: &Position) -> Result<Vec<Marker>, RequestError> {
+pub(crate) fn parse_legal_moves(
+    value: &str,
+    position: &Position,
+) -> Result<Vec<Marker>, RequestError> {
     let value = value.trim();
     let Some((from, color)) = coloured_square(value, position.size()) else {
         return Err(RequestError::new(
@@ -223,8 +232,13 @@ mod tests {
 
     #[test]
     fn marks_parse_with_colours() {
-        let got = markers("fen=start&marks=circle:e4,dotted:Rd5,square:Bf3,triangle:Yg7,dot:e3,ring:b1,label:Ra3:12");
-        let kinds: Vec<_> = got.iter().map(|m| (m.kind.name(), m.square, m.color)).collect();
+        let got = markers(
+            "fen=start&marks=circle:e4,dotted:Rd5,square:Bf3,triangle:Yg7,dot:e3,ring:b1,label:Ra3:12",
+        );
+        let kinds: Vec<_> = got
+            .iter()
+            .map(|m| (m.kind.name(), m.square, m.color))
+            .collect();
         assert_eq!(
             kinds,
             [
@@ -253,7 +267,10 @@ mod tests {
             err("marks=label:e4:123"),
             "marks item \"label:e4:123\" is not allowed: a label is one or two characters of a–z, 0–9, +, -, ! and ?, e.g. label:e4:12"
         );
-        assert!(err("marks=label:e4:A").starts_with("marks item \"label:e4:A\" is not allowed: a label"));
+        assert!(
+            err("marks=label:e4:A")
+                .starts_with("marks item \"label:e4:A\" is not allowed: a label")
+        );
         assert!(err("marks=label:e4").contains("a label is one or two characters"));
         assert_eq!(
             err("marks=circle:i9"),
@@ -295,14 +312,20 @@ mod tests {
         assert!(got.is_empty(), "the comment after e4 is not the end's");
         let got = markers("pgn=1.%20e4%20{[%25mark%20dotted:d5]}&ply=1");
         assert_eq!(got[0].kind, MarkerKind::Dotted);
-        assert!(err("pgn=1.%20e4%20{[%25mark%20dot:k9]}").starts_with("pgn: the comment after 1. e4 has bad marks"));
+        assert!(
+            err("pgn=1.%20e4%20{[%25mark%20dot:k9]}")
+                .starts_with("pgn: the comment after 1. e4 has bad marks")
+        );
     }
 
     #[test]
     fn dots_and_legal_moves() {
         let got = markers("dots=e3,Re4");
         assert_eq!((got[1].kind.name(), got[1].color), ("dot", MarkColor::Red));
-        assert!(err("dots=e9").starts_with("dots item \"e9\" is not allowed: expected an optional colour"));
+        assert!(
+            err("dots=e9")
+                .starts_with("dots item \"e9\" is not allowed: expected an optional colour")
+        );
         let got = markers("fen=start&legalMoves=g1");
         let squares: Vec<_> = got.iter().map(|m| m.square.to_string()).collect();
         assert_eq!(squares, ["f3", "h3"]);

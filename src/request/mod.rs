@@ -571,7 +571,13 @@ impl Request {
                     crate::render::options::MarkerKind::Label(text) => text.as_str(),
                     _ => "",
                 };
-                key.field(format!("{}{}{}{}", m.kind.name(), m.color.letter(), m.square, text));
+                key.field(format!(
+                    "{}{}{}{}",
+                    m.kind.name(),
+                    m.color.letter(),
+                    m.square,
+                    text
+                ));
             }
         }
         key

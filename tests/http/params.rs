@@ -305,9 +305,18 @@ async fn strict_and_errors_are_documented_on_every_route_with_parameters() {
 async fn bad_markers_are_a_400_naming_the_parameter() {
     let s = state();
     for (query, starts) in [
-        ("marks=star:e4", "marks item \"star:e4\" is not allowed: the marker \"star\" is unknown"),
-        ("marks=label:e4:123", "marks item \"label:e4:123\" is not allowed: a label is one or two characters"),
-        ("marks=circle:i9", "marks item \"circle:i9\" is not allowed: expected circle: then"),
+        (
+            "marks=star:e4",
+            "marks item \"star:e4\" is not allowed: the marker \"star\" is unknown",
+        ),
+        (
+            "marks=label:e4:123",
+            "marks item \"label:e4:123\" is not allowed: a label is one or two characters",
+        ),
+        (
+            "marks=circle:i9",
+            "marks item \"circle:i9\" is not allowed: expected circle: then",
+        ),
         ("dots=e9", "dots item \"e9\" is not allowed"),
         ("legalMoves=e4", "legalMoves square e4 is empty"),
         (
@@ -320,6 +329,10 @@ async fn bad_markers_are_a_400_naming_the_parameter() {
         let text = answer.text();
         assert!(text.starts_with(starts), "{query}: {text}");
     }
-    let answer = get(&s, "/diagram.png?fen=start&marks=dotted:d5,label:e4:1&legalMoves=g1").await;
+    let answer = get(
+        &s,
+        "/diagram.png?fen=start&marks=dotted:d5,label:e4:1&legalMoves=g1",
+    )
+    .await;
     assert_eq!(answer.status, StatusCode::OK);
 }

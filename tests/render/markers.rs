@@ -18,7 +18,9 @@ const BOARD: &str = "fen=4/4/4/Nq2_w_-_-_0_1&coordinates=none";
 /// Each marker on every square of [`BOARD`], a colour each.
 fn marker_cases() -> Vec<(String, String)> {
     let mut cases = Vec::new();
-    for kind in ["circle", "dotted", "square", "triangle", "dot", "ring", "label"] {
+    for kind in [
+        "circle", "dotted", "square", "triangle", "dot", "ring", "label",
+    ] {
         let text = if kind == "label" { ":12" } else { "" };
         let one = |at: &str| format!("{kind}:{at}{text}");
         let marks = [one("a2"), one("Rb2"), one("Ya1"), one("Bb1")].join(",");
@@ -64,7 +66,9 @@ fn marker_golden_images_match() {
             continue;
         }
         let Ok(golden) = std::fs::read(&path) else {
-            failures.push(format!("{name}: no golden image (run with UPDATE_GOLDEN=1)"));
+            failures.push(format!(
+                "{name}: no golden image (run with UPDATE_GOLDEN=1)"
+            ));
             continue;
         };
         let diff = common::compare(&common::decode(&golden), &common::decode(&png), tolerance);
@@ -75,7 +79,10 @@ fn marker_golden_images_match() {
             ));
         }
     }
-    assert!(!update, "golden images rewritten: look at them and run again");
+    assert!(
+        !update,
+        "golden images rewritten: look at them and run again"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -94,7 +101,14 @@ fn indexed_png_equals_the_full_paint() {
         let png = common::decode(&renderer.png(&r.position, &r.options).expect("renders"));
         let full = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
         // The palette keeps every colour within 3/255.
-        let diff = common::compare(&full, &png, Tolerance { channel: 3, pixels: 0 });
+        let diff = common::compare(
+            &full,
+            &png,
+            Tolerance {
+                channel: 3,
+                pixels: 0,
+            },
+        );
         assert!(
             diff.matches(),
             "{name}: {} pixels differ (max {})",
@@ -109,7 +123,10 @@ fn indexed_png_equals_the_full_paint() {
 #[test]
 fn markers_in_svg_match_the_png() {
     let renderer = Renderer::default();
-    for (name, query) in marker_cases().into_iter().filter(|(n, _)| !n.ends_with("-16")) {
+    for (name, query) in marker_cases()
+        .into_iter()
+        .filter(|(n, _)| !n.ends_with("-16"))
+    {
         let r = Request::from_query(&query, None).expect("valid case");
         let png = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
         let svg = renderer.svg(&r.position, &r.options).expect("renders");
@@ -136,7 +153,11 @@ fn markers_change_the_image_and_the_key() {
     let plain = Request::from_query("fen=start&size=256", None).expect("valid");
     let marked = Request::from_query("fen=start&size=256&marks=dot:e4", None).expect("valid");
     assert_ne!(plain.cache_key(), marked.cache_key());
-    let a = renderer.png(&plain.position, &plain.options).expect("renders");
-    let b = renderer.png(&marked.position, &marked.options).expect("renders");
+    let a = renderer
+        .png(&plain.position, &plain.options)
+        .expect("renders");
+    let b = renderer
+        .png(&marked.position, &marked.options)
+        .expect("renders");
     assert_ne!(a, b);
 }
