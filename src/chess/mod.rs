@@ -5,7 +5,7 @@
 //! and writes positions, `attacks` finds a king in check, `describe` puts a position into
 //! words (alt text and SVG titles). `epd` reads an EPD line into a position and its
 //! operations. `pgn` reads a game's text and `game` plays its moves by the rules (from PGN,
-//! SAN or UCI), giving the position after any ply; `pasted` folds typeset movetext (`0–0`,
+//! SAN or UCI), giving the position after any ply, and `destinations` where one piece may move; `pasted` folds typeset movetext (`0–0`,
 //! `♘f3`, `½–½`) into PGN's spelling for both. `annotated` is a game's whole tree
 //! (variations, comments, NAGs, diagram markers), every move played: what articles print;
 //! `letters` the piece letters moves are written in, by language.
@@ -13,6 +13,7 @@
 internal_mod!(attacks);
 pub mod annotated;
 pub mod describe;
+pub mod destinations;
 pub mod epd;
 pub mod fairy;
 pub mod fen;

@@ -345,9 +345,18 @@ struct RenderArgs {
     /// Squares filled with colour, e.g. Ge4,Rd5.
     #[arg(long)]
     highlight: Option<String>,
-    /// PGN comment commands, e.g. "[%cal Ge2e4][%csl Rd5]".
+    /// PGN comment commands, e.g. "[%cal Ge2e4][%csl Rd5][%mark dotted:d5]".
     #[arg(long)]
     annotations: Option<String>,
+    /// Square markers, e.g. circle:Re4,dotted:d5,square:f3,triangle:g7,dot:e3,ring:d4,label:a3:12.
+    #[arg(long)]
+    marks: Option<String>,
+    /// Squares marked with a dot, e.g. e3,Re4.
+    #[arg(long)]
+    dots: Option<String>,
+    /// A square whose piece's legal moves are drawn as dots (captures as rings), e.g. e2.
+    #[arg(long)]
+    legal_moves: Option<String>,
     /// Outside the squares: light (the default), dark, transparent, a colour #rrggbb, or
     /// (SVG only) auto, following the reader's colour scheme.
     #[arg(long)]
@@ -559,6 +568,9 @@ impl RenderArgs {
                 ("squares", &self.squares),
                 ("highlight", &self.highlight),
                 ("annotations", &self.annotations),
+                ("marks", &self.marks),
+                ("dots", &self.dots),
+                ("legalMoves", &self.legal_moves),
                 ("background", &self.background),
                 ("labels", &self.labels),
                 ("caption", &self.caption),

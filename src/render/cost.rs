@@ -75,9 +75,10 @@ fn raster(options: &RenderOptions) -> u64 {
         })
         .sum();
     let glow = u64::from(!matches!(options.check, Check::Off));
+    // A marker (circle, dot, label…) is a cross's work: a few small shapes on one square.
     let (highlights, crosses) = (
         options.highlights.len() as u64,
-        options.crosses.len() as u64,
+        (options.crosses.len() + options.markers.len()) as u64,
     );
     let squares = match arrows {
         0 => HIGHLIGHT * highlights + CROSS * crosses + GLOW * glow,
@@ -88,7 +89,10 @@ fn raster(options: &RenderOptions) -> u64 {
 
 /// The units of an SVG document of `options` (no pixels: text and marks).
 fn svg(options: &RenderOptions) -> u64 {
-    let marks = options.arrows.len() + options.highlights.len() + options.crosses.len();
+    let marks = options.arrows.len()
+        + options.highlights.len()
+        + options.crosses.len()
+        + options.markers.len();
     SVG_BASE + SVG_MARK * marks as u64
 }
 

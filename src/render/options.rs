@@ -241,6 +241,56 @@ pub struct Arrow {
     pub color: MarkColor,
 }
 
+/// What a square marker draws.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum MarkerKind {
+    /// A circle round the square (a weakness).
+    Circle,
+    /// A dotted circle (a potential weakness).
+    Dotted,
+    /// A square outline (the worst piece).
+    Square,
+    /// A triangle outline.
+    Triangle,
+    /// A dot in the middle (a move's destination).
+    Dot,
+    /// A ring along the square's edge (a capture's destination).
+    Ring,
+    /// One or two characters in the square's top-right corner.
+    Label(String),
+}
+
+impl MarkerKind {
+    /// The names of the kinds, as `marks` and `[%mark]` write them.
+    pub const NAMES: [&'static str; 7] = [
+        "circle", "dotted", "square", "triangle", "dot", "ring", "label",
+    ];
+
+    /// Its name in `marks` and `[%mark]`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MarkerKind::Circle => "circle",
+            MarkerKind::Dotted => "dotted",
+            MarkerKind::Square => "square",
+            MarkerKind::Triangle => "triangle",
+            MarkerKind::Dot => "dot",
+            MarkerKind::Ring => "ring",
+            MarkerKind::Label(_) => "label",
+        }
+    }
+}
+
+/// A marker on a square, drawn over the pieces.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Marker {
+    /// Where.
+    pub square: Square,
+    /// What.
+    pub kind: MarkerKind,
+    /// Colour.
+    pub color: MarkColor,
+}
+
 /// Everything that decides how a position looks: a plain struct, filled in by name with
 /// the rest from [`RenderOptions::default`] (400 px, White at the bottom, labels inside,
 /// the built-in pieces, the `brown` theme).
@@ -287,6 +337,9 @@ pub struct RenderOptions {
     pub crosses: Vec<Square>,
     /// Squares filled with a translucent colour.
     pub highlights: Vec<(Square, Rgba)>,
+    /// Markers on squares (circles, dots, labels…), drawn over the pieces after the
+    /// arrows, in this order.
+    pub markers: Vec<Marker>,
     /// Draw a marker beside the board on the side to move.
     pub turn_marker: bool,
     /// A move annotation drawn as a badge on the last move's square.
@@ -366,6 +419,7 @@ impl Default for RenderOptions {
             arrows: Vec::new(),
             crosses: Vec::new(),
             highlights: Vec::new(),
+            markers: Vec::new(),
             turn_marker: false,
             glyph: None,
             dpi: DEFAULT_DPI,

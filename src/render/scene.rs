@@ -12,6 +12,8 @@ use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOpt
 use crate::render::region::{Cut, clip_polygon};
 use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
 
+mod markers;
+
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rect {
@@ -156,7 +158,7 @@ pub struct Scene {
     pub marks: Vec<Shape>,
     /// Pieces.
     pub pieces: Vec<PlacedPiece>,
-    /// Marks over the pieces: arrows, circles, crosses.
+    /// Marks over the pieces: arrows, circles, crosses, square markers.
     pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
@@ -334,6 +336,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let mut labels = labels(options.coordinates, &grid, &l, theme, font);
     let mut overlays = overlays(options, &grid);
     promoted_marks(position, &grid, theme, &mut overlays);
+    markers::lay_out(&options.markers, &grid, font, &mut overlays, &mut labels);
     if let (Some(pocket), None) = (&position.pocket, options.region) {
         let placed = (&mut fills, &mut pieces, &mut labels);
         draw_pockets(pocket, &grid, &l, theme, font, placed);

@@ -23,6 +23,7 @@ internal_mod!(key);
 #[cfg(feature = "server")]
 internal_mod!(move_list, piece, players);
 mod fen_url;
+mod marks;
 mod page;
 pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
 pub mod article;
@@ -336,7 +337,27 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Text {
             example: "[%cal Ge2e4,Rd8d4][%csl Gd5]",
         },
-        "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them.",
+        "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them, and `[%mark …]` with a list as `marks` takes.",
+    ),
+    param(
+        "marks",
+        &["marks"],
+        ParamKind::Text {
+            example: "circle:Re4,dotted:d5,square:Bf3,triangle:g7,dot:e3,ring:d4,label:Ya3:12",
+        },
+        "Comma-separated square markers drawn over the pieces, each a marker, a colon and a square with an optional colour G, R, Y or B as in `arrows`: `circle` (a weakness), `dotted` (a dotted circle: a potential one), `square` (an outline: the worst piece), `triangle`, `dot`, `ring` (along the square's edge), and `label` with one or two characters (a–z, 0–9, +, -, !, ?) after another colon, set in the square's top-right corner.",
+    ),
+    param(
+        "dots",
+        &["dots"],
+        ParamKind::Text { example: "e3,Re4" },
+        "Comma-separated squares marked with a dot (an optional colour G, R, Y or B, then the square).",
+    ),
+    param(
+        "legalMoves",
+        &["legalmoves", "legal_moves"],
+        ParamKind::Text { example: "e2" },
+        "A square (with an optional colour G, R, Y or B): its piece's legal moves, by the rules of standard chess or Chess960 on an 8×8 board, as dots, captures as rings. A piece of the side not to move gets the moves it would have on its turn.",
     ),
     param(
         "pgn",
@@ -452,6 +473,7 @@ impl Request {
         let mut options = options(&get, chosen.as_ref(), (theme, marks), board, limits)?;
         let format = format(get("format"), path_format)?;
         page::check_format(&options.theme, format)?;
+        options.markers = markers(&get, chosen.as_ref(), &position, limits)?;
         if let Some(v) = get("caption") {
             options.caption = page::caption(v, &position, chosen.as_ref(), options.lang)?;
         }
@@ -561,6 +583,22 @@ impl Request {
         if let Some(region) = o.region {
             key.field("region").field(region);
         }
+        if !o.markers.is_empty() {
+            key.field("markers").field(o.markers.len());
+            for m in &o.markers {
+                let text = match &m.kind {
+                    crate::render::options::MarkerKind::Label(text) => text.as_str(),
+                    _ => "",
+                };
+                key.field(format!(
+                    "{}{}{}{}",
+                    m.kind.name(),
+                    m.color.letter(),
+                    m.square,
+                    text
+                ));
+            }
+        }
         key
     }
 }
@@ -631,6 +669,44 @@ fn marks<'a>(
     Ok((arrows, highlights))
 }
 
+/// The square markers: `marks`, then `[%mark]` in `annotations` and the chosen ply's
+/// comment, then `dots` and `legalMoves`, together at most `limits.squares`.
+fn markers<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    chosen: Option<&Chosen>,
+    position: &Position,
+    limits: &Limits,
+) -> Result<Vec<crate::render::options::Marker>, RequestError> {
+    let (board, max) = (position.size(), limits.squares);
+    let mut out = match get("marks") {
+        Some(v) => marks::parse_marks("marks", v, board, max)?,
+        None => Vec::new(),
+    };
+    if let Some(v) = get("annotations") {
+        out.extend(marks::parse_mark_commands("annotations", v, board, max)?);
+    }
+    if let Some(c) = chosen {
+        let found = marks::parse_mark_commands("pgn", c.game.comment(c.ply), board, max);
+        out.extend(found.map_err(|e| comment_error(&c.game, c.ply, &e))?);
+    }
+    if let Some(v) = get("dots") {
+        out.extend(marks::parse_dots(v, board, max)?);
+    }
+    if let Some(v) = get("legalMoves") {
+        out.extend(marks::parse_legal_moves(v, position)?);
+    }
+    if out.len() > max {
+        return Err(RequestError::new(
+            "marks",
+            format!(
+                "marks, dots, legalMoves and [%mark] make {} markers: at most {max} are allowed",
+                out.len()
+            ),
+        ));
+    }
+    Ok(out)
+}
+
 /// The drawing options of a request, read in the order of their fields (so the first bad
 /// parameter is the one named), with its colours and marks already read.
 fn options<'a>(
@@ -677,6 +753,7 @@ fn options<'a>(
             .transpose()?
             .unwrap_or_default(),
         highlights,
+        markers: Vec::new(),
         turn_marker: get("turn")
             .map(|v| parse_flag("turn", v))
             .transpose()?
@@ -984,17 +1061,20 @@ pub fn annotations_at(
     board: BoardSize,
     limits: &Limits,
 ) -> Result<Annotations, RequestError> {
-    parse_annotations(game.comment(ply), board, limits).map_err(|e| {
-        let place = game
-            .label(ply)
-            .map_or("before the first move".to_string(), |l| {
-                format!("after {l}")
-            });
-        RequestError::new(
-            "pgn",
-            format!("pgn: the comment {place} has bad marks: {e}"),
-        )
-    })
+    parse_annotations(game.comment(ply), board, limits).map_err(|e| comment_error(game, ply, &e))
+}
+
+/// `e`, an error in the comment after the move that led to `ply`, as `pgn`'s.
+fn comment_error(game: &Game, ply: usize, e: &RequestError) -> RequestError {
+    let place = game
+        .label(ply)
+        .map_or("before the first move".to_string(), |l| {
+            format!("after {l}")
+        });
+    RequestError::new(
+        "pgn",
+        format!("pgn: the comment {place} has bad marks: {e}"),
+    )
 }
 
 /// Play `pgn` read in the piece letters of `lang` (`Sf3` with `lang=de`), else in English

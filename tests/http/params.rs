@@ -326,4 +326,37 @@ async fn a_region_is_drawn_in_every_format_and_a_bad_one_is_a_clear_400() {
             "{query}"
         );
     }
+async fn bad_markers_are_a_400_naming_the_parameter() {
+    let s = state();
+    for (query, starts) in [
+        (
+            "marks=star:e4",
+            "marks item \"star:e4\" is not allowed: the marker \"star\" is unknown",
+        ),
+        (
+            "marks=label:e4:123",
+            "marks item \"label:e4:123\" is not allowed: a label is one or two characters",
+        ),
+        (
+            "marks=circle:i9",
+            "marks item \"circle:i9\" is not allowed: expected circle: then",
+        ),
+        ("dots=e9", "dots item \"e9\" is not allowed"),
+        ("legalMoves=e4", "legalMoves square e4 is empty"),
+        (
+            "fen=4k5/10/10/10/10/10/10/4K5_w_-_-_0_1&legalMoves=e1",
+            "legalMoves needs an 8×8 board of standard chess or Chess960",
+        ),
+    ] {
+        let answer = get(&s, &format!("/diagram.png?fen=start&{query}")).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{query}");
+        let text = answer.text();
+        assert!(text.starts_with(starts), "{query}: {text}");
+    }
+    let answer = get(
+        &s,
+        "/diagram.png?fen=start&marks=dotted:d5,label:e4:1&legalMoves=g1",
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
 }

@@ -16,6 +16,7 @@ mod encoding;
 mod formats;
 mod golden;
 mod mark_contrast;
+mod markers;
 mod page;
 mod piece_metrics;
 mod piece_proportions;
