@@ -883,7 +883,9 @@ impl RankReader<'_> {
             (false, false) => Side::Black,
         };
         let orthodox = match (side, turn) {
-            (Side::White | Side::Black, Turn::None) => Piece::from_fen_char(c),
+            (Side::White | Side::Black, Turn::None) if matches!(shape, Shape::Piece(_)) => {
+                Piece::from_fen_char(c)
+            }
             _ => None,
         };
         let cell = match orthodox {

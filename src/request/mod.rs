@@ -433,6 +433,7 @@ impl Request {
             Some(c) => c.game.position(c.ply),
             None => parse_fen(get("fen"), limits.fen_bytes, dialect)?,
         };
+        check_figure_text(&position)?;
         let board = position.size();
         let theme = theme(&get)?;
         let marks = marks(&get, chosen.as_ref(), board, limits)?;
@@ -1124,6 +1125,33 @@ fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
     Glyph::from_symbol(value.trim()).ok_or_else(|| {
         RequestError::bad_value("glyph", value, "expected one of !, ?, !!, ??, !?, ?!")
     })
+}
+
+/// Every character of the position's text figures (Fairy FEN `'A`, `''12`) has a glyph in
+/// DejaVu Sans or an added font, or one sentence naming the first that has none.
+fn check_figure_text(position: &Position) -> Result<(), RequestError> {
+    use crate::chess::fairy::Shape;
+    for (square, figure) in position.figures() {
+        let Shape::Text(text) = figure.shape else {
+            continue;
+        };
+        let text = text.to_string();
+        if let Some(c) = crate::render::caption::missing_glyph(&text) {
+            let shown: String = text
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            let at = format!("{}{}", square.file_char(), square.rank_number());
+            return Err(RequestError::new(
+                "fen",
+                format!(
+                    "fen text \"{shown}\" on {at} cannot be drawn: no font has U+{:04X}; add a font with --fonts",
+                    u32::from(c)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The `dialect` parameter: how `fen` is read (the standard dialect when absent).

@@ -12,6 +12,7 @@ mod article;
 mod decode;
 mod determinism;
 mod encoding;
+mod figures;
 mod formats;
 mod golden;
 mod mark_contrast;
