@@ -250,6 +250,22 @@ mod tests {
     use crate::chess::fen;
     use crate::render::options::Orientation;
 
+    #[test]
+    fn figures_take_two_characters_each() {
+        use crate::chess::fen::{Dialect, parse_with};
+        let o = RenderOptions {
+            coordinates: Coordinates::None,
+            ..RenderOptions::default()
+        };
+        let fairy = parse_with("-Q*2Q*1n-*3q'A''12C*2t/8/8/8/8/8/8/8", Dialect::Fairy).unwrap();
+        let first = write(&fairy, &o).lines().next().unwrap().to_string();
+        // Two characters a square, no space between squares: `Q=` then `Q2`.
+        assert_eq!(first, "Q=Q2n1Q³'A12○ ▼");
+        let letters = parse_with("Ee6/8/8/8/8/8/8/8", Dialect::Letters).unwrap();
+        let first = write(&letters, &o).lines().next().unwrap().to_string();
+        assert_eq!(first, "E e . . . . . .");
+    }
+
     fn text(fen: &str, options: &str) -> String {
         let position = fen::parse(fen).expect("a valid FEN");
         let mut o = RenderOptions::default();

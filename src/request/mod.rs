@@ -1547,6 +1547,17 @@ mod tests {
         Request::from_query(query, None).unwrap_err().to_string()
     }
 
+    #[test]
+    fn fen_text_without_a_glyph_is_refused_naming_the_square() {
+        let fen = encode("4k3/8/8/8/4'\u{1F986}3/8/8/4K3");
+        assert_eq!(
+            err(&format!("fen={fen}&dialect=fairy")),
+            "fen text \"\u{1F986}\" on e4 cannot be drawn: no font has U+1F986; add a font with --fonts"
+        );
+        let greek = encode("4k3/8/8/8/4'\u{3A9}3/8/8/4K3");
+        assert!(Request::from_query(&format!("fen={greek}&dialect=fairy"), None).is_ok());
+    }
+
     /// `value` percent-encoded for a query.
     fn encode(value: &str) -> String {
         form_urlencoded::byte_serialize(value.as_bytes()).collect()
