@@ -225,7 +225,7 @@ pub(super) async fn render(
     request: Request,
     deadline: Deadline,
 ) -> Result<Bytes, AppError> {
-    let units = cost::diagram(&request.options, request.format);
+    let units = cost::position(&request.position, &request.options, request.format);
     let admitted = admit(&state, units, deadline).await?;
     if state.fault.is_none() {
         let start = Instant::now();

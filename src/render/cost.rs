@@ -38,6 +38,13 @@ pub const GLOW: u64 = 200;
 /// more shades than a palette holds, and the image is then painted in full colour and
 /// quantised (about 0.9× the board for each mark, measured at 256–1024 px).
 pub const UNDER_ARROWS: u64 = 900;
+/// Per mille of one square's pixels that a figure (neutral or turned piece, marker, text,
+/// letter piece) adds: its square is painted in full colour and converted into the
+/// palette (a dirty run), and its drawing is painted once per kind and size (resvg for
+/// artwork, glyph outlines for text).
+pub const FIGURE: u64 = 4000;
+/// Units of one figure in an SVG document (a group, and its drawing written out).
+pub const SVG_FIGURE: u64 = 1500;
 /// Units of an SVG document, whatever its size: writing text, no pixels.
 pub const SVG_BASE: u64 = 20_000;
 /// Units of one mark in an SVG document.
@@ -105,6 +112,31 @@ pub fn diagram(options: &RenderOptions, format: Format) -> u64 {
         Format::Pdf => svg(options) * PDF_FACTOR,
         Format::Webp | Format::Gif => raster(options).saturating_mul(ENCODER_FACTOR) / 1000,
     }
+}
+
+/// The units `figures` figures add to a diagram of `options` in `format`, on a board
+/// `files` squares wide: see [`FIGURE`].
+pub fn figures(figures: usize, files: u8, options: &RenderOptions, format: Format) -> u64 {
+    let square = u64::from(options.size) / u64::from(files.max(1));
+    let raster = (figures as u64).saturating_mul(square * square * FIGURE / 1000);
+    let svg = figures as u64 * SVG_FIGURE;
+    match format {
+        Format::Png => raster,
+        Format::Webp | Format::Gif => raster.saturating_mul(ENCODER_FACTOR) / 1000,
+        Format::Svg => svg,
+        Format::Pdf => svg * PDF_FACTOR,
+        Format::Txt => 0,
+    }
+}
+
+/// [`diagram`] and [`figures`] together: a diagram of `position`.
+pub fn position(
+    position: &crate::chess::position::Position,
+    options: &RenderOptions,
+    format: Format,
+) -> u64 {
+    let count = position.figures().count();
+    diagram(options, format).saturating_add(figures(count, position.files(), options, format))
 }
 
 /// The estimated units of an animation of `frames`: every frame composed as a PNG would
@@ -178,6 +210,27 @@ mod tests {
             ..RenderOptions::default()
         };
         diagram(&options, format)
+    }
+
+    #[test]
+    fn figures_are_priced() {
+        use crate::chess::fen::{Dialect, parse_with};
+        let options = RenderOptions {
+            size: 2048,
+            ..RenderOptions::default()
+        };
+        let plain = parse_with("16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16", Dialect::Fairy)
+            .unwrap();
+        let rank = "*2Q".repeat(16);
+        let full = parse_with(&vec![rank; 16].join("/"), Dialect::Fairy).unwrap();
+        assert_eq!(full.figures().count(), 256);
+        for format in [Format::Png, Format::Svg, Format::Pdf, Format::Webp] {
+            let (a, b) = (position(&plain, &options, format), position(&full, &options, format));
+            // 256 squares of 128 px painted in full: at least four times the board again.
+            assert!(b >= a + 4 * 2048 * 2048 || format == Format::Svg || format == Format::Pdf);
+            assert!(b > a, "{format:?}");
+            assert!(b <= MAX_UNITS, "{format:?}: {b}");
+        }
     }
 
     #[test]

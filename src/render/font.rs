@@ -395,6 +395,27 @@ impl TextFace {
         runs
     }
 
+    /// The box around `text`'s ink at `px` pixels per em, the left end of its baseline at
+    /// the origin, y down, as (left, top, right, bottom); `None` when it has no ink.
+    pub(crate) fn ink_box(&self, text: &str, px: f32) -> Option<(f32, f32, f32, f32)> {
+        let mut pen = 0.0;
+        let mut ink: Option<(f32, f32, f32, f32)> = None;
+        for c in text.chars() {
+            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
+            if let Some(b) = f.face.glyph_bounding_box(g) {
+                let x0 = pen + f32::from(b.x_min) * scale;
+                let x1 = pen + f32::from(b.x_max) * scale;
+                let (y0, y1) = (-f32::from(b.y_max) * scale, -f32::from(b.y_min) * scale);
+                ink = Some(match ink {
+                    Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
+                    None => (x0, y0, x1, y1),
+                });
+            }
+            pen += advance;
+        }
+        ink
+    }
+
     /// The advance width of `text` at `px` pixels per em.
     pub fn width(&self, text: &str, px: f32) -> f32 {
         text.chars()

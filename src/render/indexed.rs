@@ -9,7 +9,7 @@
 //! A marked square (last move, highlight, check glow, or any arrow, circle or cross
 //! crossing it) with its piece is a cached [`CellTile`]: its own colours and each pixel's
 //! number among them, converted by colour. What neither covers (labels over the board,
-//! shapes reaching off the grid, pieces off it) is *dirty*: exactly the row runs those
+//! shapes reaching off the grid, pieces off it, figures) is *dirty*: exactly the row runs those
 //! shapes' stamps paint, and boxes around labels. The caller paints just those runs in
 //! RGBA (`raster::paint_within`), and they are converted against the context's palette,
 //! extended for this render when new colours appear. Colours join the palette as in
@@ -535,6 +535,8 @@ pub fn compose(
     scratch.dirty.clear();
     mark_cells(context, scene, caches.1, scratch);
     place_pieces(context, scene, caches, scratch);
+    // Figures have no tiles: their squares are painted in RGBA (`figure.rs`).
+    scratch.dirty.extend(scene.figures.iter().map(|f| f.rect));
     if !labels_in_margin {
         let (w, h) = (scene.width, scene.height);
         for l in &scene.labels {

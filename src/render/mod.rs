@@ -14,8 +14,8 @@
 
 pub mod animate;
 internal_mod!(
-    caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
-    pdf_font, raster, region, scene, svg
+    caption, card, cancel, convert, cost, deflate, encode, figure, font, indexed, lzw, palette,
+    pathdata, pdf_font, raster, region, scene, svg
 );
 pub mod font_files;
 pub mod options;
@@ -264,7 +264,7 @@ impl Renderer {
         format: Format,
         max_units: u64,
     ) -> Option<Result<Vec<u8>, RenderError>> {
-        if cost::diagram(options, format) > max_units {
+        if cost::position(position, options, format) > max_units {
             return None;
         }
         match format {

@@ -7,6 +7,7 @@
 //! never an SVG parse.
 
 use crate::cache::{ByteCache, Usage, Weight};
+use crate::render::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::font::LabelFont;
 use crate::render::pieces::PieceSet;
 use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};
@@ -38,6 +39,7 @@ impl Weight for SpriteKey {
 #[derive(Debug, Clone)]
 pub struct SpriteCache {
     pieces: ByteCache<SpriteKey, Option<Arc<Pixmap>>>,
+    figures: ByteCache<Vec<u8>, Option<Arc<Pixmap>>>,
     stamps: ByteCache<Vec<u8>, Arc<Stamp>>,
 }
 
@@ -58,6 +60,7 @@ impl SpriteCache {
     pub fn new(pieces: u64, stamps: u64) -> SpriteCache {
         SpriteCache {
             pieces: ByteCache::new("sprites", pieces),
+            figures: ByteCache::new("figures", pieces / 4),
             stamps: ByteCache::new("stamps", stamps),
         }
     }
@@ -82,6 +85,21 @@ impl SpriteCache {
             hinted: !std::ptr::eq(art, set.art(piece)),
         };
         self.pieces.get_with(key, || rasterise(art, px))
+    }
+
+    /// The square of pixels of `f` (see `figure.rs`), painted on first use, its pieces in
+    /// the drawing for a board of `square` px squares.
+    fn figure(&self, set: &PieceSet, f: &PlacedFigure, square: u32) -> Option<Arc<Pixmap>> {
+        let mut key = set.shared_name().as_bytes().to_vec();
+        key.push(0);
+        key.extend_from_slice(f.figure.fen().as_bytes());
+        key.push(0);
+        for v in [f.rect.w, square] {
+            key.extend_from_slice(&v.to_le_bytes());
+        }
+        key.extend_from_slice(&[f.ink.r, f.ink.g, f.ink.b, f.ink.a]);
+        self.figures
+            .get_with(key, || paint_figure(self, set, f, square).map(Arc::new))
     }
 
     /// How full each cache is.
@@ -204,6 +222,13 @@ fn paint_into(
     for p in &scene.pieces {
         if touches(within, p.rect) {
             place_piece(pixmap, (set, scene.square), sprites, p, within);
+        }
+    }
+    for f in &scene.figures {
+        if touches(within, f.rect)
+            && let Some(sprite) = sprites.figure(set, f, scene.square)
+        {
+            blend_sprite(pixmap, &sprite, f.rect, within);
         }
     }
     for shape in &scene.overlays {
@@ -489,23 +514,90 @@ fn place_piece(
     p: &crate::render::scene::PlacedPiece,
     within: Option<&[Run]>,
 ) {
+    if let Some(sprite) = sprites.sprite(set, p.piece, p.rect.w, square) {
+        blend_sprite(pixmap, &sprite, p.rect, within);
+    }
+}
+
+/// Blend `sprite` (`r`'s size) over `r` inside `within`.
+fn blend_sprite(pixmap: &mut PixmapMut, sprite: &Pixmap, r: Rect, within: Option<&[Run]>) {
     let (w, h) = (pixmap.width(), pixmap.height());
-    let r = p.rect;
-    if r.w == 0 || r.x + r.w > w || r.y + r.h > h {
+    if r.w == 0 || r.x + r.w > w || r.y + r.h > h || sprite.width() != r.w {
         return;
     }
     let stride = w as usize * 4;
     let data = pixmap.data_mut();
     let px = r.w as usize;
-    if let Some(sprite) = sprites.sprite(set, p.piece, r.w, square) {
-        let sprite = sprite.data();
-        clip(within, r, &mut |y, x0, x1| {
-            let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
-            let src = &sprite[(row + at) * 4..(row + at + (x1 - x0) as usize) * 4];
-            let dst = y as usize * stride + x0 as usize * 4;
-            blend_into(&mut data[dst..], stride, src, src.len(), 1);
-        });
+    let sprite = sprite.data();
+    clip(within, r, &mut |y, x0, x1| {
+        let (row, at) = ((y - r.y) as usize * px, (x0 - r.x) as usize);
+        let src = &sprite[(row + at) * 4..(row + at + (x1 - x0) as usize) * 4];
+        let dst = y as usize * stride + x0 as usize * 4;
+        blend_into(&mut data[dst..], stride, src, src.len(), 1);
+    });
+}
+
+/// Paint the figure `f` on a transparent square of its size: its layers upright (a
+/// neutral figure's halves each on a square of their own, joined at the split), then
+/// turned by whole quarters, which moves pixels without resampling them.
+fn paint_figure(
+    sprites: &SpriteCache,
+    set: &PieceSet,
+    f: &PlacedFigure,
+    square: u32,
+) -> Option<Pixmap> {
+    let px = f.rect.w;
+    let (mut left, mut right) = (Pixmap::new(px, px)?, Pixmap::new(px, px)?);
+    let stride = px as usize * 4;
+    let mut halved = false;
+    for layer in figure::layers(f) {
+        halved |= layer.half == Half::Right;
+        let target = match layer.half {
+            Half::Right => &mut right,
+            _ => &mut left,
+        };
+        match &layer.ink {
+            Ink::Piece(piece) => {
+                if let Some(sprite) = sprites.sprite(set, *piece, px, square) {
+                    let rows = px as usize;
+                    blend_into(target.data_mut(), stride, sprite.data(), stride, rows);
+                }
+            }
+            Ink::Shape(shape) => paint_shape(&mut target.as_mut(), shape),
+            Ink::Text {
+                text,
+                bold,
+                px: size,
+                origin,
+                color: c,
+            } => {
+                if let Some(face) = figure::face(*bold) {
+                    let rgba = [c.r, c.g, c.b, c.a];
+                    face.paint_as_svg(text, *size, *origin, rgba, &mut target.as_mut());
+                }
+            }
+        }
     }
+    if halved {
+        let from = figure::split(px) as usize * 4;
+        let src = right.data();
+        for (d, s) in left.data_mut().chunks_exact_mut(stride).zip(src.chunks_exact(stride)) {
+            d[from..].copy_from_slice(&s[from..]);
+        }
+    }
+    let quarters = f.quarters();
+    if quarters == 0 {
+        return Some(left);
+    }
+    let mut turned = Pixmap::new(px, px)?;
+    let src = left.data();
+    for (i, dst) in turned.data_mut().chunks_exact_mut(4).enumerate() {
+        let at = (i as u32 % px, i as u32 / px);
+        let (x, y) = figure::turned_from(quarters, px, at);
+        let from = (y as usize * px as usize + x as usize) * 4;
+        dst.copy_from_slice(&src[from..from + 4]);
+    }
+    Some(turned)
 }
 
 fn polyline(points: &[Point], close: bool) -> Option<resvg::tiny_skia::Path> {

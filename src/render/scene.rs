@@ -7,6 +7,7 @@
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
 use crate::render::caption::{self, TextLine};
+use crate::render::figure::PlacedFigure;
 use crate::render::font::LabelFont;
 use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
 use crate::render::region::{Cut, clip_polygon};
@@ -142,8 +143,8 @@ pub enum Shape {
     },
 }
 
-/// A diagram laid out in pixels. Paint order: background, fills, marks, pieces, overlays,
-/// labels.
+/// A diagram laid out in pixels. Paint order: background, fills, marks, pieces, figures,
+/// overlays, labels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
     /// Image width.
@@ -158,6 +159,8 @@ pub struct Scene {
     pub marks: Vec<Shape>,
     /// Pieces.
     pub pieces: Vec<PlacedPiece>,
+    /// Figures: neutral and turned pieces, markers, text, letter pieces (`figure.rs`).
+    pub figures: Vec<PlacedFigure>,
     /// Marks over the pieces: arrows, circles, crosses, square markers.
     pub overlays: Vec<Shape>,
     /// Label glyphs.
@@ -332,6 +335,11 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
             rect: grid.rect(s),
         })
         .collect();
+    let figures = position
+        .figures()
+        .filter(|(s, _)| grid.shows(*s))
+        .map(|(s, f)| PlacedFigure::new(*f, grid.rect(s), s.is_dark(), theme))
+        .collect();
     let mut marks = marks(position, options, &grid, theme);
     let mut labels = labels(options.coordinates, &grid, &l, theme, font);
     let mut overlays = overlays(options, &grid);
@@ -361,6 +369,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         fills,
         marks,
         pieces,
+        figures,
         overlays,
         labels,
         caption,

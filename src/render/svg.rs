@@ -6,6 +6,8 @@
 //! usvg-normalised piece bodies): no user text reaches the output.
 
 use crate::chess::piece::Piece;
+use crate::chess::fairy::Side;
+use crate::render::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::font::{GLYPH_GRID, LabelFont};
 use crate::render::pathdata::PathWriter;
 use crate::render::pieces::{ArtPath, PieceSet};
@@ -158,6 +160,7 @@ fn write_into(
         write_shape(out, shape, &mut gradients)?;
     }
     write_uses(out, scene, square)?;
+    write_figures(out, scene, square, &mut gradients)?;
     for shape in &scene.overlays {
         write_shape(out, shape, &mut gradients)?;
     }
@@ -221,15 +224,101 @@ fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
 /// The one square size of every piece, when there is one and all the artwork is square:
 /// `<use>` then needs no size.
 fn uniform_square(scene: &Scene, set: &PieceSet) -> Option<u32> {
-    scene.pieces.first().map(|p| p.rect.w).filter(|&px| {
-        px > 0
-            && scene.pieces.iter().all(|p| {
-                p.rect.w == px && p.rect.h == px && {
-                    let (vw, vh) = set.art(p.piece).view_box;
-                    vw == vh
-                }
-            })
-    })
+    let placed = scene.pieces.iter().map(|p| (p.piece, p.rect));
+    let figured = scene
+        .figures
+        .iter()
+        .flat_map(|f| figure::pieces(&f.figure).map(|p| (p, f.rect)));
+    let mut all = placed.chain(figured).peekable();
+    let px = all.peek()?.1.w;
+    let same = all.all(|(piece, r)| {
+        r.w == px && r.h == px && {
+            let (vw, vh) = set.art(piece).view_box;
+            vw == vh
+        }
+    });
+    (px > 0 && same).then_some(px)
+}
+
+/// Every piece drawn, on its own or in a figure.
+fn used_pieces(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    let figured = scene.figures.iter().flat_map(|f| figure::pieces(&f.figure));
+    scene.pieces.iter().map(|p| p.piece).chain(figured)
+}
+
+/// The figures (see `figure.rs`): each a group moved to its square and turned about its
+/// centre; a neutral figure's halves each clipped to their side of the split.
+fn write_figures(
+    out: &mut String,
+    scene: &Scene,
+    square: Option<u32>,
+    gradients: &mut u32,
+) -> fmt::Result {
+    let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
+    if let Some(f) = scene.figures.iter().find(halved) {
+        let (px, split) = (f.rect.w, figure::split(f.rect.w));
+        write!(
+            out,
+            r#"<defs><clipPath id="fgl"><rect width="{split}" height="{px}"/></clipPath><clipPath id="fgr"><rect x="{split}" width="{}" height="{px}"/></clipPath></defs>"#,
+            px - split
+        )?;
+    }
+    for f in &scene.figures {
+        let r = f.rect;
+        write!(out, r#"<g transform="translate({} {})"#, r.x, r.y)?;
+        if f.quarters() != 0 {
+            let c = Fine(r.w as f32 / 2.0);
+            write!(out, " rotate({} {c} {c})", f.figure.turn.degrees())?;
+        }
+        out.push_str(r#"">"#);
+        for layer in figure::layers(f) {
+            match layer.half {
+                Half::Whole => {}
+                Half::Left => out.push_str(r##"<g clip-path="url(#fgl)">"##),
+                Half::Right => out.push_str(r##"<g clip-path="url(#fgr)">"##),
+            }
+            write_ink(out, &layer.ink, r.w, square, gradients)?;
+            if layer.half != Half::Whole {
+                out.push_str("</g>");
+            }
+        }
+        out.push_str("</g>");
+    }
+    Ok(())
+}
+
+/// One layer of a figure, in its square's coordinates (`px` wide).
+fn write_ink(
+    out: &mut String,
+    ink: &Ink,
+    px: u32,
+    square: Option<u32>,
+    gradients: &mut u32,
+) -> fmt::Result {
+    match ink {
+        Ink::Piece(piece) => {
+            write!(out, r##"<use href="#{}""##, piece.code())?;
+            if square.is_none() {
+                write!(out, r#" width="{px}" height="{px}""#)?;
+            }
+            out.push_str("/>");
+            Ok(())
+        }
+        Ink::Shape(shape) => write_shape(out, shape, gradients),
+        Ink::Text {
+            text,
+            bold,
+            px,
+            origin,
+            color,
+        } => {
+            let Some(face) = figure::face(*bold) else {
+                return Ok(());
+            };
+            let d = face.svg_path(text, *px, *origin);
+            write!(out, r#"<path fill="{color}" d="{}"/>"#, d.trim_end())
+        }
+    }
 }
 
 /// The parts of a document that many diagrams share: the piece symbols, the board, the
@@ -250,10 +339,7 @@ impl SharedParts {
         parts: &dyn Fragments,
         square: Option<u32>,
     ) -> SharedParts {
-        let used = scene
-            .pieces
-            .iter()
-            .fold(0u32, |mask, p| mask | 1 << p.piece.index());
+        let used = used_pieces(scene).fold(0u32, |mask, p| mask | 1 << p.index());
         let symbols = (used != 0).then(|| {
             let mut key = set.shared_name().as_bytes().to_vec();
             key.push(0);
@@ -380,7 +466,7 @@ fn write_pieces(
     set: &PieceSet,
     square: Option<u32>,
 ) -> fmt::Result {
-    let mut used: Vec<_> = scene.pieces.iter().map(|p| p.piece).collect();
+    let mut used: Vec<_> = used_pieces(scene).collect();
     used.sort();
     used.dedup();
     if used.is_empty() {

@@ -32,6 +32,17 @@
 //!   written in the style; `-` for an empty hand).
 //! - Last, always, the side to move: `White to move` or `Black to move`.
 //! - Lines end with `\n` (the last one too), never with a space.
+//! - Figures (Fairy FEN and the letters dialect) take two characters too. A **turned**
+//!   piece is its symbol and the quarter turns as Fairy FEN writes them (`Q2`, an
+//!   upside-down queen; `n1`); a **neutral** piece is its white symbol and `=` upright, or
+//!   `¹ ² ³` turned (`Q=`, `Q²`). A **letter piece** is its letter and a space (`E `,
+//!   `e `): the letters dialect never reads an orthodox letter as one. **Markers** are
+//!   geometric shapes, white hollow and black solid: `○ ●` (circle), `□ ■` (square),
+//!   `× ✖` (cross), `△ ▲` (triangle, turned `▷ ▽ ◁`, `▶ ▼ ◀`); neutral ones half filled,
+//!   `◐ ◧ ⊠ ◭` (a turned neutral square `⬒ ◨ ⬓`). **Text** of one character is a quote
+//!   and the character (`'A`); two characters are written as they are (`12`), so text
+//!   such as `Q2` reads like a turned queen. A character a terminal draws two columns wide
+//!   (Chinese, Japanese) moves the rest of its line.
 //!
 //! ```text
 //!   +-----------------+
@@ -48,6 +59,7 @@
 //! Black to move
 //! ```
 
+use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Pocket, Position, Square};
 use crate::render::options::{Coordinates, RenderOptions, TextStyle};
@@ -109,6 +121,10 @@ pub fn write(position: &Position, options: &RenderOptions) -> String {
         }
         for &file in &columns {
             let square = Square::new(file, rank);
+            if let Some(figure) = position.figure(square) {
+                line.push_str(&figure_cell(figure, style));
+                continue;
+            }
             line.push(position.get(square).map_or('.', |p| symbol(p, style)));
             line.push(if position.is_promoted(square) {
                 '~'
@@ -173,6 +189,57 @@ pub fn symbol(piece: Piece, style: TextStyle) -> char {
     }
 }
 
+/// The two characters of a figure's square (see the module documentation).
+fn figure_cell(figure: &Figure, style: TextStyle) -> String {
+    let quarters = usize::from(figure.turn.quarters());
+    let cased = |c: char| match figure.side {
+        Side::Black => c.to_ascii_lowercase(),
+        _ => c.to_ascii_uppercase(),
+    };
+    let (first, mark) = match figure.shape {
+        FigureShape::Text(text) => {
+            let chars = text.chars();
+            return match chars {
+                [c] => format!("'{c}"),
+                _ => chars.iter().collect(),
+            };
+        }
+        FigureShape::Letter(c) => (cased(c), ' '),
+        FigureShape::Marker(m) => {
+            let (sided, neutral): ([[char; 4]; 2], [char; 4]) = match m {
+                Marker::Circle => ([['○'; 4], ['●'; 4]], ['◐'; 4]),
+                Marker::Square => ([['□'; 4], ['■'; 4]], ['◧', '⬒', '◨', '⬓']),
+                Marker::Triangle => (
+                    [['△', '▷', '▽', '◁'], ['▲', '▶', '▼', '◀']],
+                    ['◭', '◭', '◭', '◭'],
+                ),
+                Marker::Cross => ([['×'; 4], ['✖'; 4]], ['⊠'; 4]),
+            };
+            let c = match figure.side {
+                Side::White => sided[0][quarters],
+                Side::Black => sided[1][quarters],
+                Side::Neutral => neutral[quarters],
+            };
+            (c, ' ')
+        }
+        FigureShape::Piece(role) => {
+            let piece = Piece {
+                color: match figure.side {
+                    Side::Black => Color::Black,
+                    _ => Color::White,
+                },
+                role,
+            };
+            let mark = match figure.side {
+                Side::Neutral => ['=', '¹', '²', '³'][quarters],
+                _ => [' ', '1', '2', '3'][quarters],
+            };
+            (symbol(piece, style), mark)
+        }
+    };
+    [first, mark].iter().collect()
+}
+
 /// `White in hand: Q N P P`, or `White in hand: -`.
 fn hand(pocket: &Pocket, color: Color, style: TextStyle) -> String {
     let mut line = format!("{} in hand:", color.name());
@@ -195,6 +262,22 @@ mod tests {
     use super::*;
     use crate::chess::fen;
     use crate::render::options::Orientation;
+
+    #[test]
+    fn figures_take_two_characters_each() {
+        use crate::chess::fen::{Dialect, parse_with};
+        let o = RenderOptions {
+            coordinates: Coordinates::None,
+            ..RenderOptions::default()
+        };
+        let fairy = parse_with("-Q*2Q*1n-*3q'A''12C*2t/8/8/8/8/8/8/8", Dialect::Fairy).unwrap();
+        let first = write(&fairy, &o).lines().next().unwrap().to_string();
+        // Two characters a square, no space between squares: `Q=` then `Q2`.
+        assert_eq!(first, "Q=Q2n1Q³'A12○ ▼");
+        let letters = parse_with("Ee6/8/8/8/8/8/8/8", Dialect::Letters).unwrap();
+        let first = write(&letters, &o).lines().next().unwrap().to_string();
+        assert_eq!(first, "E e . . . . . .");
+    }
 
     fn text(fen: &str, options: &str) -> String {
         let position = fen::parse(fen).expect("a valid FEN");

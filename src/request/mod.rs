@@ -467,6 +467,7 @@ impl Request {
             Some(c) => c.game.position(c.ply),
             None => parse_fen(get("fen"), limits.fen_bytes, reading)?,
         };
+        check_figure_text(&position)?;
         let board = position.size();
         let theme = theme(&get)?;
         let marks = marks(&get, chosen.as_ref(), board, limits)?;
@@ -1228,6 +1229,33 @@ fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
     })
 }
 
+/// Every character of the position's text figures (Fairy FEN `'A`, `''12`) has a glyph in
+/// DejaVu Sans or an added font, or one sentence naming the first that has none.
+fn check_figure_text(position: &Position) -> Result<(), RequestError> {
+    use crate::chess::fairy::Shape;
+    for (square, figure) in position.figures() {
+        let Shape::Text(text) = figure.shape else {
+            continue;
+        };
+        let text = text.to_string();
+        if let Some(c) = crate::render::caption::missing_glyph(&text) {
+            let shown: String = text
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            let at = format!("{}{}", square.file_char(), square.rank_number());
+            return Err(RequestError::new(
+                "fen",
+                format!(
+                    "fen text \"{shown}\" on {at} cannot be drawn: no font has U+{:04X}; add a font with --fonts",
+                    u32::from(c)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// How `fen` is read: its dialect and, for a board neither square nor 8 ranks tall, its
 /// size.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -1647,6 +1675,17 @@ mod tests {
 
     fn err(query: &str) -> String {
         Request::from_query(query, None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn fen_text_without_a_glyph_is_refused_naming_the_square() {
+        let fen = encode("4k3/8/8/8/4'\u{1F986}3/8/8/4K3");
+        assert_eq!(
+            err(&format!("fen={fen}&dialect=fairy")),
+            "fen text \"\u{1F986}\" on e4 cannot be drawn: no font has U+1F986; add a font with --fonts"
+        );
+        let greek = encode("4k3/8/8/8/4'\u{3A9}3/8/8/4K3");
+        assert!(Request::from_query(&format!("fen={greek}&dialect=fairy"), None).is_ok());
     }
 
     /// `value` percent-encoded for a query.

@@ -13,6 +13,7 @@ mod boards;
 mod decode;
 mod determinism;
 mod encoding;
+mod figures;
 mod formats;
 mod golden;
 mod mark_contrast;

@@ -1,0 +1,211 @@
+//! Figures (neutral and turned pieces, markers, text, letter pieces): golden images of
+//! each kind at 16, 32 and 64 px squares, the PNG against resvg's rasterisation of the
+//! SVG, and pixels read back: a neutral piece's halves and an upside-down queen.
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test render figures::` rewrites `tests/golden/figures/`
+//! and then fails; look at the images before committing them.
+
+use crate::common;
+
+use image::RgbaImage;
+use staunton::Renderer;
+use staunton::request::Request;
+use staunton::snapshot::Tolerance;
+
+const TOLERANCE: Tolerance = Tolerance {
+    channel: 8,
+    pixels: 16,
+};
+
+/// The boards, as (name, dialect, FEN board), 8 × 8 each.
+const BOARDS: [(&str, &str, &str); 4] = [
+    (
+        "pieces",
+        "fairy",
+        // Neutral pieces of each role, then each turn of a queen, a knight and a pawn.
+        "-K-Q-R-B-N-P-*1Q-*2N/*1Q*2Q*3Q*1N*2N*3N*2P*1p/*1q*2q*3q*1n*2n*3n*2k*3b/8/8/8/8/8",
+    ),
+    (
+        "markers",
+        "fairy",
+        // Each marker white, black, neutral; the triangle turned three ways.
+        "CXSTcxst/-C-X-S-T*1T*2T*3T*2t/8/8/8/8/8/8",
+    ),
+    (
+        "text",
+        "fairy",
+        // Latin, a digit pair, Greek and Cyrillic, on light and dark squares; turned text.
+        "'A'g''12'%CE%A9''%D0%96%D1%8F''ab'7*1'A/'Q'a'%CE%BB''10'%D0%AF*2'A*3''12''Zz/8/8/8/8/8/8",
+    ),
+    (
+        "letters",
+        "letters",
+        // Letter pieces, white and black.
+        "EeZzAaHh/JjLlMmWw/8/8/8/8/8/8",
+    ),
+];
+
+/// Square sizes drawn.
+const SQUARES: [u32; 3] = [16, 32, 64];
+
+fn request(dialect: &str, board: &str, square: u32) -> Request {
+    let query = format!(
+        "fen={board}_w_-_-_0_1&dialect={dialect}&coordinates=none&size={}",
+        8 * square
+    );
+    Request::from_query(&query, None).unwrap_or_else(|e| panic!("{query}: {e}"))
+}
+
+#[test]
+fn figures_match_their_golden_images() {
+    let renderer = Renderer::default();
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    let dir = common::golden_dir().join("figures");
+    std::fs::create_dir_all(&dir).expect("golden directory");
+    let mut failures = Vec::new();
+    for (name, dialect, board) in BOARDS {
+        for square in SQUARES {
+            let r = request(dialect, board, square);
+            let png = renderer.png(&r.position, &r.options).expect("renders");
+            let name = format!("{name}-{square}");
+            let path = dir.join(format!("{name}.png"));
+            if update {
+                std::fs::write(&path, &png).expect("write golden");
+                continue;
+            }
+            let Ok(golden) = std::fs::read(&path) else {
+                failures.push(format!("{name}: no golden image (UPDATE_GOLDEN=1)"));
+                continue;
+            };
+            let (expected, actual) = (common::decode(&golden), common::decode(&png));
+            let diff = common::compare(&expected, &actual, TOLERANCE);
+            if !diff.matches() {
+                let (a, d) = (
+                    dir.join(format!("{name}.actual.png")),
+                    dir.join(format!("{name}.diff.png")),
+                );
+                common::write_mismatch(&expected, &actual, &diff, (&a, &d));
+                failures.push(format!("{name}: {} pixels differ", diff.differing));
+            }
+        }
+    }
+    assert!(
+        !update,
+        "UPDATE_GOLDEN=1 rewrote the figures' golden images"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn png_and_svg_draw_figures_alike() {
+    let renderer = Renderer::default();
+    // At 64 px: below `HINT_BELOW_PX` the PNG draws the hinted pieces.
+    for (name, dialect, board) in BOARDS {
+        let square = 64;
+        let r = request(dialect, board, square);
+        let pixmap = renderer.pixmap(&r.position, &r.options).expect("renders");
+        let png = common::from_pixmap(&pixmap);
+        let svg = renderer.svg(&r.position, &r.options).expect("renders");
+        let from_svg = common::rasterise_svg(&svg);
+        let total = u64::from(png.width() * png.height());
+        // Turned artwork is rasterised upright and its pixels turned in the PNG, but
+        // rasterised turned from the SVG: anti-aliased edges differ (about 0.2 %).
+        let tolerance = Tolerance {
+            channel: 8,
+            pixels: total / 250,
+        };
+        let diff = common::compare(&png, &from_svg, tolerance);
+        assert!(
+            diff.matches(),
+            "{name} at {square} px: {} of {total} pixels differ (max {})",
+            diff.differing,
+            diff.largest
+        );
+    }
+}
+
+/// The mean luminance (0–255) of the pixels of `img` in the box, ignoring those of the
+/// square's own colour `ground`.
+fn ink_luminance(img: &RgbaImage, (x0, y0, x1, y1): (u32, u32, u32, u32), ground: [u8; 3]) -> f64 {
+    let (mut sum, mut n) = (0.0, 0u32);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y).0;
+            let far = (0..3).any(|i| p[i].abs_diff(ground[i]) > 24);
+            if far {
+                sum +=
+                    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2]);
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 10, "no ink in {x0},{y0}..{x1},{y1}");
+    sum / f64::from(n)
+}
+
+fn png_of(query: &str) -> RgbaImage {
+    let renderer = Renderer::default();
+    let r = Request::from_query(query, None).expect("valid");
+    common::decode(&renderer.png(&r.position, &r.options).expect("renders"))
+}
+
+#[test]
+fn a_neutral_piece_is_light_on_the_left_and_dark_on_the_right() {
+    // A neutral rook on a1 (a dark square, 64 px), nothing else near it.
+    let img = png_of("fen=8/8/8/8/8/8/8/-R7&dialect=fairy&coordinates=none&size=512");
+    let corner = img.get_pixel(1, 449).0;
+    let ground_a1 = [corner[0], corner[1], corner[2]];
+    let left = ink_luminance(&img, (8, 456, 30, 506), ground_a1);
+    let right = ink_luminance(&img, (34, 456, 56, 506), ground_a1);
+    assert!(left > 150.0, "left half luminance {left}");
+    assert!(right < 90.0, "right half luminance {right}");
+}
+
+/// The rows of `img`'s square (`x0`, `y0`, `side`) with ink, top first: per row, how many
+/// pixels differ from the square's corner.
+fn ink_rows(img: &RgbaImage, (x0, y0, side): (u32, u32, u32)) -> Vec<u32> {
+    let ground = img.get_pixel(x0 + 1, y0 + 1).0;
+    (y0..y0 + side)
+        .map(|y| {
+            (x0..x0 + side)
+                .filter(|&x| {
+                    let p = img.get_pixel(x, y).0;
+                    (0..3).any(|i| p[i].abs_diff(ground[i]) > 24)
+                })
+                .count() as u32
+        })
+        .collect()
+}
+
+/// The centre of mass of the ink's rows, as a share of the square from its top.
+fn ink_centre(rows: &[u32]) -> f64 {
+    let total: u32 = rows.iter().sum();
+    let moment: f64 = rows
+        .iter()
+        .enumerate()
+        .map(|(y, &n)| y as f64 * f64::from(n))
+        .sum();
+    moment / f64::from(total.max(1)) / rows.len() as f64
+}
+
+#[test]
+fn an_upside_down_queen_has_her_crown_at_the_bottom() {
+    // A queen's crown (its points) is narrow and its base wide: upright, the widest rows of
+    // ink are in the lower half; turned by half, in the upper half, and the ink mirrors.
+    let upright = png_of("fen=8/8/8/8/8/8/8/Q7&dialect=fairy&coordinates=none&size=512");
+    let turned = png_of("fen=8/8/8/8/8/8/8/*2Q7&dialect=fairy&coordinates=none&size=512");
+    let (a, b) = (
+        ink_rows(&upright, (0, 448, 64)),
+        ink_rows(&turned, (0, 448, 64)),
+    );
+    let widest = |rows: &[u32]| (0..rows.len()).max_by_key(|&i| rows[i]).unwrap_or(0);
+    assert!(widest(&a) > 32, "upright queen's widest row {}", widest(&a));
+    assert!(widest(&b) < 32, "turned queen's widest row {}", widest(&b));
+    // Palettes may differ by a shade between the two images: a pixel or two per row.
+    let mirrored = a.iter().zip(b.iter().rev());
+    assert!(
+        mirrored.clone().all(|(x, y)| x.abs_diff(*y) <= 2),
+        "{a:?} against {b:?}"
+    );
+    assert!((ink_centre(&a) + ink_centre(&b) - 1.0).abs() < 0.05);
+}
