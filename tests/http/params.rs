@@ -326,6 +326,9 @@ async fn a_region_is_drawn_in_every_format_and_a_bad_one_is_a_clear_400() {
             "{query}"
         );
     }
+}
+
+#[tokio::test]
 async fn bad_markers_are_a_400_naming_the_parameter() {
     let s = state();
     for (query, starts) in [
