@@ -930,17 +930,15 @@ impl Labels<'_> {
         });
     }
 
-    /// Place a label of one or two characters (rank `10`…`16`) as [`Labels::put`] places
-    /// one: two glyphs set as a word, their ink a small gap apart, made smaller when wider
+    /// Place a rank number (`1`…`16`) as [`Labels::put`] places one character: two digits
+    /// set as a word, their ink a small gap apart, made smaller when wider
     /// than `room` pixels.
-    fn put_str(&mut self, text: &str, at: At, baseline: f32, cap_px: f32, room: f32, color: Rgba) {
-        let mut chars = text.chars();
-        let (Some(first), second) = (chars.next(), chars.next()) else {
-            return;
-        };
-        let Some(second) = second else {
-            return self.put(first, at, baseline, cap_px, color);
-        };
+    fn put_number(&mut self, n: u8, at: At, baseline: f32, cap_px: f32, room: f32, color: Rgba) {
+        let digit = |d: u8| char::from(b'0' + d);
+        if n < 10 {
+            return self.put(digit(n), at, baseline, cap_px, color);
+        }
+        let (first, second) = (digit(n / 10 % 10), digit(n % 10));
         let (Some(a), Some(b)) = (self.font.glyph(first), self.font.glyph(second)) else {
             return;
         };
@@ -984,9 +982,9 @@ impl Labels<'_> {
         for rank in region.low.rank..=region.high.rank {
             let r = grid.rect(Square::new(region.low.file, rank));
             let baseline = r.y as f32 + sq / 2.0 + cap_px / 2.0;
-            let number = Square::new(0, rank).rank_number().to_string();
+            let number = Square::new(0, rank).rank_number();
             let room = margin * 0.8;
-            self.put_str(&number, At::Centre(cx), baseline, cap_px, room, theme.label);
+            self.put_number(number, At::Centre(cx), baseline, cap_px, room, theme.label);
         }
     }
 
@@ -1022,8 +1020,8 @@ impl Labels<'_> {
             let s = Square::new(left_file, rank);
             let r = grid.rect(s);
             let (left, baseline) = (r.x as f32 + pad, r.y as f32 + pad + cap_px);
-            let number = s.rank_number().to_string();
-            self.put_str(&number, At::Left(left), baseline, cap_px, sq * 0.45, other(s));
+            let number = s.rank_number();
+            self.put_number(number, At::Left(left), baseline, cap_px, sq * 0.45, other(s));
         }
     }
 }
