@@ -535,7 +535,7 @@ pub fn compose(
     scratch.dirty.clear();
     mark_cells(context, scene, caches.1, scratch);
     place_pieces(context, scene, caches, scratch);
-    // Figures have no tiles: their squares are painted in RGBA (`figure.rs`).
+    // Figures have no tiles: their squares are painted in RGBA (`scene/figure.rs`).
     scratch.dirty.extend(scene.figures.iter().map(|f| f.rect));
     if !labels_in_margin {
         let (w, h) = (scene.width, scene.height);

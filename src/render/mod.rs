@@ -14,8 +14,8 @@
 
 pub mod animate;
 internal_mod!(
-    caption, card, cancel, convert, cost, deflate, encode, figure, font, indexed, lzw, palette,
-    pathdata, pdf_font, raster, region, scene, svg
+    caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
+    pdf_font, raster, scene, svg
 );
 pub mod font_files;
 pub mod options;

@@ -7,7 +7,7 @@
 //! never an SVG parse.
 
 use crate::cache::{ByteCache, Usage, Weight};
-use crate::render::figure::{self, Half, Ink, PlacedFigure};
+use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::font::LabelFont;
 use crate::render::pieces::PieceSet;
 use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};

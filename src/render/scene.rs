@@ -7,13 +7,15 @@
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
 use crate::render::caption::{self, TextLine};
-use crate::render::figure::PlacedFigure;
+use figure::PlacedFigure;
 use crate::render::font::LabelFont;
 use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
-use crate::render::region::{Cut, clip_polygon};
+use region::{Cut, clip_polygon};
 use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
 
+pub mod figure;
 mod markers;
+pub mod region;
 
 /// An axis-aligned rectangle on whole pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,7 +161,7 @@ pub struct Scene {
     pub marks: Vec<Shape>,
     /// Pieces.
     pub pieces: Vec<PlacedPiece>,
-    /// Figures: neutral and turned pieces, markers, text, letter pieces (`figure.rs`).
+    /// Figures: neutral and turned pieces, markers, text, letter pieces (`scene/figure.rs`).
     pub figures: Vec<PlacedFigure>,
     /// Marks over the pieces: arrows, circles, crosses, square markers.
     pub overlays: Vec<Shape>,
@@ -293,7 +295,7 @@ impl Grid {
 /// glyphs.
 pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> Scene {
     let theme = &options.theme;
-    let region = crate::render::region::on_board(options.region, position.size());
+    let region = region::on_board(options.region, position.size());
     let files = u32::from(region.files());
     let ranks = u32::from(region.ranks());
     let size = options.size.clamp(

@@ -7,7 +7,7 @@
 
 use crate::chess::piece::Piece;
 use crate::chess::fairy::Side;
-use crate::render::figure::{self, Half, Ink, PlacedFigure};
+use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::font::{GLYPH_GRID, LabelFont};
 use crate::render::pathdata::PathWriter;
 use crate::render::pieces::{ArtPath, PieceSet};

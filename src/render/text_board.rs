@@ -68,8 +68,8 @@ use crate::render::options::{Coordinates, RenderOptions, TextStyle};
 pub fn write(position: &Position, options: &RenderOptions) -> String {
     let style = options.text_style;
     let bottom = options.orientation.bottom(position.turn);
-    let region = crate::render::region::on_board(options.region, position.size());
-    let cut = crate::render::region::Cut::of(region, position.size(), bottom);
+    let region = crate::render::scene::region::on_board(options.region, position.size());
+    let cut = crate::render::scene::region::Cut::of(region, position.size(), bottom);
     let (low, high) = (region.low, region.high);
     let files = region.files();
     let (labels, frame) = match options.coordinates {

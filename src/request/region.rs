@@ -1,7 +1,7 @@
 //! The `region` parameter: two corner squares of the part of the board to draw.
 //!
 //! Owns its syntax (`a1:d4` or `e5-h8`, the corners in either order) and its one error
-//! sentence; what a region looks like is `render/region.rs`.
+//! sentence; what a region looks like is `render/scene/region.rs`.
 
 use super::RequestError;
 use crate::chess::position::{BoardSize, Square};
