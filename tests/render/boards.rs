@@ -2,27 +2,10 @@
 //! bound on the largest board, and golden images at 16, 32 and 64 px squares.
 
 use crate::common::{self, Rng};
-use crate::decode::{decode_at, references_at, render_at};
+use crate::decode::{decode_at, random_on, references_at, render_at};
 use staunton::fen::{self, Dialect};
 use staunton::request::Request;
-use staunton::{BoardSize, Color, Orientation, Piece, Position, Renderer};
-
-/// A random position on a board of `size`: about 45 % of the squares hold a piece.
-fn random_on(rng: &mut Rng, size: BoardSize) -> Position {
-    let mut pos = Position::blank(size);
-    let pieces: Vec<Piece> = Piece::all().collect();
-    for sq in pos.squares().collect::<Vec<_>>() {
-        if rng.below(100) < 45 {
-            pos.set(sq, Some(pieces[rng.below(pieces.len() as u64) as usize]));
-        }
-    }
-    pos.turn = if rng.below(2) == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    pos
-}
+use staunton::{BoardSize, Orientation, Renderer};
 
 #[test]
 fn large_and_small_boards_decode_square_by_square() {

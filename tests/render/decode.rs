@@ -78,7 +78,15 @@ pub(crate) fn references_at(
 
 fn random_position(rng: &mut Rng) -> Position {
     let files = if rng.below(4) == 0 { 10 } else { 8 };
-    let mut pos = Position::empty(files);
+    random_on(
+        rng,
+        staunton::BoardSize::new(files, 8).expect("a board size"),
+    )
+}
+
+/// A random position on a board of `size`: about 45 % of the squares hold a piece.
+pub(crate) fn random_on(rng: &mut Rng, size: staunton::BoardSize) -> Position {
+    let mut pos = Position::blank(size);
     let pieces: Vec<Piece> = Piece::all().collect();
     for sq in pos.squares().collect::<Vec<_>>() {
         if rng.below(100) < 45 {
