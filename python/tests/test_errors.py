@@ -25,7 +25,8 @@ def test_a_bad_fen_is_a_fen_error_with_the_services_sentence():
     error = raises(staunton.FenError, staunton.png, "rnbqkbnr/pppppppp/8/8")
     assert str(error) == (
         'fen "rnbqkbnr/pppppppp/8/8" is not a valid FEN: placement has 4 ranks, '
-        'expected 8 ranks separated by "/"'
+        'expected 8 ranks separated by "/" (a board that is neither square nor 8 ranks '
+        'tall needs its size: board=8x4)'
     )
     assert error.param == "fen"
 
