@@ -123,6 +123,8 @@
       if (v) p.set(name, v);
     }
     if ($("turn").checked) p.set("turn", "1");
+    // How the FEN is read: a list of the page's own (the dialects the service names).
+    if (!pgn && $("dialect").value !== "standard") p.set("dialect", $("dialect").value);
     // The page's colour: a list of the page's own (the API takes colours too).
     if ($("background").value !== "light") p.set("background", $("background").value);
     for (const [k, v] of Object.entries(overrides || {})) {

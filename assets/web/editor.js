@@ -7,8 +7,13 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const FILES = "abcdefghij";
+  const FILES = "abcdefghijklmnop";
   const NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn", a: "archbishop", c: "chancellor" };
+  // Fairy FEN (dialect=fairy): no archbishop or chancellor; c x s t are markers.
+  const FAIRY_NAMES = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn", c: "circle", x: "cross", s: "square", t: "triangle" };
+  const TURN_WORDS = ["", " turned a quarter to the right", " upside down", " turned a quarter to the left"];
+  // One square of a Fairy FEN rank: neutral (-), turned (*1..*3), text ('A, ''12) or a letter.
+  const TOKEN = /(\d+)|(-?(?:\*[0-3])?(?:''[^/]{2}|'[^/]|[A-Za-z]))(~?)/uy;
   const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   const EMPTY = "8/8/8/8/8/8/8/8 w - - 0 1";
   const DRAG_PX = 4;          // a press that moves less than this is a click
@@ -16,9 +21,10 @@
 
   // --- the position ------------------------------------------------------------------
 
-  // A position as the editor holds it: `files` (8 or 10), `cells` (rank 8 first, file a
-  // first; a piece letter with "~" when promoted, or ""), and the FEN's other fields as
-  // text. `pocket` keeps crazyhouse hands as written ("[Qn]" or "/Qn").
+  // A position as the editor holds it: `files` and `ranks` (1 to 16 each), `cells` (top
+  // rank first, file a first; a piece letter with "~" when promoted, a Fairy FEN figure
+  // such as "-k", "*2Q", "'A" or "''12", or ""), and the FEN's other fields as text.
+  // `pocket` keeps crazyhouse hands as written ("[Qn]" or "/Qn").
   function parseFen(text) {
     let fen = String(text || "").trim();
     const tag = /^\[\s*FEN\s+"([^"]*)"\s*\]$/i.exec(fen);
@@ -33,26 +39,20 @@
     let pocket = "";
     const hand = /^([^[]*)(\[[^\]]*\])$/.exec(placement);
     if (hand) { placement = hand[1]; pocket = hand[2]; }
-    let ranks = placement.split("/");
-    if (ranks.length === 9) { pocket = "/" + ranks[8]; ranks = ranks.slice(0, 8); }
-    if (ranks.length !== 8) return null;
-    const rows = [];
-    for (const rank of ranks) {
-      const row = [];
-      const re = /(\d+)|([pnbrqkacPNBRQKAC])(~?)/y;
-      let m;
-      re.lastIndex = 0;
-      while (re.lastIndex < rank.length && (m = re.exec(rank))) {
-        if (m[1]) for (let i = 0; i < Number(m[1]); i++) row.push("");
-        else row.push(m[2] + m[3]);
-      }
-      if (re.lastIndex !== rank.length && rank.length) return null;
-      rows.push(row);
+    const ranks = placement.split("/");
+    let rows = ranks.map(parseRank);
+    // A ninth rank unlike the eight above it is a crazyhouse pocket.
+    if (rows.length === 9 && rows.slice(0, 8).every((r) => r && r.length === rows[0].length)
+        && (!rows[8] || rows[8].length !== rows[0].length)) {
+      pocket = "/" + ranks[8];
+      rows = rows.slice(0, 8);
     }
+    if (rows.length < 1 || rows.length > 16 || rows.some((r) => !r)) return null;
     const files = rows[0].length;
-    if ((files !== 8 && files !== 10) || rows.some((r) => r.length !== files)) return null;
+    if (files < 1 || files > 16 || rows.some((r) => r.length !== files)) return null;
     return {
       files,
+      ranks: rows.length,
       cells: rows.flat(),
       side: fields[1] === "b" ? "b" : "w",
       castling: fields[2] || "-",
@@ -63,9 +63,23 @@
     };
   }
 
+  // The cells of one rank, or null when it is not one.
+  function parseRank(rank) {
+    const row = [];
+    let m;
+    TOKEN.lastIndex = 0;
+    while (TOKEN.lastIndex < rank.length && (m = TOKEN.exec(rank))) {
+      if (m[1]) for (let i = 0; i < Number(m[1]); i++) row.push("");
+      else row.push(m[2] + m[3]);
+      if (row.length > 16) return null;
+    }
+    if (TOKEN.lastIndex !== rank.length && rank.length) return null;
+    return row;
+  }
+
   function placementOf(pos) {
     const ranks = [];
-    for (let r = 0; r < 8; r++) {
+    for (let r = 0; r < pos.ranks; r++) {
       let out = "";
       let run = 0;
       for (let f = 0; f < pos.files; f++) {
@@ -86,19 +100,40 @@
   }
 
   // Square names and the cell index behind them.
-  const squareName = (pos, i) => FILES[i % pos.files] + (8 - Math.floor(i / pos.files));
+  const squareName = (pos, i) => FILES[i % pos.files] + (pos.ranks - Math.floor(i / pos.files));
   function squareIndex(pos, name) {
-    const m = /^([a-j])([1-8])$/.exec(name);
+    const m = /^([a-p])(\d{1,2})$/.exec(name);
     if (!m) return -1;
     const f = FILES.indexOf(m[1]);
-    return f < pos.files ? (8 - Number(m[2])) * pos.files + f : -1;
+    const r = Number(m[2]);
+    return f < pos.files && r >= 1 && r <= pos.ranks ? (pos.ranks - r) * pos.files + f : -1;
   }
 
+  const dialect = () => ($("dialect") && $("dialect").value) || "standard";
+
+  // A cell in words: "white knight", "neutral king", "white queen upside down",
+  // "text “12”", "white circle", "white piece lettered E".
   function pieceName(c) {
     if (!c) return "empty";
-    const letter = c[0];
-    const colour = letter === letter.toUpperCase() ? "white" : "black";
-    return (c.endsWith("~") ? "promoted " : "") + colour + " " + NAMES[letter.toLowerCase()];
+    const m = /^(-?)(?:\*([0-3]))?('{0,2})(.*?)(~?)$/u.exec(c);
+    const turn = TURN_WORDS[Number(m[2] || 0)];
+    if (m[3]) return `text “${m[4]}”${turn}`;
+    const letter = m[4];
+    const lower = letter.toLowerCase();
+    const colour = m[1] ? "neutral" : letter === lower ? "black" : "white";
+    const name = (dialect() === "fairy" ? FAIRY_NAMES : NAMES)[lower] || `piece lettered ${letter.toUpperCase()}`;
+    return (m[5] ? "promoted " : "") + colour + " " + name + turn;
+  }
+
+  // Whether a cell needs Fairy FEN: neutral, turned, text, or a marker. C is a circle
+  // too except on a 10-file board, where the standard dialect has chancellors.
+  const isFairy = (c, files) => /^-|^\*|'|^[XxSsTt]$/.test(c) || (files !== 10 && /^[Cc]$/.test(c));
+
+  // The figure of `c` turned a further quarter clockwise (a full turn is upright again).
+  function turned(c) {
+    const m = /^(-?)(?:\*([0-3]))?(.*)$/u.exec(c);
+    const next = (Number(m[2] || 0) + 1) % 4;
+    return m[1] + (next ? "*" + next : "") + m[3];
   }
 
   // --- the marks ---------------------------------------------------------------------
@@ -108,14 +143,14 @@
     return String(text || "").split(",").map((s) => s.trim()).filter(Boolean);
   }
   function markParts(item) {
-    const m = /^([GRYB]?)([a-j]\d{1,2})([a-j]\d{1,2})?$/i.exec(item);
+    const m = /^([GRYB]?)([a-p]\d{1,2})([a-p]\d{1,2})?$/i.exec(item);
     if (!m) return null;
     return { colour: (m[1] || "G").toUpperCase(), from: m[2].toLowerCase(), to: (m[3] || m[2]).toLowerCase() };
   }
 
   // --- state, history ----------------------------------------------------------------
 
-  const controls = ["fen", "pgn", "ply", "orientation", "arrows", "highlight", "squares"];
+  const controls = ["fen", "dialect", "pgn", "ply", "orientation", "arrows", "highlight", "squares"];
   let pos = parseFen(START);
   let game = null;            // /game.json of the PGN box, when it holds a game
   let gameKey = "";
@@ -204,6 +239,11 @@
 
   function writeFen() {
     $("fen").value = fenOf(pos);
+    const select = $("dialect");
+    if (select && select.value !== "fairy" && pos.cells.some((c) => isFairy(c, pos.files))) {
+      select.value = "fairy";
+      announce("FEN dialect: Fairy FEN.");
+    }
   }
 
   // Editing a game's position leaves the game: the position becomes the FEN.
@@ -230,6 +270,7 @@
     } else {
       q.set("fen", fenOf(pos, false));
     }
+    if (dialect() !== "standard") q.set("dialect", dialect());
     q.set("coordinates", "inside");
     for (const name of ["orientation", "pieces", "theme", "arrows", "highlight", "squares", "lastMove", "check", "annotations"]) {
       const v = ($(name) && $(name).value || "").trim();
@@ -262,16 +303,22 @@
       next.src = url;
     }
     grid.style.setProperty("--files", String(pos.files));
+    grid.style.setProperty("--ranks", String(pos.ranks));
+    grid.parentElement.style.setProperty("--files", String(pos.files));
+    grid.parentElement.style.setProperty("--ranks", String(pos.ranks));
     const flip = blackBelow();
     const need = pos.cells.length;
-    if (grid.querySelectorAll("[role=gridcell]").length !== need || grid.dataset.flip !== String(flip)) {
+    const shape = `${pos.files}x${pos.ranks}`;
+    if (grid.querySelectorAll("[role=gridcell]").length !== need || grid.dataset.flip !== String(flip)
+        || grid.dataset.shape !== shape) {
       grid.textContent = "";
       grid.dataset.flip = String(flip);
-      for (let row = 0; row < 8; row++) {
+      grid.dataset.shape = shape;
+      for (let row = 0; row < pos.ranks; row++) {
         const r = document.createElement("div");
         r.setAttribute("role", "row");
         for (let col = 0; col < pos.files; col++) {
-          const i = flip ? (7 - row) * pos.files + (pos.files - 1 - col) : row * pos.files + col;
+          const i = flip ? (pos.ranks - 1 - row) * pos.files + (pos.files - 1 - col) : row * pos.files + col;
           const cell = document.createElement("div");
           cell.setAttribute("role", "gridcell");
           cell.dataset.index = String(i);
@@ -297,7 +344,7 @@
     for (const box of document.querySelectorAll("#ed-castling input")) box.disabled = !editable;
     for (const b of document.querySelectorAll("#palette button")) {
       const extra = "AaCc".includes(b.dataset.piece);
-      b.hidden = extra && pos.files !== 10;
+      b.hidden = extra && (pos.files !== 10 || dialect() === "fairy");
     }
   }
 
@@ -305,8 +352,8 @@
     const rect = $("board").getBoundingClientRect();
     if (x < rect.left || y < rect.top || x >= rect.right || y >= rect.bottom) return -1;
     const col = Math.floor(((x - rect.left) / rect.width) * pos.files);
-    const row = Math.floor(((y - rect.top) / rect.height) * 8);
-    return blackBelow() ? (7 - row) * pos.files + (pos.files - 1 - col) : row * pos.files + col;
+    const row = Math.floor(((y - rect.top) / rect.height) * pos.ranks);
+    return blackBelow() ? (pos.ranks - 1 - row) * pos.files + (pos.files - 1 - col) : row * pos.files + col;
   }
 
   function focusCell(i) {
@@ -325,6 +372,30 @@
       pos.cells[i] = piece;
       writeFen();
     }, piece ? `${pieceName(piece)} on ${square}` : `${square} cleared`);
+  }
+
+  // Turn the figure on cell `i` a quarter clockwise (Shift+click, T, or the Turn button).
+  function turnPiece(i) {
+    const piece = pos.cells[i];
+    if (!piece) { announce(`${squareName(pos, i)} is empty: nothing to turn.`); return; }
+    const next = turned(piece.replace(/~$/, ""));
+    edit(() => {
+      leaveGame();
+      pos.cells[i] = next;
+      writeFen();
+    }, `${pieceName(next)} on ${squareName(pos, i)}`);
+  }
+
+  // Write one or two characters of text on cell `i` (the Text field).
+  function putText(i) {
+    const chars = [...$("ed-text").value.trim()];
+    if (chars.length < 1 || chars.length > 2 || chars.some((c) => c === "'" || c === "/")) {
+      announce("Text: type one or two characters (not ' or /), then press Write.");
+      $("ed-text").setAttribute("aria-invalid", "true");
+      return;
+    }
+    $("ed-text").removeAttribute("aria-invalid");
+    putPiece(i, (chars.length === 2 ? "''" : "'") + chars.join(""));
   }
 
   function movePiece(from, to) {
@@ -390,7 +461,7 @@
       const on = b.dataset.tool === next || b.dataset.piece === next;
       b.setAttribute("aria-pressed", String(on));
     }
-    $("board").dataset.tool = "AaCcKkQqRrBbNnPp".includes(next) ? "place" : next;
+    $("board").dataset.tool = ["move", "marks", "crosses"].includes(next) ? next : "place";
     const words = { move: "Move pieces", marks: "Arrows and highlights", crosses: "Crosses" };
     announce(words[next] ? `${words[next]} tool.` : `Placing the ${pieceName(next)}.`);
   }
@@ -403,7 +474,9 @@
     const img = document.createElement("img");
     img.className = "ghost";
     img.alt = "";
-    img.src = pieceUrl(piece);
+    const url = pieceUrl(piece);
+    if (url) img.src = url;
+    else img.classList.add("ghost-figure");
     const size = $("board").getBoundingClientRect().width / pos.files;
     img.style.width = img.style.height = size + "px";
     document.body.appendChild(img);
@@ -436,6 +509,8 @@
       gesture = { kind: "cross", from: i, x: e.clientX, y: e.clientY };
     } else if (tool !== "move") {
       gesture = { kind: "place", from: i, piece: tool, x: e.clientX, y: e.clientY };
+    } else if (pos.cells[i] && e.shiftKey && e.button === 0) {
+      turnPiece(i);
     } else if (pos.cells[i]) {
       gesture = { kind: "drag", from: i, piece: pos.cells[i], x: e.clientX, y: e.clientY, moved: false };
       const cell = $("board").querySelector(`[data-index="${i}"]`);
@@ -490,15 +565,27 @@
     const flip = blackBelow() ? -1 : 1;
     const file = cursor % pos.files + dCol * flip;
     const rank = Math.floor(cursor / pos.files) + dRow * flip;
-    if (file < 0 || file >= pos.files || rank < 0 || rank > 7) return;
+    if (file < 0 || file >= pos.files || rank < 0 || rank >= pos.ranks) return;
     focusCell(rank * pos.files + file);
     announce(`${squareName(pos, cursor)}, ${pieceName(pos.cells[cursor])}`);
   }
 
   let markFrom = -1;   // the square a keyboard mark starts from (Space), or -1
 
+  // Jump to the square a file letter and rank digits name.
+  function jumpTo(jump) {
+    if (!jump || jump !== pendingJump) return;
+    pendingJump = null;
+    const i = squareIndex(pos, jump.letter + jump.digits);
+    if (i >= 0) {
+      focusCell(i);
+      announce(`${squareName(pos, i)}, ${pieceName(pos.cells[i])}`);
+    }
+  }
+
   function commitPendingJump() {
     if (!pendingJump) return;
+    if (pendingJump.digits) { jumpTo(pendingJump); return; }
     const { letter } = pendingJump;
     clearTimeout(pendingJump.timer);
     pendingJump = null;
@@ -506,7 +593,8 @@
   }
   function placeByLetter(letter) {
     const lower = letter.toLowerCase();
-    if (!NAMES[lower] || ((lower === "a" || lower === "c") && pos.files !== 10)) return;
+    const extra = lower === "a" || lower === "c";
+    if (!NAMES[lower] || (extra && (pos.files !== 10 || dialect() === "fairy"))) return;
     // Plain letters are White's pieces, with Shift Black's.
     putPiece(cursor, letter === lower ? lower.toUpperCase() : lower);
   }
@@ -514,16 +602,18 @@
   function onGridKey(e) {
     if (e.ctrlKey || e.metaKey) return;   // undo and redo are the page's
     const key = e.key;
-    if (pendingJump && /^[1-8]$/.test(key)) {
+    if (pendingJump && /^[0-9]$/.test(key)) {
       e.preventDefault();
-      const file = pendingJump.letter;
       clearTimeout(pendingJump.timer);
-      pendingJump = null;
-      const i = squareIndex(pos, file + key);
-      if (i >= 0) {
-        focusCell(i);
-        announce(`${squareName(pos, i)}, ${pieceName(pos.cells[i])}`);
+      const digits = (pendingJump.digits || "") + key;
+      // On a board of 10 ranks or more, "1" may begin "10" to "16": wait for a second digit.
+      if (digits === "1" && pos.ranks >= 10) {
+        pendingJump.digits = digits;
+        pendingJump.timer = setTimeout(() => jumpTo(pendingJump), JUMP_MS);
+        return;
       }
+      pendingJump.digits = digits;
+      jumpTo(pendingJump);
       return;
     }
     if (pendingJump && (key === "Enter")) { e.preventDefault(); commitPendingJump(); return; }
@@ -552,6 +642,11 @@
     }
     if (key === "Escape" && markFrom >= 0) { markFrom = -1; announce("Mark cancelled."); return; }
     if (key === "x" || key === "X") { e.preventDefault(); toggleCross(cursor); return; }
+    if ((key === "t" || key === "T") && !FILES.slice(0, pos.files).includes("t")) {
+      e.preventDefault();
+      turnPiece(cursor);
+      return;
+    }
     if (/^[a-zA-Z]$/.test(key) && !e.altKey) {
       const lower = key.toLowerCase();
       const isFile = key === lower && FILES.slice(0, pos.files).includes(lower);
@@ -624,15 +719,20 @@
   }
 
   function pieceUrl(piece) {
-    const colour = piece === piece.toUpperCase() ? "w" : "b";
+    const letter = piece.replace(/^-?(\*[0-3])?/, "")[0] || "";
+    if (!/^[KQRBNPACkqrbnpac]$/.test(letter) || (dialect() === "fairy" && /[ACac]/.test(letter))) {
+      return "";   // text, markers and letter pieces have no artwork of their own
+    }
+    const colour = piece.startsWith("-") || letter === letter.toUpperCase() ? "w" : "b";
     const set = $("pieces").value || "staunton";
-    return `/piece.svg?pieces=${encodeURIComponent(set)}&piece=${colour}${piece.toUpperCase()}`;
+    return `/piece.svg?pieces=${encodeURIComponent(set)}&piece=${colour}${letter.toUpperCase()}`;
   }
 
   function drawPalette() {
     for (const b of document.querySelectorAll("#palette button[data-piece]")) {
       const img = b.querySelector("img");
       const url = pieceUrl(b.dataset.piece);
+      if (!img || !url) continue;
       if (img.getAttribute("src") !== url) img.src = url;
     }
   }
@@ -725,6 +825,11 @@
     $("ed-start").addEventListener("click", () => setPosition(START, "Start position."));
     $("ed-empty").addEventListener("click", () => setPosition(EMPTY, "Empty board."));
     $("ed-flip").addEventListener("click", flip);
+    $("ed-turn").addEventListener("click", () => turnPiece(cursor));
+    $("ed-write").addEventListener("click", () => putText(cursor));
+    $("ed-text").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); putText(cursor); }
+    });
     $("ed-clear").addEventListener("click", clearMarks);
     $("ed-paste").addEventListener("click", paste);
     $("ed-undo").addEventListener("click", () => stepHistory(undo, redo, "undo"));

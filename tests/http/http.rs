@@ -508,6 +508,48 @@ async fn the_front_page_is_served_with_its_script_and_style_from_this_origin_onl
     }
 }
 
+/// The composer's fairy controls: the FEN dialect (each of the service's dialects, sent as
+/// `dialect`), neutral pieces and markers in the palette, a labelled turn button and a
+/// labelled text field; the editor reads boards of any size (files a–p, ranks to 16).
+#[tokio::test]
+async fn the_front_page_offers_the_fen_dialects_and_fairy_figures() {
+    let s = state();
+    let html = get(&s, "/").await.text();
+    assert!(
+        html.contains(r#"<label for="dialect">"#),
+        "the dialect select is labelled"
+    );
+    assert!(html.contains(r#"<select id="dialect" name="dialect""#));
+    for name in staunton::fen::Dialect::NAMES {
+        assert!(
+            html.contains(&format!(r#"<option value="{name}">"#)),
+            "dialect {name} offered"
+        );
+    }
+    for piece in ["-k", "-q", "-r", "-b", "-n", "-p", "C", "X", "S", "T"] {
+        let button = format!(r#"data-piece="{piece}""#);
+        let at = html
+            .find(&button)
+            .unwrap_or_else(|| panic!("palette has {piece}"));
+        let tag = &html[at..at + html[at..].find('>').expect("a tag")];
+        assert!(tag.contains("aria-label="), "{piece} is labelled: {tag}");
+    }
+    assert!(html.contains(r#"id="ed-turn""#) && html.contains(r#"aria-keyshortcuts="T""#));
+    assert!(html.contains(r#"<label for="ed-text">"#) && html.contains(r#"id="ed-write""#));
+    let editor = get(&s, "/editor.js").await.text();
+    assert!(editor.contains("abcdefghijklmnop"), "files a to p");
+    assert!(editor.contains("pos.ranks"), "ranks from the FEN");
+    assert!(
+        editor.contains(r#"q.set("dialect""#),
+        "the board asks in the dialect"
+    );
+    let app = get(&s, "/app.js").await.text();
+    assert!(
+        app.contains(r#"p.set("dialect""#),
+        "the diagram asks in the dialect"
+    );
+}
+
 #[tokio::test]
 async fn metrics_report_every_cache_next_to_its_bound() {
     let s = state();
