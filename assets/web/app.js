@@ -263,7 +263,7 @@
     const url = diagramUrl(pairs);
     // What /describe is asked: the FEN, or the game and its ply (the end, for the whole
     // game), in the alt text's language.
-    const about = pairs.filter(([k]) => k === "fen" || k === "pgn" || k === "lang" || (k === "ply" && !wholeGame()));
+    const about = pairs.filter(([k]) => k === "fen" || k === "dialect" || k === "pgn" || k === "lang" || (k === "ply" && !wholeGame()));
     const known = about.some(([k, v]) => (k === "fen" || k === "pgn") && v);
     $("frame").setAttribute("aria-busy", "true");
     setStatus("Rendering…");

@@ -342,9 +342,12 @@
     const editable = !inGame();
     $("ed-side").disabled = !editable;
     for (const box of document.querySelectorAll("#ed-castling input")) box.disabled = !editable;
+    // Archbishop and chancellor are X-FEN's, on 10 files; the markers are Fairy FEN's, where
+    // C is a circle (on 10 files only once the dialect is Fairy FEN).
+    const fairy = dialect() === "fairy";
     for (const b of document.querySelectorAll("#palette button")) {
-      const extra = "AaCc".includes(b.dataset.piece);
-      b.hidden = extra && (pos.files !== 10 || dialect() === "fairy");
+      if (b.classList.contains("marker")) b.hidden = pos.files === 10 && !fairy;
+      else if ("AaCc".includes(b.dataset.piece)) b.hidden = pos.files !== 10 || fairy;
     }
   }
 

@@ -100,6 +100,12 @@ async function previewDiffers(page, query) {
   }, query);
 }
 
+// Scroll the tools, the palette and the board into view (as a person would before dragging; the
+// page's other controls, used in between, may have scrolled them away).
+async function showEditor(page) {
+  await page.locator("#tools").evaluate((el) => el.scrollIntoView({ block: "start" }));
+}
+
 async function centre(page, selector) {
   const box = await page.locator(selector).boundingBox();
   if (!box) throw new Error("FAILED: " + selector + " is not on screen");
@@ -169,8 +175,10 @@ try {
   await drag(page, await centre(page, square("f3")), await centre(page, square("g5")));
   await waitForOutput(page, (p) => (p.get("fen") || "").startsWith("rnbqkbnr/pppp1ppp/8/4p1N1/4P3/8/"), "the knight on g5");
   check(/white knight from f3 to g5/.test(await page.textContent("#editor-live")), "the move is announced");
+  await showEditor(page);
+  const knight = await centre(page, square("g5"));
   const board = await page.locator("#board").boundingBox();
-  await drag(page, await centre(page, square("g5")), { x: board.x + board.width + 60, y: board.y + 40 });
+  await drag(page, knight, { x: board.x + board.width + 60, y: board.y + 40 });
   await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/"), "the knight dropped off the board");
   check(true, "a piece dragged off the board is removed");
   await page.keyboard.press("Control+z");
@@ -226,6 +234,54 @@ try {
   await waitForOutput(page, (p) => !p.has("squares") && !p.has("highlight"), "marks cleared");
   check(true, "Clear marks removes them");
   await page.click('#tools button[data-tool="move"]');
+
+  // --- fairy figures: neutral pieces, turns, text and markers ---------------------------
+  await emptyEditor(page);
+  check(await page.inputValue("#dialect") === "standard", "the FEN dialect starts as standard");
+  await drag(page, await centre(page, paletteButton("-k")), await centre(page, square("e4")));
+  await waitForOutput(page, (p) => p.get("dialect") === "fairy" && fenHead(p.get("fen")).startsWith("8/8/8/8/4-k3/"),
+    "the neutral king");
+  check(await page.inputValue("#dialect") === "fairy", "placing a neutral king switches the dialect to Fairy FEN");
+  check(await page.getAttribute(square("e4"), "aria-label") === "e4, neutral king", "its cell reads “e4, neutral king”");
+  await drag(page, await centre(page, paletteButton("Q")), await centre(page, square("d1")));
+  await page.click(square("d1"), { modifiers: ["Shift"] });
+  await page.click("#ed-turn");
+  await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("8/8/8/8/4-k3/8/8/3*2Q4"), "the queen turned twice");
+  check(await page.getAttribute(square("d1"), "aria-label") === "d1, white queen upside down",
+    "Shift+click and Turn 90° turn the queen upside down (*2Q)");
+  await page.click(square("c3"));
+  await page.fill("#ed-text", "12");
+  await page.click("#ed-write");
+  await showEditor(page);
+  await drag(page, await centre(page, '#palette button.marker[data-piece="C"]'), await centre(page, square("f6")));
+  const FAIRY = "8/8/5C2/8/4-k3/2''125/8/3*2Q4";
+  await waitForOutput(page, (p) => (p.get("fen") || "").startsWith(FAIRY + " "), "the text and the circle");
+  check(await page.getAttribute(square("c3"), "aria-label") === "c3, text “12”", "Write puts the text “12” on c3");
+  check(await page.getAttribute(square("f6"), "aria-label") === "f6, white circle", "the palette's circle marker is on f6");
+  const fairyFen = (await produced(page)).get("fen");
+  const fairyDiffer = await previewDiffers(page, "dialect=fairy&fen=" + encodeURIComponent(fairyFen));
+  check(fairyDiffer === 0, `the preview is the service's Fairy FEN diagram (${(fairyDiffer * 100).toFixed(2)} % differ)`);
+  await page.waitForFunction(() => /Neutral: King e4/.test(document.querySelector("#out-img").value), null, { timeout: 10000 });
+  check(/Queen \(upside down\) d1/.test(await page.inputValue("#out-img")),
+    "the <img>'s alt text reads the figures (“Neutral: King e4”, “Queen (upside down) d1”)");
+  await page.screenshot({ path: join(shots, "editor-fairy.png"), fullPage: false });
+
+  // --- a 10×10 board (grand chess) -----------------------------------------------------
+  const GRAND = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1";
+  await page.click("#ed-empty");
+  await page.selectOption("#dialect", "standard");   // c is X-FEN's chancellor, not a circle
+  await page.locator("#fen").fill(GRAND);
+  await page.waitForFunction(() => document.querySelectorAll("#board [role=gridcell]").length === 100, null, { timeout: 10000 });
+  check(await page.locator("#board [role=row]").count() === 10, "a grand chess FEN gives the editor 10 rows of 10 cells");
+  check(await page.getAttribute(square("j10"), "aria-label") === "j10, black rook", "the corner cell reads “j10, black rook”");
+  await showEditor(page);
+  await drag(page, await centre(page, square("e3")), await centre(page, square("e5")));
+  await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("r8r/1nbqkcabn1/pppppppppp/10/10/4P5/10/PPPP1PPPPP/"),
+    "the pawn moved on the 10×10 board");
+  check(true, "a drag moves the pawn from e3 to e5 on the 10×10 board");
+  const grandDiffer = await previewDiffers(page, "fen=" + encodeURIComponent((await produced(page)).get("fen")));
+  check(grandDiffer === 0, `the preview is the service's 10×10 diagram (${(grandDiffer * 100).toFixed(2)} % differ)`);
+  await page.screenshot({ path: join(shots, "editor-10x10.png"), fullPage: false });
 
   // --- 2. by keyboard only -------------------------------------------------------------
   await emptyEditor(page);
@@ -320,7 +376,7 @@ try {
   check(overflow <= 0, `no sideways scrolling at 390 px (${overflow} px too wide)`);
   const cellSize = (await mobile.locator(square("a1")).boundingBox()).width;
   check(cellSize >= 36, `squares are big enough to touch (${cellSize.toFixed(0)} px)`);
-  await mobile.locator(square("g1")).scrollIntoViewIfNeeded();
+  await showEditor(mobile);
   const tapAt = async (selector) => { const c = await centre(mobile, selector); await mobile.touchscreen.tap(c.x, c.y); };
   await tapAt(paletteButton("N"));
   await tapAt(square("g1"));
