@@ -249,21 +249,26 @@ try {
   await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("8/8/8/8/4-k3/8/8/3*2Q4"), "the queen turned twice");
   check(await page.getAttribute(square("d1"), "aria-label") === "d1, white queen upside down",
     "Shift+click and Turn 90° turn the queen upside down (*2Q)");
+  await page.focus(square("e4"));
+  await page.keyboard.press("t");
+  await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("8/8/8/8/4-*1k3/"), "the king turned by T");
+  check(await page.getAttribute(square("e4"), "aria-label") === "e4, neutral king turned a quarter to the right",
+    "T on the board turns the focused piece a quarter clockwise (-*1k)");
   await page.click(square("c3"));
   await page.fill("#ed-text", "12");
   await page.click("#ed-write");
   await showEditor(page);
   await drag(page, await centre(page, '#palette button.marker[data-piece="C"]'), await centre(page, square("f6")));
-  const FAIRY = "8/8/5C2/8/4-k3/2''125/8/3*2Q4";
+  const FAIRY = "8/8/5C2/8/4-*1k3/2''125/8/3*2Q4";
   await waitForOutput(page, (p) => (p.get("fen") || "").startsWith(FAIRY + " "), "the text and the circle");
   check(await page.getAttribute(square("c3"), "aria-label") === "c3, text “12”", "Write puts the text “12” on c3");
   check(await page.getAttribute(square("f6"), "aria-label") === "f6, white circle", "the palette's circle marker is on f6");
   const fairyFen = (await produced(page)).get("fen");
   const fairyDiffer = await previewDiffers(page, "dialect=fairy&fen=" + encodeURIComponent(fairyFen));
   check(fairyDiffer === 0, `the preview is the service's Fairy FEN diagram (${(fairyDiffer * 100).toFixed(2)} % differ)`);
-  await page.waitForFunction(() => /Neutral: King e4/.test(document.querySelector("#out-img").value), null, { timeout: 10000 });
+  await page.waitForFunction(() => /Neutral: King \(turned a quarter to the right\) e4/.test(document.querySelector("#out-img").value), null, { timeout: 10000 });
   check(/Queen \(upside down\) d1/.test(await page.inputValue("#out-img")),
-    "the <img>'s alt text reads the figures (“Neutral: King e4”, “Queen (upside down) d1”)");
+    "the <img>'s alt text reads the figures (“Neutral: King (turned a quarter to the right) e4”, “Queen (upside down) d1”)");
   await page.screenshot({ path: join(shots, "editor-fairy.png"), fullPage: false });
 
   // --- a 10×10 board (grand chess) -----------------------------------------------------
