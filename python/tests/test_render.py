@@ -178,3 +178,34 @@ def test_game_animations_equal_the_command_line(tmp_path):
         out = tmp_path / f"game.{suffix}"
         subprocess.run([CLI, "render", "--pgn", str(pgn), "--size", "200", "--delay", "40", "-o", str(out)], check=True)
         assert function(GAME, size=200, delay=40) == out.read_bytes(), suffix
+
+
+FAIRY = "8/8/5C2/8/4-*1k3/2''125/8/3*2Q4 w - - 0 1"
+GRAND = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1"
+
+
+def png_size(png):
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def test_fairy_fen_and_boards_of_any_size():
+    described = staunton.describe(FAIRY, dialect="fairy")
+    assert "Neutral: King (turned a quarter to the right) e4" in described
+    assert "Queen (upside down) d1" in described and "Text: “12” c3" in described
+    assert staunton.png(FAIRY, dialect="fairy")[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(staunton.FenError):
+        staunton.png(FAIRY)  # the standard dialect has no neutral or turned pieces
+    assert staunton.describe(GRAND).startswith("A 10×10 board.")
+    assert "10 | r . . . . . . . . r |" in staunton.text(GRAND)
+    assert png_size(staunton.png("8/8/8/8/8/8/8", board="8x7", size=320, coordinates="none")) == (320, 280)
+
+
+def test_markers_dots_legal_moves_and_regions():
+    plain = staunton.png("start")
+    for options in [dict(marks="circle:e4"), dict(dots="e3,e4"), dict(legal_moves="g1")]:
+        assert staunton.png("start", **options) != plain, options
+    width, height = png_size(staunton.png("start", region="a1:h4", size=320))
+    assert width > height, (width, height)
+    with pytest.raises(staunton.OptionError) as info:
+        staunton.png("start", region="a1:q4")
+    assert info.value.param == "region"

@@ -7,12 +7,11 @@
 
 use crate::chess::game::Game;
 use crate::chess::piece::Color;
-use crate::chess::position::{Position, Square};
+use crate::chess::position::Position;
 use crate::render::encode;
 use crate::render::font::TextFace;
 use crate::render::lzw::Lzw;
-use crate::render::options::{Arrow, Glyph, LastMove, Orientation, RenderOptions};
-use crate::render::theme::Rgba;
+use crate::render::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer};
 use std::collections::HashMap;
 
@@ -38,12 +37,9 @@ pub struct Frame {
     pub bars: Option<[Bar; 2]>,
 }
 
-/// A frame's arrows and coloured squares.
-pub type Marks = (Vec<Arrow>, Vec<(Square, Rgba)>);
-
 /// A game to animate, validated (by `request::GameRequest`): the plies shown, how long
 /// each shows, every frame's options, whether player bars are drawn, and each shown ply's
-/// `[%cal]` arrows and `[%csl]` squares.
+/// comment marks (`[%cal]` arrows, `[%csl]` squares, `[%mark]` markers).
 #[derive(Debug, Clone)]
 pub struct Play {
     /// The game.
@@ -61,8 +57,8 @@ pub struct Play {
     pub last_delay: u16,
     /// Player bars above and below the board (names from the tags, clocks from `[%clk]`).
     pub bars: bool,
-    /// The arrows and coloured squares of each ply shown, `from` first.
-    pub marks: Vec<Marks>,
+    /// The comment marks (`[%cal]`, `[%csl]`, `[%mark]`) of each ply shown, `from` first.
+    pub marks: Vec<CommentMarks>,
 }
 
 impl Play {
@@ -74,14 +70,14 @@ impl Play {
         let lines = self.bars.then(|| player_lines(game));
         let clocks = clocks(game, self.to);
         let mut frames = Vec::with_capacity(self.to - self.from + 1);
-        for (ply, (arrows, highlights)) in (self.from..=self.to).zip(&self.marks) {
+        for (ply, marks) in (self.from..=self.to).zip(&self.marks) {
             let mut options = self.options.clone();
             options.last_move = game.last_move(ply).map(|(from, to)| LastMove {
                 from: Some(from),
                 to,
                 piece: None,
             });
-            (options.arrows, options.highlights) = (arrows.clone(), highlights.clone());
+            marks.apply(&mut options);
             options.glyph = game.nag(ply).and_then(Glyph::from_nag);
             options.orientation = match bottom {
                 Color::White => Orientation::White,

@@ -291,6 +291,27 @@ pub struct Marker {
     pub color: MarkColor,
 }
 
+/// The marks a PGN comment gives one diagram of a game: `[%cal]` arrows, `[%csl]` coloured
+/// squares and `[%mark]` markers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommentMarks {
+    /// `[%cal]`: arrows and circles.
+    pub arrows: Vec<Arrow>,
+    /// `[%csl]`: coloured squares.
+    pub highlights: Vec<(Square, Rgba)>,
+    /// `[%mark]`: square markers.
+    pub markers: Vec<Marker>,
+}
+
+impl CommentMarks {
+    /// `options` with these marks in place of its arrows, coloured squares and markers.
+    pub fn apply(&self, options: &mut RenderOptions) {
+        options.arrows.clone_from(&self.arrows);
+        options.highlights.clone_from(&self.highlights);
+        options.markers.clone_from(&self.markers);
+    }
+}
+
 /// Everything that decides how a position looks: a plain struct, filled in by name with
 /// the rest from [`RenderOptions::default`] (400 px, White at the bottom, labels inside,
 /// the built-in pieces, the `brown` theme).

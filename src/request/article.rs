@@ -9,8 +9,8 @@ use super::{
 use crate::chess::annotated::{self, Annotated, Letters};
 use crate::chess::describe::Lang;
 use crate::chess::position::BoardSize;
-use crate::render::article::{ArticleOptions, MAX_DIAGRAMS, Marks, Notation, SIZE_RANGE, flow};
-use crate::render::options::Format;
+use crate::render::article::{ArticleOptions, MAX_DIAGRAMS, Notation, SIZE_RANGE, flow};
+use crate::render::options::{CommentMarks, Format};
 use crate::render::sheet::Paper;
 
 /// Longest PGN of an article, in bytes (a POSTed body; a `pgn` in the query is bounded by
@@ -223,7 +223,8 @@ fn read_game(pgn: &str, lang: Lang) -> Result<Annotated, RequestError> {
     game.map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))
 }
 
-/// Every `[%cal]`/`[%csl]` of the tree checked (a bad one is the 400 a diagram gives).
+/// Every `[%cal]`/`[%csl]`/`[%mark]` of the tree checked (a bad one is the 400 a diagram
+/// gives).
 fn check_marks(
     line: &[annotated::Node],
     board: BoardSize,
@@ -231,7 +232,10 @@ fn check_marks(
 ) -> Result<(), RequestError> {
     for node in line {
         if !node.commands.is_empty() {
-            parse_annotations(&node.commands.concat(), board, limits)?;
+            let text = node.commands.concat();
+            parse_annotations(&text, board, limits)?;
+            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)?;
+            super::marks::within("[%mark]", markers, limits.squares)?;
         }
         for variation in &node.variations {
             check_marks(variation, board, limits)?;
@@ -240,9 +244,19 @@ fn check_marks(
     Ok(())
 }
 
-/// A diagram's arrows and squares from its commands (checked when the request was read).
-pub fn marks(commands: &[String]) -> Marks {
-    parse_annotations(&commands.concat(), BoardSize::CHESS, &Limits::default()).unwrap_or_default()
+/// A diagram's arrows, squares and markers from its commands (checked when the request was
+/// read).
+pub fn marks(commands: &[String]) -> CommentMarks {
+    let (text, limits) = (commands.concat(), Limits::default());
+    let (arrows, highlights) =
+        parse_annotations(&text, BoardSize::CHESS, &limits).unwrap_or_default();
+    let markers = super::marks::parse_mark_commands("pgn", &text, BoardSize::CHESS, limits.squares)
+        .unwrap_or_default();
+    CommentMarks {
+        arrows,
+        highlights,
+        markers,
+    }
 }
 
 impl ArticleRequest {

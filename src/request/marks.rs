@@ -132,6 +132,24 @@ pub(crate) fn parse_mark_commands(
     Ok(out)
 }
 
+/// `markers`, unless there are more than `max` of them (`what` names where they come from).
+pub(crate) fn within(
+    what: &str,
+    markers: Vec<Marker>,
+    max: usize,
+) -> Result<Vec<Marker>, RequestError> {
+    if markers.len() > max {
+        return Err(RequestError::new(
+            "marks",
+            format!(
+                "{what} make {} markers: at most {max} are allowed",
+                markers.len()
+            ),
+        ));
+    }
+    Ok(markers)
+}
+
 /// `dots`: squares with an optional colour (`e3,Re4`), each a dot.
 pub(crate) fn parse_dots(
     value: &str,

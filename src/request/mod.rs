@@ -12,8 +12,8 @@ use crate::chess::position::{BoardSize, Position, Square};
 pub use crate::echo::Echo;
 pub use crate::render::animate::Play;
 use crate::render::options::{
-    Arrow, Check, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE,
-    Orientation, RenderOptions, TextStyle,
+    Arrow, Check, CommentMarks, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE,
+    MIN_SIZE, Orientation, RenderOptions, TextStyle,
 };
 use crate::render::theme::{MarkColor, Rgba, THEME_NAMES, Theme, theme_list};
 use thiserror::Error;
@@ -696,16 +696,7 @@ fn markers<'a>(
     if let Some(v) = get("legalMoves") {
         out.extend(marks::parse_legal_moves(v, position)?);
     }
-    if out.len() > max {
-        return Err(RequestError::new(
-            "marks",
-            format!(
-                "marks, dots, legalMoves and [%mark] make {} markers: at most {max} are allowed",
-                out.len()
-            ),
-        ));
-    }
-    Ok(out)
+    marks::within("marks, dots, legalMoves and [%mark]", out, max)
 }
 
 /// The drawing options of a request, read in the order of their fields (so the first bad
@@ -937,7 +928,7 @@ impl GameRequest {
             players.unwrap_or_else(|| ["White", "Black"].iter().any(|s| names_player(&game, s)));
         let board = request.position.size();
         let marks = (from..=to)
-            .map(|ply| annotations_at(&game, ply, board, &limits))
+            .map(|ply| comment_marks_at(&game, ply, board, &limits))
             .collect::<Result<Vec<_>, _>>()?;
         let play = Play {
             game,
@@ -1063,6 +1054,25 @@ pub fn annotations_at(
     limits: &Limits,
 ) -> Result<Annotations, RequestError> {
     parse_annotations(game.comment(ply), board, limits).map_err(|e| comment_error(game, ply, &e))
+}
+
+/// The `[%cal]`, `[%csl]` and `[%mark]` marks of the comment after the move that led to
+/// `ply`: an animation frame's.
+pub fn comment_marks_at(
+    game: &Game,
+    ply: usize,
+    board: BoardSize,
+    limits: &Limits,
+) -> Result<CommentMarks, RequestError> {
+    let (arrows, highlights) = annotations_at(game, ply, board, limits)?;
+    let markers = marks::parse_mark_commands("pgn", game.comment(ply), board, limits.squares)
+        .and_then(|markers| marks::within("[%mark]", markers, limits.squares))
+        .map_err(|e| comment_error(game, ply, &e))?;
+    Ok(CommentMarks {
+        arrows,
+        highlights,
+        markers,
+    })
 }
 
 /// `e`, an error in the comment after the move that led to `ply`, as `pgn`'s.

@@ -101,6 +101,8 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
     );
     let arrows = post(&s, "/article.pdf", "1. e4 {[%cal Gz9e4]} e5 *").await;
     bad(&arrows, &["annotations"]);
+    let markers = post(&s, "/article.pdf", "1. e4 {[%mark blob:e4]} e5 *").await;
+    bad(&markers, &["blob"]);
     let many = post(
         &s,
         "/article.pdf?every=1",

@@ -203,3 +203,35 @@ fn excerpts_loops_and_bars_follow_the_parameters() {
     let named = request("size=160&players=1", &pgn);
     assert!(named.frames()[0].bars.is_some(), "players=1 asks for them");
 }
+
+#[test]
+fn comment_marks_show_in_their_frames_as_in_the_still_diagrams() {
+    let renderer = Renderer::default();
+    let pgn = "1. e4 {[%mark circle:e4,label:d5:1]} e5 {[%cal Gg1f3][%mark dot:f3]} 2. Nf3 *";
+    let frames = |pgn: &str| {
+        let game = request("size=160&players=0", pgn);
+        gif_frames(&animate::gif(&renderer, &game.frames(), game.looped).expect("a GIF"))
+    };
+    let (marked, plain) = (frames(pgn), frames("1. e4 e5 2. Nf3 *"));
+    assert_eq!(marked.len(), 4, "the start and 3 plies");
+    for (ply, ((frame, _), (bare, _))) in marked.iter().zip(&plain).enumerate() {
+        let still =
+            Request::from_query(&format!("pgn={}&ply={ply}&size=160", urlencode(pgn)), None)
+                .expect("valid");
+        let png = renderer
+            .png(&still.position, &still.options)
+            .expect("renders");
+        let diff = common::compare(&common::decode(&png), frame, TOLERANCE);
+        assert!(
+            diff.matches(),
+            "frame {ply}: {} pixels differ",
+            diff.differing
+        );
+        let has_marks = ply == 1 || ply == 2;
+        let differs = !common::compare(frame, bare, TOLERANCE).matches();
+        assert_eq!(
+            differs, has_marks,
+            "frame {ply}: marks drawn only after 1. e4 and 1... e5"
+        );
+    }
+}

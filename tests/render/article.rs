@@ -388,3 +388,37 @@ fn an_article_with_a_region_draws_that_part_of_each_diagram_readably() {
     let pdf = article.pdf(&renderer).expect("renders");
     assert!(pdf.starts_with(b"%PDF-"));
 }
+
+#[test]
+fn a_diagrams_comment_marks_include_its_mark_markers() {
+    let renderer = Renderer::default();
+    let text = "1. e4 {[#] [%cal Gg1f3][%csl Rd5][%mark circle:e5,label:d4:1]} e5 {[#]} *";
+    let game = annotated::read(text, Letters::English, Limits::default()).expect("reads");
+    let article =
+        Article::new(&renderer, &game, ArticleOptions::default(), &marks).expect("lays out");
+    let (_, marked) = article.diagram(0, 200);
+    let square = |name| Square::parse(name, staunton::BoardSize::CHESS).expect("a square");
+    assert_eq!(marked.arrows.len(), 1, "[%cal]");
+    assert_eq!(marked.highlights.len(), 1, "[%csl]");
+    let squares: Vec<Square> = marked.markers.iter().map(|m| m.square).collect();
+    assert_eq!(squares, [square("e5"), square("d4")], "[%mark], in order");
+    let (_, plain) = article.diagram(1, 200);
+    assert!(
+        plain.arrows.is_empty() && plain.highlights.is_empty() && plain.markers.is_empty(),
+        "the next diagram has none of them"
+    );
+    let (position, _) = article.diagram(0, 200);
+    assert_ne!(
+        renderer.png(position, &marked).expect("renders"),
+        renderer
+            .png(
+                position,
+                &RenderOptions {
+                    markers: Vec::new(),
+                    ..marked.clone()
+                }
+            )
+            .expect("renders"),
+        "the markers are drawn"
+    );
+}

@@ -14,11 +14,9 @@ mod paper;
 
 use crate::chess::annotated::Annotated;
 use crate::chess::describe::Lang;
-use crate::chess::position::Square;
 use crate::render::font::TextFace;
-use crate::render::options::{Arrow, LastMove, RenderOptions};
+use crate::render::options::{CommentMarks, LastMove, RenderOptions};
 use crate::render::sheet::Paper;
-use crate::render::theme::Rgba;
 use crate::render::{RenderError, Renderer};
 
 /// How moves are printed.
@@ -82,16 +80,13 @@ impl Default for ArticleOptions {
     }
 }
 
-/// Arrows and coloured squares of a diagram, read from its move's `[%cal]`/`[%csl]`.
-pub type Marks = (Vec<Arrow>, Vec<(Square, Rgba)>);
-
 /// An article, laid out.
 #[derive(Debug)]
 pub struct Article {
     /// The blocks.
     pub flow: flow::Flow,
-    /// The diagrams' marks, by diagram.
-    marks: Vec<Marks>,
+    /// The diagrams' comment marks, by diagram.
+    marks: Vec<CommentMarks>,
     /// The pages (PDF and SVG).
     pub pages: Vec<pages::Page>,
     /// How it looks.
@@ -110,10 +105,10 @@ impl Article {
         renderer: &Renderer,
         game: &Annotated,
         options: ArticleOptions,
-        marks: &dyn Fn(&[String]) -> Marks,
+        marks: &dyn Fn(&[String]) -> CommentMarks,
     ) -> Result<Article, RenderError> {
         let flow = flow::flow(game, &options);
-        let marks: Vec<Marks> = flow.diagrams.iter().map(|d| marks(&d.commands)).collect();
+        let marks: Vec<CommentMarks> = flow.diagrams.iter().map(|d| marks(&d.commands)).collect();
         let mut article = Article {
             flow,
             marks,
@@ -137,19 +132,17 @@ impl Article {
         size: u32,
     ) -> (&crate::chess::position::Position, RenderOptions) {
         let d = &self.flow.diagrams[n];
-        let (arrows, highlights) = self.marks[n].clone();
-        let options = RenderOptions {
+        let mut options = RenderOptions {
             size,
             last_move: d.last_move.map(|(from, to)| LastMove {
                 from: Some(from),
                 to,
                 piece: None,
             }),
-            arrows,
-            highlights,
             lang: self.options.lang,
             ..self.options.diagram.clone()
         };
+        self.marks[n].apply(&mut options);
         (&d.position, options)
     }
 
