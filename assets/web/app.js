@@ -6,7 +6,12 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   // Controls whose values are free text.
-  const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "annotations", "labels", "caption"];
+  // A parameter's control has its name as id, except where the id is taken: the editor's
+  // grid is #board, so `board` (the board's shape) is #board-shape.
+  const ID = { board: "board-shape" };
+  const idOf = (name) => ID[name] || name;
+  const control = (name) => $(idOf(name));
+  const TEXT = ["lastMove", "check", "arrows", "highlight", "squares", "marks", "dots", "legalMoves", "annotations", "region", "board", "labels", "caption"];
   // Controls filled from an enum of the API.
   const CHOICES = ["orientation", "coordinates", "theme", "pieces", "format", "lang"];
   // The languages of the alt text (`lang`), by their own names; and how each introduces
@@ -119,7 +124,7 @@
       p.set("dark", $("dark").value);
     }
     for (const name of TEXT) {
-      const v = $(name).value.trim();
+      const v = control(name).value.trim();
       if (v) p.set(name, v);
     }
     if ($("turn").checked) p.set("turn", "1");
@@ -174,7 +179,7 @@
     $("whole").checked = state.get("whole") === "1";
     extras = [];
     for (const [key, value] of state) {
-      const el = $(key);
+      const el = control(key);
       if (!el || !el.name || el.name !== key) {
         // A name of the API under another case would override the form: left out.
         const api = order.some((n) => n.toLowerCase() === key.toLowerCase());
@@ -214,11 +219,11 @@
     clearErrors();
     const first = (sentence.match(/^[A-Za-z_]+/) || [""])[0].toLowerCase();
     const name = order.concat(["fen"]).find((n) => n.toLowerCase() === first);
-    const control = name && $(name);
-    const place = control && $(name + "-error");
+    const field = name && control(name);
+    const place = field && $(idOf(name) + "-error");
     if (place) {
       place.textContent = sentence;
-      control.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-invalid", "true");
       if (name === "light" || name === "dark") $("colours").classList.remove("off");
     } else {
       $("error").textContent = sentence;
@@ -450,7 +455,7 @@
   }
 
   function help(name, description) {
-    const el = $(name + "-help");
+    const el = $(idOf(name) + "-help");
     // "Also spelled: …" lists aliases for URL writers; the form uses the main name.
     if (el && description) setRichText(el, description.replace(/\s*Also spelled:.*$/, ""));
   }
@@ -458,7 +463,7 @@
   function resetOptions() {
     for (const name of CHOICES) $(name).value = defaults[name];
     $("size").value = defaults.size;
-    for (const name of TEXT) $(name).value = "";
+    for (const name of TEXT) control(name).value = "";
     $("background").value = "light";
     $("turn").checked = false;
     $("whole").checked = false;

@@ -272,7 +272,9 @@
     }
     if (dialect() !== "standard") q.set("dialect", dialect());
     q.set("coordinates", "inside");
-    for (const name of ["orientation", "pieces", "theme", "arrows", "highlight", "squares", "lastMove", "check", "annotations"]) {
+    // The whole board (no region), with the marks the grid does not show.
+    if ($("board-shape") && $("board-shape").value.trim()) q.set("board", $("board-shape").value.trim());
+    for (const name of ["orientation", "pieces", "theme", "arrows", "highlight", "squares", "marks", "dots", "legalMoves", "lastMove", "check", "annotations"]) {
       const v = ($(name) && $(name).value || "").trim();
       if (v) q.set(name, v);
     }

@@ -106,7 +106,8 @@ try {
   check(await page.getAttribute("#size", "max") === String(apiParams.size.schema.maximum),
     "#size's maximum is the API's");
   for (const id of ["fen", "size", "orientation", "coordinates", "theme", "pieces", "format", "lang", "lastMove",
-    "check", "arrows", "squares", "highlight", "annotations", "turn", "light", "dark"]) {
+    "check", "arrows", "squares", "highlight", "marks", "dots", "legalMoves", "annotations", "region", "board-shape",
+    "turn", "light", "dark"]) {
     const labelled = await page.$eval(`#${id}`, (el) => el.labels.length > 0 && el.labels[0].textContent.trim() !== "");
     check(labelled, `#${id} has a label`);
   }
@@ -270,6 +271,36 @@ try {
   await page.locator("#arrows").fill("");
   await previewLoaded(page, ["fen=start"]);
   check(await page.textContent("#arrows-error") === "", "fixing the value clears its error");
+
+  // --- markers, move dots, legal moves and part of the board ---------------------------
+  const plainWidth = await page.$eval("#preview", (img) => img.naturalWidth);
+  await page.locator("#marks").fill("circle:Re4,label:a3:12");
+  await page.locator("#dots").fill("d3");
+  await page.locator("#legalMoves").fill("g1");
+  await page.locator("#region").fill("a1:h4");
+  await previewLoaded(page, ["marks=circle", "dots=d3", "legalMoves=g1", "region=a1"]);
+  const part = await page.$eval("#preview", (img) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+  check(part.width === plainWidth && part.height < part.width * 0.6,
+    `markers, dots, legal moves and region=a1:h4 reach the diagram: half a board (${part.width} × ${part.height})`);
+  const boardImg = await page.getAttribute("#board-img", "src");
+  check(boardImg.includes("marks=") && boardImg.includes("legalMoves=g1") && !boardImg.includes("region="),
+    "the editor's board shows the markers on the whole board");
+  await page.locator("#region").fill("a1:q4");
+  await page.waitForFunction(() => document.querySelector("#region-error").textContent.length > 0, null, { timeout: 10000 });
+  const regionError = (await page.textContent("#region-error")).trim();
+  check(regionError.startsWith("region ") && regionError.includes("a1:q4"), `a bad region shows its sentence by #region: ${regionError}`);
+  for (const id of ["#marks", "#dots", "#legalMoves", "#region"]) await page.locator(id).fill("");
+  await page.locator("#fen").fill("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR");
+  await page.selectOption("#dialect", "letters");
+  await page.locator("#board-shape").fill("9x10");
+  await previewLoaded(page, ["board=9x10", "dialect=letters"]);
+  const nine = await page.$eval("#preview", (img) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+  check(nine.height > nine.width, `board=9x10 with dialect=letters draws a xiangqi-shaped board (${nine.width} × ${nine.height})`);
+  check(await page.locator("#editor [role=gridcell]").count() === 90, "and the editor edits its 90 squares");
+  await page.locator("#board-shape").fill("");
+  await page.selectOption("#dialect", "standard");
+  await page.locator("#fen").fill("start");
+  await previewLoaded(page, ["fen=start"]);
   expect400 = false;
 
   // --- a game: PGN box, ply slider, the whole game as a GIF ----------------------------
