@@ -6,6 +6,7 @@
 //! and then fails; look at the images before committing them.
 
 use crate::common;
+use crate::svg_matches_png::assert_svg_matches_png;
 
 use image::RgbaImage;
 use staunton::Renderer;
@@ -103,24 +104,9 @@ fn png_and_svg_draw_figures_alike() {
     for (name, dialect, board) in BOARDS {
         let square = 64;
         let r = request(dialect, board, square);
-        let pixmap = renderer.pixmap(&r.position, &r.options).expect("renders");
-        let png = common::from_pixmap(&pixmap);
-        let svg = renderer.svg(&r.position, &r.options).expect("renders");
-        let from_svg = common::rasterise_svg(&svg);
-        let total = u64::from(png.width() * png.height());
         // Turned artwork is rasterised upright and its pixels turned in the PNG, but
         // rasterised turned from the SVG: anti-aliased edges differ (about 0.2 %).
-        let tolerance = Tolerance {
-            channel: 8,
-            pixels: total / 250,
-        };
-        let diff = common::compare(&png, &from_svg, tolerance);
-        assert!(
-            diff.matches(),
-            "{name} at {square} px: {} of {total} pixels differ (max {})",
-            diff.differing,
-            diff.largest
-        );
+        assert_svg_matches_png(&renderer, &r, 8, 250, &format!("{name} at {square} px"));
     }
 }
 

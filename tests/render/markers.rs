@@ -6,6 +6,7 @@
 //! (`tests/golden/marker-*.png`) and then fails: look at them, commit them, run again.
 
 use crate::common;
+use crate::svg_matches_png::assert_svg_matches_png;
 
 use staunton::Renderer;
 use staunton::request::Request;
@@ -128,21 +129,7 @@ fn markers_in_svg_match_the_png() {
         .filter(|(n, _)| !n.ends_with("-16"))
     {
         let r = Request::from_query(&query, None).expect("valid case");
-        let png = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
-        let svg = renderer.svg(&r.position, &r.options).expect("renders");
-        let from_svg = common::rasterise_svg(&svg);
-        let total = u64::from(png.width() * png.height());
-        let tolerance = Tolerance {
-            channel: 6,
-            pixels: total / 1000,
-        };
-        let diff = common::compare(&png, &from_svg, tolerance);
-        assert!(
-            diff.matches(),
-            "{name}: {} of {total} pixels differ by more than 6 (max {})",
-            diff.differing,
-            diff.largest
-        );
+        assert_svg_matches_png(&renderer, &r, 6, 1000, &name);
     }
 }
 

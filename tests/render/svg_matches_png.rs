@@ -22,23 +22,35 @@ fn png_equals_the_rasterised_svg() {
     ];
     for query in queries {
         let r = Request::from_query(query, None).expect("valid");
-        let png = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
-        let svg = renderer.svg(&r.position, &r.options).expect("renders");
-        let from_svg = common::rasterise_svg(&svg);
-        let total = u64::from(png.width() * png.height());
         // At most one pixel in a thousand more than 6 apart.
-        let tolerance = Tolerance {
-            channel: 6,
-            pixels: total / 1000,
-        };
-        let diff = common::compare(&png, &from_svg, tolerance);
-        assert!(
-            diff.matches(),
-            "{query}: {} of {total} pixels differ by more than 6 (max {})",
-            diff.differing,
-            diff.largest
-        );
+        assert_svg_matches_png(&renderer, &r, 6, 1000, query);
     }
+}
+
+/// Asserts that `r`'s PNG and resvg's rasterisation of its SVG differ by more than
+/// `channel` in at most one pixel in `per`; `name` says which case failed.
+pub(crate) fn assert_svg_matches_png(
+    renderer: &Renderer,
+    r: &Request,
+    channel: u8,
+    per: u64,
+    name: &str,
+) {
+    let png = common::from_pixmap(&renderer.pixmap(&r.position, &r.options).expect("renders"));
+    let svg = renderer.svg(&r.position, &r.options).expect("renders");
+    let from_svg = common::rasterise_svg(&svg);
+    let total = u64::from(png.width() * png.height());
+    let tolerance = Tolerance {
+        channel,
+        pixels: total / per,
+    };
+    let diff = common::compare(&png, &from_svg, tolerance);
+    assert!(
+        diff.matches(),
+        "{name}: {} of {total} pixels differ by more than {channel} (max {})",
+        diff.differing,
+        diff.largest
+    );
 }
 
 #[test]
