@@ -383,12 +383,14 @@
   function turnPiece(i) {
     const piece = pos.cells[i];
     if (!piece) { announce(`${squareName(pos, i)} is empty: nothing to turn.`); return; }
-    const next = turned(piece.replace(/~$/, ""));
-    edit(() => {
-      leaveGame();
-      pos.cells[i] = next;
-      writeFen();
-    }, `${pieceName(next)} on ${squareName(pos, i)}`);
+    putPiece(i, turned(piece.replace(/~$/, "")));
+  }
+
+  // Make the piece on cell `i` neutral, or a neutral one White's again (the - key).
+  function toggleNeutral(i) {
+    const m = /^(-?)((?:\*[0-3])?)([KQRBNPkqrbnp])~?$/.exec(pos.cells[i]);
+    if (!m) { announce(`${squareName(pos, i)}: only a piece can be neutral.`); return; }
+    putPiece(i, m[1] ? m[2] + m[3].toUpperCase() : "-" + m[2] + m[3].toLowerCase());
   }
 
   // Write one or two characters of text on cell `i` (the Text field).
@@ -633,6 +635,14 @@
       return;
     }
     if (key === "Delete" || key === "Backspace") { e.preventDefault(); putPiece(cursor, ""); return; }
+    if ((key === " " || key === "Enter") && !["move", "marks", "crosses"].includes(tool)) {
+      // With a piece or marker chosen in the palette, Space or Enter places it (or, when it
+      // is already there, takes it away), as a click does.
+      e.preventDefault();
+      putPiece(cursor, pos.cells[cursor] === tool ? "" : tool);
+      return;
+    }
+    if (key === "-") { e.preventDefault(); toggleNeutral(cursor); return; }
     if (key === " " || key === "Enter") {
       e.preventDefault();
       if (markFrom < 0) {

@@ -270,6 +270,18 @@ try {
   check(/Queen \(upside down\) d1/.test(await page.inputValue("#out-img")),
     "the <img>'s alt text reads the figures (“Neutral: King (turned a quarter to the right) e4”, “Queen (upside down) d1”)");
   await page.screenshot({ path: join(shots, "editor-fairy.png"), fullPage: false });
+  // By keyboard: a knight made neutral with -, a triangle chosen in the palette placed with Enter.
+  await page.focus(square("a8"));
+  await page.keyboard.press("n");
+  await page.keyboard.press("-");
+  await page.click('#palette button.marker[data-piece="T"]');
+  await page.focus(square("h8"));
+  await page.keyboard.press("Enter");
+  await waitForOutput(page, (p) => fenHead(p.get("fen")).startsWith("-n6T/"), "the keyboard's neutral knight and triangle");
+  check(await page.getAttribute(square("a8"), "aria-label") === "a8, neutral knight"
+    && await page.getAttribute(square("h8"), "aria-label") === "h8, white triangle",
+  "- makes the focused piece neutral; Enter places the palette's triangle on the focused square");
+  await page.click('#tools button[data-tool="move"]');
 
   // --- a 10×10 board (grand chess) -----------------------------------------------------
   const GRAND = "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1";
