@@ -5,9 +5,11 @@
 //! `cargo bench --bench cost` (about three minutes). Every iteration draws a different set
 //! of marks, as a flood of distinct requests would (a mark seen before is a cached stamp).
 //! Cases: `png/{size}/{markup}` for sizes 256–2048 and markup `plain`, `a16`, `a64` (16 or
-//! 64 arrows), `h80` (80 highlighted squares), `x80` (80 crosses) and `max` (all of them
-//! and a check); `{format}/1024/max` for the other formats; `gif/{size}/10x{markup}`, ten
-//! frames of a game.
+//! 64 arrows), `h80` (80 highlighted squares), `x80` (80 crosses), `m80` (80 square
+//! markers), `f64` (a Fairy FEN of 64 figures), `max` (arrows, squares, crosses and a
+//! check) and `all` (every mark at its limit: `max` with 80 of each and 80 markers);
+//! `{format}/1024/{max,f64,all}` for the other formats;
+//! `gif/{size}/10x{markup}`, ten frames of a game.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
@@ -42,6 +44,34 @@ fn arrows(n: usize, variant: usize) -> String {
         .join(",")
 }
 
+/// `n` square markers of every kind, the `variant`-th set of them.
+fn markers(n: usize, variant: usize) -> String {
+    let kinds = ["circle", "dotted", "square", "triangle", "dot", "ring"];
+    (0..n)
+        .map(|i| {
+            let square = SQUARES[(i + variant) % 64];
+            match i % 7 {
+                6 => format!("label:{square}:{}", i % 100),
+                k => format!("{}:{}{square}", kinds[k], ["G", "R", "Y", "B"][i % 4]),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A Fairy FEN of 64 figures (turned, neutral, markers, text), the `variant`-th of them.
+fn fairy(variant: usize) -> String {
+    let figures = [
+        "*1Q", "-k", "*2N", "C", "*3b", "'A", "-*1r", "''12", "X", "-p", "*2q", "T",
+    ];
+    let rank = |r: usize| -> String {
+        (0..8)
+            .map(|f| figures[(r * 8 + f + variant) % figures.len()])
+            .collect()
+    };
+    (0..8).map(rank).collect::<Vec<_>>().join("/")
+}
+
 /// The query of `markup` at `size`, the `variant`-th of its kind.
 fn query(size: u32, markup: &str, variant: usize) -> String {
     let colours = |n: usize| {
@@ -68,11 +98,22 @@ fn query(size: u32, markup: &str, variant: usize) -> String {
         "a64" => format!("&arrows={}", arrows(64, variant)),
         "h80" => format!("&highlights={}", colours(64)),
         "x80" => format!("&squares={}", squares(64)),
-        _ => format!(
+        "m80" => format!("&marks={}", markers(80, variant)),
+        // 64 figures: a Fairy FEN of turned, neutral and lettered pieces and markers.
+        "f64" => return format!("fen={}&dialect=fairy&size={size}", fairy(variant)),
+        "max" => format!(
             "&arrows={}&highlights={}&squares={}&check=e1",
             arrows(64, variant),
             colours(64),
             squares(64)
+        ),
+        // Every kind of mark at its limit: 64 arrows, 80 highlights, crosses and markers.
+        _ => format!(
+            "&arrows={}&highlights={}&squares={}&marks={}&check=e1",
+            arrows(64, variant),
+            colours(80),
+            squares(80),
+            markers(80, variant)
         ),
     };
     format!("fen=start&size={size}{marks}")
@@ -86,11 +127,14 @@ fn benches(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for size in [256, 512, 1024, 2048] {
-        for markup in ["plain", "a16", "a64", "h80", "x80", "max"] {
+        for markup in [
+            "plain", "a16", "a64", "h80", "x80", "m80", "f64", "max", "all",
+        ] {
             let requests: Vec<Request> = (0..16)
                 .map(|v| Request::from_query(&query(size, markup, v), None).expect("valid"))
                 .collect();
-            let units = cost::diagram(&requests[0].options, requests[0].format);
+            let r = &requests[0];
+            let units = cost::position(&r.position, &r.options, r.format);
             println!("estimate png/{size}/{markup}: {units} units");
             let mut i = 0;
             group.bench_function(format!("png/{size}/{markup}"), |b| {
@@ -102,17 +146,21 @@ fn benches(c: &mut Criterion) {
             });
         }
     }
-    for format in ["svg", "pdf", "webp", "gif"] {
+    for (format, markup) in ["svg", "pdf", "webp", "gif"]
+        .into_iter()
+        .flat_map(|f| [(f, "max"), (f, "f64"), (f, "all")])
+    {
         let requests: Vec<Request> = (0..16)
             .map(|v| {
-                let q = format!("{}&format={format}", query(1024, "max", v));
+                let q = format!("{}&format={format}", query(1024, markup, v));
                 Request::from_query(&q, None).expect("valid")
             })
             .collect();
-        let units = cost::diagram(&requests[0].options, requests[0].format);
-        println!("estimate {format}/1024/max: {units} units");
+        let r = &requests[0];
+        let units = cost::position(&r.position, &r.options, r.format);
+        println!("estimate {format}/1024/{markup}: {units} units");
         let mut i = 0;
-        group.bench_function(format!("{format}/1024/max"), |b| {
+        group.bench_function(format!("{format}/1024/{markup}"), |b| {
             b.iter(|| {
                 i = (i + 1) % requests.len();
                 let r = &requests[i];

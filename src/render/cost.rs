@@ -33,6 +33,14 @@ pub const HIGHLIGHT: u64 = 20;
 pub const CROSS: u64 = 50;
 /// Per mille of the board's pixels that the check glow adds.
 pub const GLOW: u64 = 200;
+/// Per mille of the board's pixels that one square marker (circle, dot, label…) adds on a
+/// board without arrows, and the units it adds whatever the size: its square is painted in
+/// full colour, its shapes anti-aliased, and the square converted into the palette (80
+/// markers: 2.3 ms at 256 px, 57 ms at 2048 px, against 0.06 and 5.2 ms for the plain
+/// board; `cargo bench --bench cost`, `m80`).
+pub const MARKER: u64 = 160;
+/// See [`MARKER`].
+pub const MARKER_BASE: u64 = 20_000;
 /// Per mille of the board's pixels that each square mark (highlight, cross, the check
 /// glow) adds on a board that also has arrows: translucent arrows over tinted squares make
 /// more shades than a palette holds, and the image is then painted in full colour and
@@ -43,8 +51,10 @@ pub const UNDER_ARROWS: u64 = 900;
 /// palette (a dirty run), and its drawing is painted once per kind and size (resvg for
 /// artwork, glyph outlines for text).
 pub const FIGURE: u64 = 4000;
-/// Units of one figure in an SVG document (a group, and its drawing written out).
-pub const SVG_FIGURE: u64 = 1500;
+/// Units of one figure in an SVG document (a group, and its drawing written out); a PDF's
+/// figure is [`PDF_FACTOR`] times this (64 figures at 1024 px: 0.13 ms as SVG, 6.4 ms as
+/// PDF).
+pub const SVG_FIGURE: u64 = 3000;
 /// Units of an SVG document, whatever its size: writing text, no pixels.
 pub const SVG_BASE: u64 = 20_000;
 /// Units of one mark in an SVG document.
@@ -56,12 +66,13 @@ pub const PDF_FACTOR: u64 = 30;
 /// another encoder: 1.2× and 0.8× measured).
 pub const ENCODER_FACTOR: u64 = 1200;
 
-/// Most units one request may cost: about two and a half seconds of one worker of the
-/// machine the README's figures come from (one unit is about 2 ns there). The heaviest
-/// still diagram the per-parameter limits allow is within it (64 arrows, 80 highlights
-/// and 80 crosses at 2048 px as WebP: 1.17 G units), and so is a plain animation of a
-/// thousand plies at 1000 px, or 280 at 2048 px.
-pub const MAX_UNITS: u64 = 1_200_000_000;
+/// Most units one request may cost. The heaviest still diagram the per-parameter limits
+/// allow is within it (64 arrows, 80 highlights, 80 crosses and 80 markers at 2048 px as
+/// WebP: 1.57 G units; the PNG took 0.6 s in `cargo bench --bench cost`, `png/2048/all`),
+/// and so is a plain animation of a thousand plies at 1000 px, or about 380 at 2048 px.
+/// (It was 1.2 G until square markers came: the heaviest diagram with long arrows was
+/// already 1.21 G.)
+pub const MAX_UNITS: u64 = 1_600_000_000;
 
 /// At most this many units run on the async worker instead of the render pool (see the
 /// service's `render`): about 2 ms, and a plain PNG of one megapixel (1024 px).
@@ -82,16 +93,17 @@ fn raster(options: &RenderOptions) -> u64 {
         })
         .sum();
     let glow = u64::from(!matches!(options.check, Check::Off));
-    // A marker (circle, dot, label…) is a cross's work: a few small shapes on one square.
-    let (highlights, crosses) = (
+    let (highlights, crosses, markers) = (
         options.highlights.len() as u64,
-        (options.crosses.len() + options.markers.len()) as u64,
+        options.crosses.len() as u64,
+        options.markers.len() as u64,
     );
     let squares = match arrows {
-        0 => HIGHLIGHT * highlights + CROSS * crosses + GLOW * glow,
-        _ => UNDER_ARROWS * (highlights + crosses + glow),
+        0 => HIGHLIGHT * highlights + CROSS * crosses + MARKER * markers + GLOW * glow,
+        _ => UNDER_ARROWS * (highlights + crosses + markers + glow),
     };
-    pixels.saturating_mul(1000 + ARROW_SQUARE * spans + squares) / 1000
+    (pixels.saturating_mul(1000 + ARROW_SQUARE * spans + squares) / 1000)
+        .saturating_add(MARKER_BASE * markers)
 }
 
 /// The units of an SVG document of `options` (no pixels: text and marks).
@@ -149,8 +161,8 @@ pub fn frames(frames: &[Frame]) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
-/// A render refused because it would cost more than the bound (1,200 M units, about 2.4 s
-/// of one worker): the sentence says what (the image, as the user will recognise it), its
+/// A render refused because it would cost more than the bound (1,600 M units, under a
+/// second of one worker for the heaviest still diagram): the sentence says what (the image, as the user will recognise it), its
 /// cost, the bound and the way out.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
@@ -190,8 +202,8 @@ pub fn megapixels(units: u64) -> String {
 mod tests {
     use super::*;
     use crate::chess::position::Square;
-    use crate::render::options::Arrow;
-    use crate::render::theme::MarkColor;
+    use crate::render::options::{Arrow, Marker, MarkerKind};
+    use crate::render::theme::{MarkColor, Rgba};
 
     fn units(size: u32, arrows: &[(Square, Square)], crosses: usize, format: Format) -> u64 {
         let options = RenderOptions {
@@ -234,6 +246,56 @@ mod tests {
     }
 
     #[test]
+    fn markers_are_priced_and_the_heaviest_still_diagram_fits() {
+        let square = |i: usize| Square::new((i % 8) as u8, (i / 8 % 8) as u8);
+        let marker = |i| Marker {
+            square: square(i),
+            kind: MarkerKind::Circle,
+            color: MarkColor::Green,
+        };
+        // Every mark at its limit, the arrows all long.
+        let heaviest = RenderOptions {
+            size: 2048,
+            arrows: (0..64)
+                .map(|i| Arrow {
+                    from: square(i),
+                    to: square(63 - i),
+                    color: MarkColor::Green,
+                })
+                .collect(),
+            highlights: (0..80).map(|i| (square(i), Rgba::hex(0x15803d))).collect(),
+            crosses: (0..80).map(square).collect(),
+            markers: (0..80).map(marker).collect(),
+            check: Check::Auto,
+            ..RenderOptions::default()
+        };
+        let units = diagram(&heaviest, Format::Webp);
+        assert!(units <= MAX_UNITS, "{units}");
+        let markers = RenderOptions {
+            size: 2048,
+            markers: (0..80).map(marker).collect(),
+            ..RenderOptions::default()
+        };
+        let crosses = RenderOptions {
+            size: 2048,
+            crosses: (0..80).map(square).collect(),
+            ..RenderOptions::default()
+        };
+        let plain = RenderOptions {
+            size: 2048,
+            ..RenderOptions::default()
+        };
+        let (m, c, p) = (
+            diagram(&markers, Format::Png),
+            diagram(&crosses, Format::Png),
+            diagram(&plain, Format::Png),
+        );
+        // Measured: 80 markers take about eleven times the plain board, 80 crosses about
+        // twice (priced at five times).
+        assert!(m > 10 * p && m > 2 * c, "{m} {c} {p}");
+    }
+
+    #[test]
     fn marks_and_pixels_both_count() {
         let png = Format::Png;
         let plain = units(1024, &[], 0, png);
@@ -262,7 +324,7 @@ mod tests {
         let refused = within_bound(MAX_UNITS + 1, "this image", "ask for less")
             .unwrap_err()
             .to_string();
-        assert!(refused.starts_with("this image would cost 1200.0 megapixels"));
+        assert!(refused.starts_with("this image would cost 1600.0 megapixels"));
         assert!(refused.ends_with("ask for less"));
     }
 }
