@@ -268,7 +268,7 @@
     const url = diagramUrl(pairs);
     // What /describe is asked: the FEN, or the game and its ply (the end, for the whole
     // game), in the alt text's language.
-    const about = pairs.filter(([k]) => k === "fen" || k === "dialect" || k === "pgn" || k === "lang" || (k === "ply" && !wholeGame()));
+    const about = pairs.filter(([k]) => k === "fen" || k === "dialect" || k === "board" || k === "pgn" || k === "lang" || (k === "ply" && !wholeGame()));
     const known = about.some(([k, v]) => (k === "fen" || k === "pgn") && v);
     $("frame").setAttribute("aria-busy", "true");
     setStatus("Rendering…");
@@ -351,7 +351,7 @@
   }
 
   function labelOf(name) {
-    const label = document.querySelector(`label[for="${name}"]`);
+    const label = document.querySelector(`label[for="${idOf(name)}"]`);
     return label ? (label.dataset.short || label.textContent.trim()) : name;
   }
 
@@ -506,6 +506,8 @@
       if (el) el.appendChild(document.createTextNode(` Default: ${optionText(defaults[name], name)}.`));
     }
     if (byName.light) setRichText($("colours-help"), "Each overrides the theme’s colour of those squares.");
+    $("dialect-help").appendChild(document.createTextNode(
+      " Placing a neutral or turned piece, a marker or text on the board above switches to Fairy FEN."));
 
     restoreState();
 

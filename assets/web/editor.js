@@ -113,7 +113,7 @@
 
   // A cell in words: "white knight", "neutral king", "white queen upside down",
   // "text “12”", "white circle", "white piece lettered E".
-  function pieceName(c) {
+  function pieceName(c, reading = dialect()) {
     if (!c) return "empty";
     const m = /^(-?)(?:\*([0-3]))?('{0,2})(.*?)(~?)$/u.exec(c);
     const turn = TURN_WORDS[Number(m[2] || 0)];
@@ -121,13 +121,9 @@
     const letter = m[4];
     const lower = letter.toLowerCase();
     const colour = m[1] ? "neutral" : letter === lower ? "black" : "white";
-    const name = (dialect() === "fairy" ? FAIRY_NAMES : NAMES)[lower] || `piece lettered ${letter.toUpperCase()}`;
+    const name = (reading === "fairy" ? FAIRY_NAMES : NAMES)[lower] || `piece lettered ${letter.toUpperCase()}`;
     return (m[5] ? "promoted " : "") + colour + " " + name + turn;
   }
-
-  // Whether a cell needs Fairy FEN: neutral, turned, text, or a marker. C is a circle
-  // too except on a 10-file board, where the standard dialect has chancellors.
-  const isFairy = (c, files) => /^-|^\*|'|^[XxSsTt]$/.test(c) || (files !== 10 && /^[Cc]$/.test(c));
 
   // The figure of `c` turned a further quarter clockwise (a full turn is upright again).
   function turned(c) {
@@ -154,6 +150,7 @@
   let pos = parseFen(START);
   let game = null;            // /game.json of the PGN box, when it holds a game
   let gameKey = "";
+  let markFrom = -1;          // the square a keyboard mark starts from (Space), or -1
   let tool = "move";          // "move", "marks", "crosses", or a piece letter to place
   let cursor = 0;             // the focused cell (index in pos.cells)
   let pendingJump = null;     // { letter, timer } after a file letter
@@ -239,11 +236,27 @@
 
   function writeFen() {
     $("fen").value = fenOf(pos);
-    const select = $("dialect");
-    if (select && select.value !== "fairy" && pos.cells.some((c) => isFairy(c, pos.files))) {
-      select.value = "fairy";
-      announce("FEN dialect: Fairy FEN.");
-    }
+  }
+
+  // Whether `piece`, placed now, is a Fairy FEN figure: neutral, turned or text in any
+  // dialect; in the standard one also a marker (C is the circle except on 10 files, where
+  // the palette's C is the chancellor).
+  function needsFairy(piece) {
+    if (!piece || dialect() === "fairy") return false;
+    if (/^-|^\*|'/.test(piece)) return true;
+    return dialect() === "standard" && (/^[XxSsTt]$/.test(piece) || (pos.files !== 10 && /^[Cc]$/.test(piece)));
+  }
+
+  // Before `piece` goes on cell `i`: when it needs Fairy FEN, whether the rest of the board
+  // reads the same there (orthodox pieces only: Fairy FEN has no archbishop, chancellor,
+  // letter pieces, promotion marks or pockets). Says why not when it does not.
+  function fairyReady(i, piece) {
+    if (!needsFairy(piece)) return true;
+    const other = pos.cells.findIndex((c, j) => j !== i && c && !/^[KQRBNPkqrbnp]$/.test(c));
+    if (other < 0 && !pos.pocket) return true;
+    const what = other < 0 ? "the pockets" : `the ${pieceName(pos.cells[other])} on ${squareName(pos, other)}`;
+    announce(`Fairy FEN cannot hold ${what}: remove it first, or choose the Fairy FEN dialect.`);
+    return false;
   }
 
   // Editing a game's position leaves the game: the position becomes the FEN.
@@ -371,18 +384,26 @@
   // --- edits -------------------------------------------------------------------------
 
   function putPiece(i, piece) {
+    if (!fairyReady(i, piece)) return;
     const square = squareName(pos, i);
+    const fairy = needsFairy(piece);
     edit(() => {
       leaveGame();
       pos.cells[i] = piece;
+      // The figure is Fairy FEN's: the FEN is read so from now on (undo puts it back).
+      if (fairy) $("dialect").value = "fairy";
       writeFen();
-    }, piece ? `${pieceName(piece)} on ${square}` : `${square} cleared`);
+    }, piece ? `${pieceName(piece, fairy ? "fairy" : dialect())} on ${square}${fairy ? "; FEN dialect: Fairy FEN" : ""}` : `${square} cleared`);
   }
 
   // Turn the figure on cell `i` a quarter clockwise (Shift+click, T, or the Turn button).
   function turnPiece(i) {
     const piece = pos.cells[i];
     if (!piece) { announce(`${squareName(pos, i)} is empty: nothing to turn.`); return; }
+    if (dialect() !== "fairy" && !/^(-?)(?:\*[0-3])?[KQRBNPkqrbnp]~?$/.test(piece)) {
+      announce(`Only the six chess pieces turn here: the ${pieceName(piece)} on ${squareName(pos, i)} does not.`);
+      return;
+    }
     putPiece(i, turned(piece.replace(/~$/, "")));
   }
 
@@ -396,8 +417,8 @@
   // Write one or two characters of text on cell `i` (the Text field).
   function putText(i) {
     const chars = [...$("ed-text").value.trim()];
-    if (chars.length < 1 || chars.length > 2 || chars.some((c) => c === "'" || c === "/")) {
-      announce("Text: type one or two characters (not ' or /), then press Write.");
+    if (chars.length < 1 || chars.length > 2 || chars.some((c) => "'/_ ".includes(c))) {
+      announce("Text: type one or two characters (not ', /, _ or a space), then press Write.");
       $("ed-text").setAttribute("aria-invalid", "true");
       return;
     }
@@ -464,6 +485,7 @@
 
   function setTool(next) {
     tool = next;
+    markFrom = -1;
     for (const b of document.querySelectorAll("#tools button, #palette button")) {
       const on = b.dataset.tool === next || b.dataset.piece === next;
       b.setAttribute("aria-pressed", String(on));
@@ -577,11 +599,11 @@
     announce(`${squareName(pos, cursor)}, ${pieceName(pos.cells[cursor])}`);
   }
 
-  let markFrom = -1;   // the square a keyboard mark starts from (Space), or -1
 
   // Jump to the square a file letter and rank digits name.
   function jumpTo(jump) {
     if (!jump || jump !== pendingJump) return;
+    clearTimeout(jump.timer);
     pendingJump = null;
     const i = squareIndex(pos, jump.letter + jump.digits);
     if (i >= 0) {
@@ -616,7 +638,8 @@
       // On a board of 10 ranks or more, "1" may begin "10" to "16": wait for a second digit.
       if (digits === "1" && pos.ranks >= 10) {
         pendingJump.digits = digits;
-        pendingJump.timer = setTimeout(() => jumpTo(pendingJump), JUMP_MS);
+        const jump = pendingJump;
+        jump.timer = setTimeout(() => jumpTo(jump), JUMP_MS);
         return;
       }
       pendingJump.digits = digits;
@@ -635,9 +658,9 @@
       return;
     }
     if (key === "Delete" || key === "Backspace") { e.preventDefault(); putPiece(cursor, ""); return; }
-    if ((key === " " || key === "Enter") && !["move", "marks", "crosses"].includes(tool)) {
-      // With a piece or marker chosen in the palette, Space or Enter places it (or, when it
-      // is already there, takes it away), as a click does.
+    if (key === "Enter" && markFrom < 0 && !["move", "marks", "crosses"].includes(tool)) {
+      // With a piece or marker chosen in the palette, Enter places it (or, when it is
+      // already there, takes it away), as a click does; Space still draws marks.
       e.preventDefault();
       putPiece(cursor, pos.cells[cursor] === tool ? "" : tool);
       return;

@@ -67,12 +67,12 @@ pub const PDF_FACTOR: u64 = 30;
 pub const ENCODER_FACTOR: u64 = 1200;
 
 /// Most units one request may cost. The heaviest still diagram the per-parameter limits
-/// allow is within it (64 arrows, 80 highlights, 80 crosses and 80 markers at 2048 px as
-/// WebP: 1.57 G units; the PNG took 0.6 s in `cargo bench --bench cost`, `png/2048/all`),
-/// and so is a plain animation of a thousand plies at 1000 px, or about 380 at 2048 px.
-/// (It was 1.2 G until square markers came: the heaviest diagram with long arrows was
-/// already 1.21 G.)
-pub const MAX_UNITS: u64 = 1_600_000_000;
+/// allow is within it (64 long arrows, 80 highlights, 80 crosses, 80 markers and the check
+/// glow at 2048 px as WebP: 1.67 G units; a PNG of every mark at its limit took 0.6 s in
+/// `cargo bench --bench cost`, `png/2048/all`), and so is a plain animation of a thousand
+/// plies at 1000 px, or about 400 at 2048 px. (It was 1.2 G until square markers came; the
+/// heaviest diagram of long arrows was already over it, at 1.21 G.)
+pub const MAX_UNITS: u64 = 1_700_000_000;
 
 /// At most this many units run on the async worker instead of the render pool (see the
 /// service's `render`): about 2 ms, and a plain PNG of one megapixel (1024 px).
@@ -161,7 +161,7 @@ pub fn frames(frames: &[Frame]) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
-/// A render refused because it would cost more than the bound (1,600 M units, under a
+/// A render refused because it would cost more than the bound (1,700 M units, under a
 /// second of one worker for the heaviest still diagram): the sentence says what (the image, as the user will recognise it), its
 /// cost, the bound and the way out.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -253,16 +253,22 @@ mod tests {
             kind: MarkerKind::Circle,
             color: MarkColor::Green,
         };
-        // Every mark at its limit, the arrows all long.
+        // Every mark at its limit, every arrow's box at least ARROW_SPAN squares (the a-file
+        // to the h-file, ranks 2 to 6 apart).
+        let arrows: Vec<Arrow> = (0..64u8)
+            .map(|i| Arrow {
+                from: Square::new(0, i % 8),
+                to: Square::new(7, (i % 8 + 2 + i / 8 % 5) % 8),
+                color: MarkColor::Green,
+            })
+            .collect();
+        for a in &arrows {
+            let (files, ranks) = (a.from.file.abs_diff(a.to.file) + 1, a.from.rank.abs_diff(a.to.rank) + 1);
+            assert!(u64::from(files) * u64::from(ranks) >= ARROW_SPAN, "{a:?}");
+        }
         let heaviest = RenderOptions {
             size: 2048,
-            arrows: (0..64)
-                .map(|i| Arrow {
-                    from: square(i),
-                    to: square(63 - i),
-                    color: MarkColor::Green,
-                })
-                .collect(),
+            arrows,
             highlights: (0..80).map(|i| (square(i), Rgba::hex(0x15803d))).collect(),
             crosses: (0..80).map(square).collect(),
             markers: (0..80).map(marker).collect(),
@@ -324,7 +330,7 @@ mod tests {
         let refused = within_bound(MAX_UNITS + 1, "this image", "ask for less")
             .unwrap_err()
             .to_string();
-        assert!(refused.starts_with("this image would cost 1600.0 megapixels"));
+        assert!(refused.starts_with("this image would cost 1700.0 megapixels"));
         assert!(refused.ends_with("ask for less"));
     }
 }

@@ -235,7 +235,12 @@ fn check_marks(
             let text = node.commands.concat();
             parse_annotations(&text, board, limits)?;
             let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)?;
-            super::marks::within("[%mark]", markers, limits.squares)?;
+            super::marks::within(
+                "pgn",
+                "[%mark] commands in one comment",
+                markers,
+                limits.squares,
+            )?;
         }
         for variation in &node.variations {
             check_marks(variation, board, limits)?;

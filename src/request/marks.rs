@@ -132,15 +132,17 @@ pub(crate) fn parse_mark_commands(
     Ok(out)
 }
 
-/// `markers`, unless there are more than `max` of them (`what` names where they come from).
+/// `markers`, unless there are more than `max` of them: then `param`'s error, `what` naming
+/// where they come from.
 pub(crate) fn within(
+    param: &'static str,
     what: &str,
     markers: Vec<Marker>,
     max: usize,
 ) -> Result<Vec<Marker>, RequestError> {
     if markers.len() > max {
         return Err(RequestError::new(
-            "marks",
+            param,
             format!(
                 "{what} make {} markers: at most {max} are allowed",
                 markers.len()

@@ -696,7 +696,7 @@ fn markers<'a>(
     if let Some(v) = get("legalMoves") {
         out.extend(marks::parse_legal_moves(v, position)?);
     }
-    marks::within("marks, dots, legalMoves and [%mark]", out, max)
+    marks::within("marks", "marks, dots, legalMoves and [%mark]", out, max)
 }
 
 /// The drawing options of a request, read in the order of their fields (so the first bad
@@ -1066,7 +1066,7 @@ pub fn comment_marks_at(
 ) -> Result<CommentMarks, RequestError> {
     let (arrows, highlights) = annotations_at(game, ply, board, limits)?;
     let markers = marks::parse_mark_commands("pgn", game.comment(ply), board, limits.squares)
-        .and_then(|markers| marks::within("[%mark]", markers, limits.squares))
+        .and_then(|markers| marks::within("pgn", "[%mark] commands", markers, limits.squares))
         .map_err(|e| comment_error(game, ply, &e))?;
     Ok(CommentMarks {
         arrows,

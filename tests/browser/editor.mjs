@@ -299,6 +299,26 @@ try {
   const grandDiffer = await previewDiffers(page, "fen=" + encodeURIComponent((await produced(page)).get("fen")));
   check(grandDiffer === 0, `the preview is the service's 10×10 diagram (${(grandDiffer * 100).toFixed(2)} % differ)`);
   await page.screenshot({ path: join(shots, "editor-10x10.png"), fullPage: false });
+  // Fairy FEN has no archbishop or chancellor: a neutral piece is refused, not misread.
+  const grandFen = (await produced(page)).get("fen");
+  await drag(page, await centre(page, paletteButton("-k")), await centre(page, square("e6")));
+  await page.click(square("f2"), { modifiers: ["Shift"] });
+  await page.waitForTimeout(300);
+  check((await produced(page)).get("fen") === grandFen && await page.inputValue("#dialect") === "standard",
+    "on a board with archbishops and chancellors a neutral king and a turned chancellor are refused");
+  check(/Only the six chess pieces turn here: the white chancellor on f2/.test(await page.textContent("#editor-live")),
+    "and the live region says why");
+  // Jumps by keyboard on 10 ranks: e10; then a1, a pause, b3 (the 1 waits for a second digit).
+  await page.focus(square("a1"));
+  await page.keyboard.type("e10");
+  check(await page.evaluate(() => document.activeElement.dataset.square) === "e10", "typing e10 jumps to e10");
+  await page.keyboard.type("a1");
+  await page.waitForTimeout(500);
+  await page.keyboard.press("b");
+  await page.waitForTimeout(300);
+  await page.keyboard.press("3");
+  check(await page.evaluate(() => document.activeElement.dataset.square) === "b3",
+    "a1, a pause, then b3 jumps to b3 (a1's wait for a second digit does not end b3's jump)");
 
   // --- 2. by keyboard only -------------------------------------------------------------
   await emptyEditor(page);

@@ -103,6 +103,13 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
     bad(&arrows, &["annotations"]);
     let markers = post(&s, "/article.pdf", "1. e4 {[%mark blob:e4]} e5 *").await;
     bad(&markers, &["blob"]);
+    let dots = (0..41)
+        .map(|i| format!("dot:{}{}", char::from(b'a' + i % 8), i / 8 + 1))
+        .collect::<Vec<_>>()
+        .join(",");
+    let crowded = format!("1. e4 {{[%mark {dots}][%mark {dots}]}} e5 *");
+    let many = post(&s, "/article.pdf", &crowded).await;
+    bad(&many, &["[%mark] commands", "82 markers", "at most 80"]);
     let many = post(
         &s,
         "/article.pdf?every=1",

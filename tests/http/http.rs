@@ -785,13 +785,13 @@ async fn describe_names_the_last_move_of_a_game() {
 #[tokio::test]
 async fn an_animation_s_work_is_bounded() {
     let s = state();
-    // 400 plies of knights walking back and forth, at 2048 px: 401 frames of 4 Mpx.
-    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(100);
+    // 420 plies of knights walking back and forth, at 2048 px: 421 frames of 4 Mpx.
+    let moves = "g1f3 g8f6 f3g1 f6g8 ".repeat(105);
     let big = get(&s, &format!("/game.gif?moves={}&size=2048", encode(&moves))).await;
-    assert_bad(&big, &["401 frames", "1600 megapixels", "from, to"]);
+    assert_bad(&big, &["421 frames", "1700 megapixels", "from, to"]);
     let excerpt = get(
         &s,
-        &format!("/game.gif?moves={}&size=2048&from=390", encode(&moves)),
+        &format!("/game.gif?moves={}&size=2048&from=410", encode(&moves)),
     )
     .await;
     assert_eq!(excerpt.status, StatusCode::OK, "{}", excerpt.text());
