@@ -66,6 +66,48 @@ pub fn write_mismatch(
     snapshot::write_png(diff_path, &picture).expect("write diff");
 }
 
+/// Whether golden images are to be rewritten (`UPDATE_GOLDEN=1`).
+pub fn updating_golden() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1")
+}
+
+/// `png` against the golden image `dir/name.png`: `None` when it matches within
+/// `tolerance` (or, when updating, once rewritten); else what is wrong, with the actual
+/// image and a picture of the difference written beside the golden one.
+pub fn check_golden(dir: &Path, name: &str, png: &[u8], tolerance: Tolerance) -> Option<String> {
+    let path = dir.join(format!("{name}.png"));
+    if updating_golden() {
+        std::fs::write(&path, png).expect("write golden");
+        return None;
+    }
+    let Ok(golden) = std::fs::read(&path) else {
+        return Some(format!(
+            "{name}: no golden image (run with UPDATE_GOLDEN=1)"
+        ));
+    };
+    let (expected, actual) = (decode(&golden), decode(png));
+    if expected.dimensions() != actual.dimensions() {
+        return Some(format!(
+            "{name}: size {:?}, golden {:?}",
+            actual.dimensions(),
+            expected.dimensions()
+        ));
+    }
+    let diff = compare(&expected, &actual, tolerance);
+    if diff.matches() {
+        return None;
+    }
+    let (a, d) = (
+        dir.join(format!("{name}.actual.png")),
+        dir.join(format!("{name}.diff.png")),
+    );
+    write_mismatch(&expected, &actual, &diff, (&a, &d));
+    Some(format!(
+        "{name}: {} pixels differ (max {})",
+        diff.differing, diff.largest
+    ))
+}
+
 /// Directory of the golden images.
 pub fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

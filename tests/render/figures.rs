@@ -60,7 +60,6 @@ fn request(dialect: &str, board: &str, square: u32) -> Request {
 #[test]
 fn figures_match_their_golden_images() {
     let renderer = Renderer::default();
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
     let dir = common::golden_dir().join("figures");
     std::fs::create_dir_all(&dir).expect("golden directory");
     let mut failures = Vec::new();
@@ -69,29 +68,11 @@ fn figures_match_their_golden_images() {
             let r = request(dialect, board, square);
             let png = renderer.png(&r.position, &r.options).expect("renders");
             let name = format!("{name}-{square}");
-            let path = dir.join(format!("{name}.png"));
-            if update {
-                std::fs::write(&path, &png).expect("write golden");
-                continue;
-            }
-            let Ok(golden) = std::fs::read(&path) else {
-                failures.push(format!("{name}: no golden image (UPDATE_GOLDEN=1)"));
-                continue;
-            };
-            let (expected, actual) = (common::decode(&golden), common::decode(&png));
-            let diff = common::compare(&expected, &actual, TOLERANCE);
-            if !diff.matches() {
-                let (a, d) = (
-                    dir.join(format!("{name}.actual.png")),
-                    dir.join(format!("{name}.diff.png")),
-                );
-                common::write_mismatch(&expected, &actual, &diff, (&a, &d));
-                failures.push(format!("{name}: {} pixels differ", diff.differing));
-            }
+            failures.extend(common::check_golden(&dir, &name, &png, TOLERANCE));
         }
     }
     assert!(
-        !update,
+        !common::updating_golden(),
         "UPDATE_GOLDEN=1 rewrote the figures' golden images"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -50,7 +50,6 @@ fn marker_cases() -> Vec<(String, String)> {
 #[test]
 fn marker_golden_images_match() {
     let renderer = Renderer::default();
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
     let dir = common::golden_dir();
     let tolerance = Tolerance {
         channel: 8,
@@ -61,27 +60,10 @@ fn marker_golden_images_match() {
         let r = Request::from_query(&query, None).expect("valid case");
         assert!(!r.options.markers.is_empty(), "{name}: no markers");
         let png = renderer.png(&r.position, &r.options).expect("renders");
-        let path = dir.join(format!("{name}.png"));
-        if update {
-            std::fs::write(&path, &png).expect("write golden");
-            continue;
-        }
-        let Ok(golden) = std::fs::read(&path) else {
-            failures.push(format!(
-                "{name}: no golden image (run with UPDATE_GOLDEN=1)"
-            ));
-            continue;
-        };
-        let diff = common::compare(&common::decode(&golden), &common::decode(&png), tolerance);
-        if !diff.matches() {
-            failures.push(format!(
-                "{name}: {} pixels differ (max {})",
-                diff.differing, diff.largest
-            ));
-        }
+        failures.extend(common::check_golden(&dir, &name, &png, tolerance));
     }
     assert!(
-        !update,
+        !common::updating_golden(),
         "golden images rewritten: look at them and run again"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
