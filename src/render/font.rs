@@ -326,6 +326,94 @@ fn break_before(line: &str, mut cut: usize) -> usize {
     cut
 }
 
+/// The fewest ems one character of shown text is counted as, when text is cut to what a box
+/// can show before it is measured: a hair space, the narrowest printing character of the
+/// built-in faces. Only text of characters that draw nothing (combining marks, joiners) is
+/// ever cut by it, and such text can no longer make a line's work grow without end.
+const NARROWEST_EM: f32 = 0.1;
+
+/// The most characters `lines` lines `max` pixels wide can show at `px` pixels per em.
+fn room(px: f32, max: f32, lines: usize) -> usize {
+    let per_line = (max / (px * NARROWEST_EM)).clamp(0.0, 1e9) as usize + 2;
+    per_line.saturating_mul(lines)
+}
+
+/// The byte where `text`'s first `n` characters end (its length when it has fewer).
+fn char_end(text: &str, n: usize) -> usize {
+    text.char_indices().nth(n).map_or(text.len(), |(i, _)| i)
+}
+
+/// The byte where the first `k` measured characters end (see [`TextFace::fit`]).
+fn prefix_end(ends: &[(usize, f32)], k: usize) -> usize {
+    match k {
+        0 => 0,
+        _ => ends[k - 1].0,
+    }
+}
+
+/// A line being wrapped: its text, its width (summed left to right, as
+/// [`TextFace::width`] sums) and its length in characters.
+#[derive(Default)]
+struct Line {
+    text: String,
+    width: f32,
+    chars: usize,
+}
+
+impl Line {
+    /// Add ` word` (or `word`, on an empty line) if the line stays within `max`.
+    fn try_join(&mut self, face: &TextFace, word: &str, px: f32, max: f32) -> bool {
+        let mut width = match self.text.is_empty() {
+            true => 0.0,
+            false => self.width + face.advance(' ', px),
+        };
+        for c in word.chars() {
+            width += face.advance(c, px);
+            if width > max {
+                return false;
+            }
+        }
+        if !self.text.is_empty() {
+            self.text.push(' ');
+            self.chars += 1;
+        }
+        self.text.push_str(word);
+        self.chars += word.chars().count();
+        self.width = width;
+        true
+    }
+
+    fn push(&mut self, face: &TextFace, c: char, px: f32) {
+        self.text.push(c);
+        self.width += face.advance(c, px);
+        self.chars += 1;
+    }
+
+    fn take(&mut self) -> String {
+        std::mem::take(self).text
+    }
+
+    /// The line cut before its last character, after a slash if it has one (a FEN's
+    /// ranks, a path), else where the line-breaking rules allow: returns the part that
+    /// ends, and keeps the rest.
+    fn split(&mut self, face: &TextFace, px: f32) -> String {
+        let last = self.text.chars().next_back().map_or(0, char::len_utf8);
+        let before = self.text.len() - last;
+        let cut = match self.text[..before].rfind('/') {
+            Some(at) if at > 0 => at + 1,
+            _ => break_before(&self.text, before),
+        };
+        let rest = self.text.split_off(cut);
+        let done = std::mem::take(&mut self.text);
+        self.width = 0.0;
+        self.chars = 0;
+        for c in rest.chars() {
+            self.push(face, c, px);
+        }
+        done
+    }
+}
+
 impl TextFace {
     /// DejaVu Sans (`bold` or book weight), parsed on first use; `None` only if the
     /// compiled-in font could not be read.
@@ -433,17 +521,52 @@ impl TextFace {
         cap * px / self.units_per_em
     }
 
+    /// The advance of `c` at `px` pixels per em (0 for a character nothing draws).
+    pub(crate) fn advance(&self, c: char, px: f32) -> f32 {
+        self.placed(c, px).map_or(0.0, |(.., advance)| advance)
+    }
+
     /// `text` shortened with `…` to at most `max` pixels wide at `px`.
+    ///
+    /// Linear in what is shown, not in what is given: the text is measured only until it is
+    /// known not to fit (and never past [`room`] characters), then cut at the longest
+    /// prefix that fits with the `…`.
     pub fn fit(&self, text: &str, px: f32, max: f32) -> String {
-        if self.width(text, px) <= max {
+        let cap = room(px, max, 1);
+        // (byte end, width so far) after each measured character, summed left to right
+        // as `width` sums, so the decision is the same to the last bit.
+        let mut ends: Vec<(usize, f32)> = Vec::new();
+        let mut w = 0.0f32;
+        for (i, c) in text.char_indices() {
+            if w > max || ends.len() >= cap {
+                break;
+            }
+            w += self.advance(c, px);
+            ends.push((i + c.len_utf8(), w));
+        }
+        if w <= max && ends.len() == text.chars().take(ends.len() + 1).count() {
             return text.to_string();
         }
-        let mut chars: Vec<char> = text.chars().collect();
-        while !chars.is_empty() {
-            chars.pop();
-            let shortened: String = chars.iter().collect::<String>().trim_end().to_string() + "…";
-            if self.width(&shortened, px) <= max {
-                return shortened;
+        let ellipsis = self.width("…", px);
+        // How many characters each prefix keeps once its trailing spaces are dropped.
+        let mut kept = Vec::with_capacity(ends.len());
+        let mut last = 0;
+        for (k, c) in text.chars().take(ends.len()).enumerate() {
+            kept.push(last);
+            if !c.is_whitespace() {
+                last = k + 1;
+            }
+        }
+        // The longest prefix of fewer characters than were measured, its trailing spaces
+        // dropped, that fits with the `…`.
+        for k in (0..ends.len()).rev() {
+            let j = kept[k];
+            let width = match j {
+                0 => 0.0,
+                _ => ends[j - 1].1,
+            };
+            if width + ellipsis <= max {
+                return format!("{}…", &text[..prefix_end(&ends, j)]);
             }
         }
         String::new()
@@ -453,36 +576,37 @@ impl TextFace {
     /// than a line is broken after a slash, or else between characters, as text without
     /// spaces is); at most
     /// `lines` lines, the last ending in `…` when the text goes on.
+    ///
+    /// Linear in what is shown: each line's width is kept as it grows, and the text is read
+    /// only until the line after the last shown one is known (and never past [`room`]
+    /// characters), which is all the closing `…` depends on.
     pub fn wrap(&self, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
+        let text = &text[..char_end(text, room(px, max, lines))];
+        let enough = lines.saturating_add(2);
         let mut out: Vec<String> = Vec::new();
-        let mut line = String::new();
-        for word in text.split_whitespace() {
-            let joined = match line.is_empty() {
-                true => word.to_string(),
-                false => format!("{line} {word}"),
-            };
-            if self.width(&joined, px) <= max {
-                line = joined;
+        let mut line = Line::default();
+        'words: for word in text.split_whitespace() {
+            if line.try_join(self, word, px, max) {
                 continue;
             }
-            if !line.is_empty() {
-                out.push(std::mem::take(&mut line));
+            if !line.text.is_empty() {
+                out.push(line.take());
             }
             for c in word.chars() {
-                line.push(c);
-                if line.chars().count() > 1 && self.width(&line, px) > max {
-                    // After a slash if the line has one (a FEN's ranks, a path), else here.
-                    let cut = match line[..line.len() - c.len_utf8()].rfind('/') {
-                        Some(at) if at > 0 => at + 1,
-                        _ => break_before(&line, line.len() - c.len_utf8()),
-                    };
-                    let rest = line.split_off(cut);
-                    out.push(std::mem::replace(&mut line, rest));
+                line.push(self, c, px);
+                if line.chars > 1 && line.width > max {
+                    out.push(line.split(self, px));
+                }
+                if out.len() >= enough {
+                    // What follows cannot change the last line shown: the lines after it
+                    // are already wider than a line together.
+                    line = Line::default();
+                    break 'words;
                 }
             }
         }
-        if !line.is_empty() {
-            out.push(line);
+        if !line.text.is_empty() {
+            out.push(line.text);
         }
         if out.len() > lines {
             let rest = out.split_off(lines).join(" ");
@@ -623,6 +747,131 @@ mod free_text_tests {
         );
         let inked = pixmap.data().chunks_exact(4).filter(|p| p[3] > 128).count();
         assert!(inked > 40, "{inked} pixels inked");
+    }
+}
+
+/// The first, quadratic `fit` and `wrap` (each character re-measured the whole text), kept
+/// as the reference the linear ones must agree with to the byte.
+#[cfg(test)]
+mod reference {
+    use super::{TextFace, break_before};
+
+    pub fn fit(face: &TextFace, text: &str, px: f32, max: f32) -> String {
+        if face.width(text, px) <= max {
+            return text.to_string();
+        }
+        let mut chars: Vec<char> = text.chars().collect();
+        while !chars.is_empty() {
+            chars.pop();
+            let shortened: String = chars.iter().collect::<String>().trim_end().to_string() + "…";
+            if face.width(&shortened, px) <= max {
+                return shortened;
+            }
+        }
+        String::new()
+    }
+
+    pub fn wrap(face: &TextFace, text: &str, px: f32, max: f32, lines: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let joined = match line.is_empty() {
+                true => word.to_string(),
+                false => format!("{line} {word}"),
+            };
+            if face.width(&joined, px) <= max {
+                line = joined;
+                continue;
+            }
+            if !line.is_empty() {
+                out.push(std::mem::take(&mut line));
+            }
+            for c in word.chars() {
+                line.push(c);
+                if line.chars().count() > 1 && face.width(&line, px) > max {
+                    let cut = match line[..line.len() - c.len_utf8()].rfind('/') {
+                        Some(at) if at > 0 => at + 1,
+                        _ => break_before(&line, line.len() - c.len_utf8()),
+                    };
+                    let rest = line.split_off(cut);
+                    out.push(std::mem::replace(&mut line, rest));
+                }
+            }
+        }
+        if !line.is_empty() {
+            out.push(line);
+        }
+        if out.len() > lines {
+            let rest = out.split_off(lines).join(" ");
+            if let Some(last) = out.last_mut() {
+                *last = fit(face, &format!("{last} {rest}"), px, max);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod linear_text_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Words of letters, wide and narrow signs, slashes, Japanese stops and brackets, and
+    /// characters that draw nothing, with runs of spaces.
+    fn text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a", "W", "i", "l", "Morphy", "/", "8", "。", "「", "局面", "\u{301}", "…", " ",
+            "  ", "\u{200a}", "ÄÖ", "Kieseritzky",
+        ]);
+        prop::collection::vec(pieces, 0..80).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn fit_and_wrap_agree_with_the_quadratic_reference(
+            text in text(),
+            px in 6.0f32..40.0,
+            max in 0.0f32..400.0,
+            lines in 1usize..5,
+        ) {
+            let face = TextFace::builtin(false).expect("the built-in font");
+            // Past `room` characters only text that draws nothing is cut otherwise.
+            let n = text.chars().count();
+            if n <= room(px, max, 1) {
+                prop_assert_eq!(face.fit(&text, px, max), reference::fit(face, &text, px, max));
+            }
+            if n <= room(px, max, lines) {
+                prop_assert_eq!(
+                    face.wrap(&text, px, max, lines),
+                    reference::wrap(face, &text, px, max, lines)
+                );
+            }
+            prop_assert_eq!(
+                face.wrap(&text, px, max, usize::MAX),
+                reference::wrap(face, &text, px, max, usize::MAX)
+            );
+        }
+    }
+
+    #[test]
+    fn long_names_are_cut_to_what_the_box_shows() {
+        let face = TextFace::builtin(true).expect("the built-in font");
+        let name = "Kieseritzky ".repeat(20_000);
+        let fitted = face.fit(&name, 20.0, 300.0);
+        assert!(fitted.ends_with('…') && face.width(&fitted, 20.0) <= 300.0);
+        assert_eq!(fitted, reference::fit(face, &name[..600], 20.0, 300.0));
+        let lines = face.wrap(&name, 20.0, 300.0, 3);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines, reference::wrap(face, &name[..3000], 20.0, 300.0, 3));
+        // Characters that draw nothing are not measured without end: a line holds at most
+        // what hair spaces would fill.
+        let marks = "\u{301}".repeat(50_000);
+        assert_eq!(face.width("\u{301}", 20.0), 0.0, "a combining mark draws no advance");
+        let fitted = face.fit(&marks, 20.0, 300.0);
+        assert!(fitted.chars().count() <= room(20.0, 300.0, 1), "{}", fitted.len());
+        let lines = face.wrap(&marks, 20.0, 300.0, 2);
+        let shown: usize = lines.iter().map(|l| l.chars().count()).sum();
+        assert!(shown <= room(20.0, 300.0, 2) + 1, "{shown}");
     }
 }
 

@@ -285,14 +285,16 @@ fn fit(word: &Word, size: f32, width: f32) -> Result<Vec<Word>, RenderError> {
             text,
         }]
     };
-    let (mut parts, mut chunk) = (Vec::new(), String::new());
+    // The chunk's width and length kept as it grows (linear in the word, however long).
+    let (mut parts, mut chunk, mut w, mut n) = (Vec::new(), String::new(), 0.0f32, 0usize);
     for c in piece.text.chars() {
-        chunk.push(c);
-        if chunk.chars().count() > 1 && f.width(&chunk, size) > width {
-            chunk.pop();
+        let advance = f.advance(c, size);
+        if n >= 1 && w + advance > width {
             parts.push(part(std::mem::take(&mut chunk)));
-            chunk.push(c);
+            (w, n) = (0.0, 0);
         }
+        chunk.push(c);
+        (w, n) = (w + advance, n + 1);
     }
     parts.push(part(chunk));
     Ok(parts)
