@@ -431,3 +431,126 @@ async fn bodies_are_read_strictly() {
     assert!(answer.contains("could not be read"), "{answer}");
     assert_eq!(s.renders(), 0);
 }
+
+/// A PGN whose `White` and `Black` tags hold `n` characters each, around a short game with
+/// a diagram.
+fn long_named_game(n: usize) -> String {
+    let name: String = "Kieseritzky Lionel Adalbert "
+        .chars()
+        .cycle()
+        .take(n)
+        .collect();
+    format!(
+        "[White \"{name}\"]\n[Black \"{name}\"]\n[Event \"Casual\"]\n\n1. e4 e5 {{[#]}} 2. Nf3 Nc6 *\n"
+    )
+}
+
+async fn post(state: &Arc<AppState>, uri: &str, body: String) -> Answer {
+    let request = Request::post(uri).body(Body::from(body)).expect("request");
+    let response = app(state.clone())
+        .oneshot(request)
+        .await
+        .expect("infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.expect("body");
+    Answer {
+        status,
+        headers,
+        body: body.to_bytes().to_vec(),
+    }
+}
+
+/// The freeze a probe found: long player names were laid out on the async workers, so two
+/// articles of 20,000-character names held both and `/health` waited 18 s. Now a long
+/// text is read and laid out on the render pool. The hook holds that work until `/health`
+/// has answered: were it on the async worker (one, here), `/health` could not answer at
+/// all, and were it not on the pool the hook would never run.
+#[tokio::test(flavor = "current_thread")]
+async fn health_answers_while_long_text_is_laid_out() {
+    let _serial = SERIAL.lock().await;
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let held = std::sync::Mutex::new(held);
+    let entered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = entered.clone();
+    let hook: staunton::http::TextHook = Arc::new(move || {
+        seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let _ = held
+            .lock()
+            .expect("lock")
+            .recv_timeout(Duration::from_secs(60));
+    });
+    let s = Arc::new(
+        AppState::with_config(Arc::new(Renderer::default()), Config::default())
+            .with_text_hook(hook),
+    );
+    let article = {
+        let s = s.clone();
+        tokio::spawn(async move { post(&s, "/article.html", long_named_game(20_000)).await })
+    };
+    let start = Instant::now();
+    while entered.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the article's long text never reached the render pool"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let health = tokio::time::timeout(Duration::from_secs(30), get(&s, "/health"))
+        .await
+        .expect("/health answers while the article's text is being laid out");
+    assert_eq!(health.status, StatusCode::OK);
+    release.send(()).expect("the hook waits");
+    let article = article.await.expect("the article's task");
+    assert_eq!(article.status, StatusCode::OK, "{}", article.text());
+    let policy = article.header(header::CONTENT_SECURITY_POLICY);
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+}
+
+/// Long names on every route that draws them are answered within the service's own
+/// deadline (with the quadratic layout, 20,000 characters took minutes): an article, an
+/// animation (its bars on every frame), a game's moves, a share card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_names_are_answered_within_the_deadline() {
+    let _serial = SERIAL.lock().await;
+    let s = state_with(Config::default());
+    let game = long_named_game(20_000);
+    for (uri, body) in [
+        ("/article.html", Some(game.clone())),
+        ("/article.pdf", Some(game.clone())),
+        ("/game.gif?size=240", Some(game.clone())),
+        ("/game.json", Some(game.clone())),
+    ] {
+        let start = Instant::now();
+        let answer = post(&s, uri, body.expect("a body")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.text());
+        println!("{uri} with 20,000-character names: {:?}", start.elapsed());
+    }
+    // A card's query holds a PGN of two 7,000-character names (`white` and `black` on
+    // `/image.gif` are 100 characters at most).
+    let uri = format!("/card.png?pgn={}", encode(&long_named_game(7_000)));
+    let answer = get(&s, &uri).await;
+    assert_eq!(
+        answer.status,
+        StatusCode::OK,
+        "/card.png: {}",
+        answer.text()
+    );
+}
+
+/// A body that arrives too slowly is told so, not asked for a smaller picture.
+#[tokio::test]
+async fn a_slow_upload_s_timeout_names_the_upload() {
+    let s = state_with(Config {
+        request_timeout: Duration::from_millis(500),
+        ..Config::default()
+    });
+    let slow = b"POST /article.html HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nConnection: close\r\n\r\n[White \"A\"]";
+    let answer = raw(s.clone(), slow, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("the request body did not arrive within 0.5 s"),
+        "{answer}"
+    );
+    assert!(!answer.contains("smaller size"), "{answer}");
+}

@@ -101,18 +101,32 @@ fn revalidate(image: &Image, request: &HeaderMap) -> (HeaderMap, bool) {
     (common, unchanged)
 }
 
+/// The policy of an HTML page the service writes (an article): it runs no script, loads
+/// nothing from anywhere (its diagrams are inline SVG, its style inline), sends no form
+/// and changes no base URL. The escaping of every game text is the first wall; this is
+/// the second.
+const HTML_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 /// The 200 answer: `common`, then `Content-Type` and `nosniff`; an SVG also gets a policy
-/// that runs nothing and loads nothing (only its own inline styles).
+/// that runs nothing and loads nothing (only its own inline styles), an HTML page
+/// [`HTML_POLICY`].
 fn finish(mut common: HeaderMap, content_type: &'static str, body: Bytes) -> Response {
     common.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     common.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    if content_type.starts_with("image/svg+xml") {
+    let policy = match content_type {
+        t if t.starts_with("image/svg+xml") => {
+            Some("default-src 'none'; style-src 'unsafe-inline'")
+        }
+        t if t.starts_with("text/html") => Some(HTML_POLICY),
+        _ => None,
+    };
+    if let Some(policy) = policy {
         common.insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+            HeaderValue::from_static(policy),
         );
     }
     (StatusCode::OK, common, body).into_response()

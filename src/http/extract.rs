@@ -9,6 +9,7 @@ use axum::extract::{FromRequestParts, MatchedPath};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The query string (empty when there is none), read once, at most
 /// `Config::max_query_bytes` long: a longer one is answered 414 before the handler runs.
@@ -70,6 +71,34 @@ pub(super) fn warning(state: &AppState, route: &str, query: Option<&str>) -> Opt
     HeaderValue::from_str(&text).ok()
 }
 
+/// Whether a request's body is still arriving: set while [`pgn_body`] reads it, so that a
+/// request that runs out of time then is told that its upload was too slow, not that its
+/// picture was too large. The deadline layer puts one in every request's extensions.
+#[derive(Debug, Clone, Default)]
+pub struct Upload(Arc<AtomicBool>);
+
+impl Upload {
+    /// Whether the body was still being read (a read that ended, in error or not, clears it).
+    pub fn arriving(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Clears an [`Upload`] when the read ends, not when it is abandoned halfway.
+struct Reading<'a>(&'a Upload);
+
+impl Reading<'_> {
+    fn start(upload: &Upload) -> Reading<'_> {
+        upload.0.store(true, Ordering::Relaxed);
+        Reading(upload)
+    }
+
+    fn done<T>(self, out: T) -> T {
+        self.0.0.store(false, Ordering::Relaxed);
+        out
+    }
+}
+
 /// The PGN of a POST: at most `max` bytes (else 413, at once, before `100 Continue`
 /// when the declared `Content-Length` is over), UTF-8 text, not blank, and whole (a body
 /// cut short or malformed is 400). `None` for a GET.
@@ -77,11 +106,19 @@ pub(super) async fn pgn_body(
     body: Option<Body>,
     headers: &HeaderMap,
     max: usize,
+    upload: &Upload,
 ) -> Result<Option<String>, AppError> {
-    use http_body_util::BodyExt as _;
-    let Some(mut body) = body else {
+    let Some(body) = body else {
         return Ok(None);
     };
+    let reading = Reading::start(upload);
+    let bytes = read_body(body, headers, max).await;
+    reading.done(bytes).and_then(pgn_text).map(Some)
+}
+
+/// The body's bytes, at most `max` (see [`pgn_body`]).
+async fn read_body(mut body: Body, headers: &HeaderMap, max: usize) -> Result<Vec<u8>, AppError> {
+    use http_body_util::BodyExt as _;
     let too_long = || {
         AppError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -114,6 +151,11 @@ pub(super) async fn pgn_body(
             bytes.extend_from_slice(&data);
         }
     }
+    Ok(bytes)
+}
+
+/// The body as a PGN: UTF-8 text, not blank.
+fn pgn_text(bytes: Vec<u8>) -> Result<String, AppError> {
     let text = String::from_utf8(bytes).map_err(|_| {
         AppError::new(
             StatusCode::BAD_REQUEST,
@@ -126,5 +168,5 @@ pub(super) async fn pgn_body(
             "the request body is empty: POST the game's PGN",
         ));
     }
-    Ok(Some(text))
+    Ok(text)
 }

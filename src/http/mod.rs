@@ -29,5 +29,5 @@ pub use pool::Deadline;
 pub use routes::app;
 pub use serve::serve;
 pub use state::{
-    AppState, Config, DEFAULT_CACHE_BYTES, FaultHook, MAX_BODY_BYTES, MAX_QUERY_BYTES,
+    AppState, Config, DEFAULT_CACHE_BYTES, FaultHook, MAX_BODY_BYTES, MAX_QUERY_BYTES, TextHook,
 };

@@ -4,8 +4,8 @@
 
 use super::answer::{self, CacheStatus, Image};
 use super::api::{self, Animation, Asset, Handler};
-use super::extract::{Checked, pgn_body};
-use super::pool::{Deadline, render, run_job};
+use super::extract::{Checked, Upload, pgn_body};
+use super::pool::{Deadline, prepare, render, run_job};
 use super::{AppError, AppState, metrics, move_list};
 use crate::render::Renderer;
 use crate::render::animate;
@@ -48,15 +48,15 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     match handler {
         Handler::Page(asset) => get(move || page(asset)),
         Handler::Diagram(format) => get(move |s, q, h, d| diagram(s, q, h, d, format)),
-        Handler::Game(kind) => get(move |s, q, h, d| game(s, q, h, d, None, kind))
-            .post(move |s, q, h, d, body: Body| game(s, q, h, d, Some(body), kind)),
+        Handler::Game(kind) => get(move |s, q, h, d, u| game(s, q, h, d, u, None, kind))
+            .post(move |s, q, h, d, u, body: Body| game(s, q, h, d, u, Some(body), kind)),
         Handler::Image => get(image),
         Handler::Piece => get(piece),
-        Handler::MoveList => get(|s, q, h| game_json(s, q, h, None))
-            .post(|s, q, h, body: Body| game_json(s, q, h, Some(body))),
+        Handler::MoveList => get(|s, q, h, d, u| game_json(s, q, h, d, u, None))
+            .post(|s, q, h, d, u, body: Body| game_json(s, q, h, d, u, Some(body))),
         Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
-        Handler::Article(format) => get(move |s, q, h, d| article(s, q, h, d, None, format))
-            .post(move |s, q, h, d, body: Body| article(s, q, h, d, Some(body), format)),
+        Handler::Article(format) => get(move |s, q, h, d, u| article(s, q, h, d, u, None, format))
+            .post(move |s, q, h, d, u, body: Body| article(s, q, h, d, u, Some(body), format)),
         Handler::Card => get(card),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
@@ -87,11 +87,16 @@ async fn page(asset: Asset) -> impl IntoResponse {
 async fn describe(
     State(state): State<Arc<AppState>>,
     Checked(query): Checked,
+    Extension(deadline): Extension<Deadline>,
 ) -> Result<Response, AppError> {
-    let described =
-        Request::described(&query, &state.config.limits).map_err(AppError::bad_request)?;
-    let mut text = described.text();
-    text.push('\n');
+    let limits = state.config.limits;
+    let (described, text) = prepare(&state, (query.text_bytes(), deadline), move |_| {
+        let described = Request::described(&query, &limits).map_err(AppError::bad_request)?;
+        let mut text = described.text();
+        text.push('\n');
+        Ok((described, text))
+    })
+    .await?;
     let mut response = (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
@@ -189,18 +194,21 @@ async fn diagram(
     Extension(deadline): Extension<Deadline>,
     path_format: Option<Format>,
 ) -> Result<Response, AppError> {
-    let request =
-        Request::read(&query, path_format, &state.config.limits).map_err(AppError::bad_request)?;
-    known_set(&state, &request.options)?;
+    let limits = state.config.limits;
+    let request = prepare(&state, (query.text_bytes(), deadline), move |renderer| {
+        let request = Request::read(&query, path_format, &limits).map_err(AppError::bad_request)?;
+        known_set(renderer, &request.options)?;
+        Ok(request)
+    })
+    .await?;
     let image = Image::new(request.cache_key(), request.format.content_type());
     let made = render(state.clone(), request, deadline);
     answer::cached(&state, &headers, image, made).await
 }
 
 /// 400 when `options` name a piece set the renderer has not loaded.
-fn known_set(state: &AppState, options: &RenderOptions) -> Result<(), AppError> {
-    state
-        .renderer
+fn known_set(renderer: &Renderer, options: &RenderOptions) -> Result<(), AppError> {
+    renderer
         .set(options)
         .map(|_| ())
         .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))
@@ -213,16 +221,25 @@ async fn game(
     Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
+    Extension(upload): Extension<Upload>,
     body: Option<Body>,
     kind: Animation,
 ) -> Result<Response, AppError> {
-    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
-    let limits = &state.config.limits;
-    let request = GameRequest::read(&query, text.as_deref(), kind.name(), limits)
-        .map_err(AppError::bad_request)?;
-    known_set(&state, &request.play.options)?;
-    let image = Image::new(request.cache_key(), kind.content_type());
-    let (frames, looped) = (request.frames(), request.looped);
+    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
+    let limits = state.config.limits;
+    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
+    let (key, frames, looped) = prepare(&state, (bytes, deadline), move |renderer| {
+        let request = GameRequest::read(&query, text.as_deref(), kind.name(), &limits)
+            .map_err(AppError::bad_request)?;
+        known_set(renderer, &request.play.options)?;
+        Ok((
+            request.cache_key().to_string(),
+            request.frames(),
+            request.looped,
+        ))
+    })
+    .await?;
+    let image = Image::new(key, kind.content_type());
     let units = cost::frames(&frames);
     let job = move |renderer: &Renderer| match kind {
         Animation::Gif => animate::gif(renderer, &frames, looped),
@@ -239,19 +256,23 @@ async fn game_json(
     State(state): State<Arc<AppState>>,
     Checked(query): Checked,
     headers: HeaderMap,
+    Extension(deadline): Extension<Deadline>,
+    Extension(upload): Extension<Upload>,
     body: Option<Body>,
 ) -> Result<Response, AppError> {
-    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
-    let request = crate::request::move_list::MoveListRequest::from_pairs_with(
-        &query,
-        text.as_deref(),
-        &state.config.limits,
-    )
-    .map_err(AppError::bad_request)?;
-    let image = Image::new(request.cache_key(), "application/json; charset=utf-8");
-    Ok(answer::held(&headers, image, || {
-        Bytes::from(move_list::json(&request.game))
-    }))
+    use crate::request::move_list::MoveListRequest;
+    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
+    let limits = state.config.limits;
+    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
+    let (key, json) = prepare(&state, (bytes, deadline), move |_| {
+        let request = MoveListRequest::from_pairs_with(&query, text.as_deref(), &limits)
+            .map_err(AppError::bad_request)?;
+        let json = Bytes::from(move_list::json(&request.game));
+        Ok((request.cache_key().to_string(), json))
+    })
+    .await?;
+    let image = Image::new(key, "application/json; charset=utf-8");
+    Ok(answer::held(&headers, image, || json))
 }
 
 /// `/piece.svg`: one piece of a set, alone, for a palette: the document the set wrote once
@@ -283,10 +304,15 @@ async fn image(
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
 ) -> Result<Response, AppError> {
-    let request = Request::read(&query, Some(Format::Gif), &state.config.limits)
-        .map_err(AppError::bad_request)?;
-    known_set(&state, &request.options)?;
-    let [white, black] = crate::request::players::players(&query).map_err(AppError::bad_request)?;
+    let limits = state.config.limits;
+    let (request, [white, black]) = prepare(&state, (query.text_bytes(), deadline), move |r| {
+        let request =
+            Request::read(&query, Some(Format::Gif), &limits).map_err(AppError::bad_request)?;
+        known_set(r, &request.options)?;
+        let players = crate::request::players::players(&query).map_err(AppError::bad_request)?;
+        Ok((request, players))
+    })
+    .await?;
     let bars = (white.is_some() || black.is_some()).then(|| {
         let bar = |n: Option<String>, side: &str| animate::Bar {
             player: n.unwrap_or_else(|| side.to_string()),
@@ -330,8 +356,13 @@ async fn card(
 ) -> Result<Response, AppError> {
     use crate::render::share_card::{HEIGHT, WIDTH};
     use crate::request::share_card::CardRequest;
-    let request = CardRequest::read(&query, &state.config.limits).map_err(AppError::bad_request)?;
-    known_set(&state, &request.diagram.options)?;
+    let limits = state.config.limits;
+    let request = prepare(&state, (query.text_bytes(), deadline), move |renderer| {
+        let request = CardRequest::read(&query, &limits).map_err(AppError::bad_request)?;
+        known_set(renderer, &request.diagram.options)?;
+        Ok(request)
+    })
+    .await?;
     let image = Image::new(request.cache_key(), "image/png");
     // The diagram, and the card's pixels as a plain diagram's of its width would count.
     let page = RenderOptions {
@@ -345,7 +376,8 @@ async fn card(
     answer::cached(&state, &headers, image, made).await
 }
 
-/// A worksheet: laid out here (cheap), drawn on the blocking pool, cached like a diagram.
+/// A worksheet: read and laid out (on the blocking pool when its query is long), drawn on
+/// the blocking pool, cached like a diagram.
 /// SVG and PNG are one page (`pageNumber`); every answer says how many pages there are.
 async fn sheet(
     State(state): State<Arc<AppState>>,
@@ -356,19 +388,17 @@ async fn sheet(
 ) -> Result<Response, AppError> {
     use crate::render::sheet::Sheet;
     use crate::request::sheet::{MAX_SHEET_DIAGRAMS, SheetRequest};
-    let request = SheetRequest::read(
-        &query,
-        path_format,
-        MAX_SHEET_DIAGRAMS,
-        true,
-        &state.config.limits,
-    )
-    .map_err(AppError::bad_request)?;
-    known_set(&state, &request.options.diagram)?;
-    let (format, page) = (request.format, request.page);
-    let key = request.cache_key();
-    let sheet = Sheet::new(&state.renderer, request.entries, request.options)
-        .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let limits = state.config.limits;
+    let (key, format, page, sheet) = prepare(&state, (query.text_bytes(), deadline), move |r| {
+        let request = SheetRequest::read(&query, path_format, MAX_SHEET_DIAGRAMS, true, &limits)
+            .map_err(AppError::bad_request)?;
+        known_set(r, &request.options.diagram)?;
+        let (format, page, key) = (request.format, request.page, request.cache_key());
+        let sheet = Sheet::new(r, request.entries, request.options)
+            .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+        Ok((key, format, page, sheet))
+    })
+    .await?;
     let pages = sheet.pages.len();
     if format != Format::Pdf && page >= pages {
         return Err(AppError::new(
@@ -397,25 +427,32 @@ async fn sheet(
     answer::cached(&state, &headers, image, made).await
 }
 
-/// An article: the game read and laid out here (cheap), drawn on the blocking pool,
+/// An article: the game read and laid out (on the blocking pool when it is long), drawn on the blocking pool,
 /// cached like a diagram. The answer says how many pages and diagrams it has.
 async fn article(
     State(state): State<Arc<AppState>>,
     Checked(query): Checked,
     headers: HeaderMap,
     Extension(deadline): Extension<Deadline>,
+    Extension(upload): Extension<Upload>,
     body: Option<Body>,
     format: crate::request::article::ArticleFormat,
 ) -> Result<Response, AppError> {
     use crate::render::article::Article;
     use crate::request::article::{ArticleFormat, ArticleRequest, marks};
-    let text = pgn_body(body, &headers, state.config.max_body_bytes).await?;
-    let request = ArticleRequest::read(&query, text.as_deref(), format, &state.config.limits)
-        .map_err(AppError::bad_request)?;
-    known_set(&state, &request.options.diagram)?;
-    let key = request.cache_key();
-    let article = Article::new(&state.renderer, &request.game, request.options, &marks)
-        .map_err(|e| AppError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
+    let limits = state.config.limits;
+    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
+    let (key, article) = prepare(&state, (bytes, deadline), move |renderer| {
+        let request = ArticleRequest::read(&query, text.as_deref(), format, &limits)
+            .map_err(AppError::bad_request)?;
+        known_set(renderer, &request.options.diagram)?;
+        let key = request.cache_key();
+        let article = Article::new(renderer, &request.game, request.options, &marks)
+            .map_err(|e| AppError::internal(e.to_string()))?;
+        Ok((key, article))
+    })
+    .await?;
     let image = Image::new(key, format.content_type())
         .with_header("x-article-pages", HeaderValue::from(article.pages.len()))
         .with_header(
@@ -448,17 +485,23 @@ async fn enforce_deadline(
 ) -> Response {
     let timeout = state.config.request_timeout;
     let deadline = tokio::time::Instant::now() + timeout;
+    let upload = Upload::default();
     request.extensions_mut().insert(Deadline(deadline));
+    request.extensions_mut().insert(upload.clone());
     match tokio::time::timeout_at(deadline, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => AppError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            format!(
-                "the answer was not ready within {:.1} s, the time this service allows a request: ask for a smaller size, fewer marks or fewer moves",
-                timeout.as_secs_f64()
-            ),
-        )
-        .into_response(),
+        Err(_) => {
+            let seconds = timeout.as_secs_f64();
+            let why = match upload.arriving() {
+                true => format!(
+                    "the request body did not arrive within {seconds:.1} s, the time this service allows a request: send the PGN at once, not slowly or in pieces"
+                ),
+                false => format!(
+                    "the answer was not ready within {seconds:.1} s, the time this service allows a request: ask for a smaller size, fewer marks or fewer moves"
+                ),
+            };
+            AppError::new(StatusCode::REQUEST_TIMEOUT, why).into_response()
+        }
     }
 }
 

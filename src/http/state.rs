@@ -66,6 +66,11 @@ impl Default for Config {
 /// (a panic, a slow render) without touching real code. Unset in the service.
 pub type FaultHook = Arc<dyn Fn(&Request) + Send + Sync>;
 
+/// A function run on the render pool before each reading of a long request text (tests
+/// only: one that waits shows that the async workers stay free meanwhile). Unset in the
+/// service.
+pub type TextHook = Arc<dyn Fn() + Send + Sync>;
+
 /// What the service shares between requests.
 pub struct AppState {
     pub(super) renderer: Arc<Renderer>,
@@ -83,6 +88,7 @@ pub struct AppState {
     pub(super) config: Config,
     pub(super) metrics: Metrics,
     pub(super) fault: Option<FaultHook>,
+    pub(super) text_hook: Option<TextHook>,
     /// Set once the shutdown signal arrived: `/ready` answers 503.
     pub(super) draining: AtomicBool,
     /// `/openapi.json`, generated once: the routes, parameters, limits and piece sets.
@@ -141,6 +147,7 @@ impl AppState {
             config,
             metrics: Metrics::default(),
             fault: None,
+            text_hook: None,
             draining: AtomicBool::new(false),
         }
     }
@@ -148,6 +155,13 @@ impl AppState {
     /// The same state with a fault hook (tests only; see [`FaultHook`]).
     pub fn with_fault_hook(mut self, hook: FaultHook) -> AppState {
         self.fault = Some(hook);
+        self
+    }
+
+    /// The same state with a hook run before each long text is read (tests only; see
+    /// [`TextHook`]).
+    pub fn with_text_hook(mut self, hook: TextHook) -> AppState {
+        self.text_hook = Some(hook);
         self
     }
 

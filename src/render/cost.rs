@@ -66,6 +66,18 @@ pub const PDF_FACTOR: u64 = 30;
 /// another encoder: 1.2× and 0.8× measured).
 pub const ENCODER_FACTOR: u64 = 1200;
 
+/// Units of one byte of a request's text read and laid out: a PGN parsed and its moves
+/// played, tag values, names, titles, captions and comments measured and broken into
+/// lines. The heaviest text is an article's: a POSTed PGN of 64 KiB of comments took
+/// 12.4 ms to read and lay out (`cargo bench --bench text`, `article/comments-64KiB`),
+/// about 190 ns a byte; long names cost far less, as only what the box shows is measured.
+pub const TEXT_BYTE: u64 = 200;
+
+/// What reading and laying out `bytes` of a request's text costs.
+pub fn text(bytes: usize) -> u64 {
+    (bytes as u64).saturating_mul(TEXT_BYTE)
+}
+
 /// Most units one request may cost. The heaviest still diagram the per-parameter limits
 /// allow is within it (64 long arrows, 80 highlights, 80 crosses, 80 markers and the check
 /// glow at 2048 px as WebP: 1.67 G units; a PNG of every mark at its limit took 0.6 s in

@@ -106,6 +106,12 @@ impl Query {
         self.pairs.iter().map(|(k, _)| k.as_str())
     }
 
+    /// The bytes of its names and values together: what reading it may cost grows with
+    /// this (the service reads a long query off its async workers).
+    pub fn text_bytes(&self) -> usize {
+        self.pairs.iter().map(|(k, v)| k.len() + v.len()).sum()
+    }
+
     /// Add a pair after the others (so it overrides them).
     pub(crate) fn push(&mut self, name: &str, value: &str) {
         self.pairs.push((name.to_string(), value.to_string()));
