@@ -528,7 +528,7 @@ impl Request {
         if self.format == Format::Txt {
             // Text shows only the position, the side at the bottom, the labels and the style.
             key.field("txt")
-                .field(&self.position)
+                .position(&self.position)
                 .field(bottom)
                 .field(o.coordinates)
                 .field(o.text_style.name());
@@ -539,7 +539,7 @@ impl Request {
         }
         let t = &o.theme;
         key.field(self.format.extension())
-            .field(&self.position)
+            .position(&self.position)
             .field(o.size)
             .field(bottom)
             .field(o.coordinates)
@@ -955,6 +955,9 @@ impl GameRequest {
             .field(u8::from(looped))
             .field(u8::from(bars))
             .field(source)
+            // The letters the game was read in: `1. Rf1` is a rook's move in English and
+            // a king's in Italian, one text for two games.
+            .field(request.options.lang.code())
             .finish();
         Ok(GameRequest { play, looped, key })
     }

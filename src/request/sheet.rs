@@ -112,6 +112,10 @@ pub const DIAGRAM_PARAMS: &[&str] = &[
     "region",
 ];
 
+/// The diagram parameters that say how every `fen` of a sheet is read: its dialect and,
+/// for a board neither square nor 8 ranks tall, its size.
+pub const READING_PARAMS: [&str; 2] = ["dialect", "board"];
+
 /// A validated worksheet request.
 #[derive(Debug, Clone)]
 pub struct SheetRequest {

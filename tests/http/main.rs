@@ -13,6 +13,7 @@ mod article;
 mod card;
 mod error_image;
 mod http;
+mod keys;
 mod page;
 mod params;
 mod support;
