@@ -301,6 +301,7 @@ impl ArticleRequest {
                 ),
             ));
         }
+        super::check_pgn_text("pgn", pgn)?;
         let game = read_game(pgn, options.lang)?;
         check_marks(&game.line, game.start.size(), limits)?;
         let diagrams = flow::flow(&game, &options).diagrams.len();

@@ -1104,6 +1104,27 @@ fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, Request
     game.map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))
 }
 
+/// A PGN is text: tabs and line breaks are its only control characters. Any other that is
+/// not printable (NUL, ESC, U+FFFF) is refused where it stands, before it can reach a tag,
+/// a comment, a player's bar or a sentence.
+pub(crate) fn check_pgn_text(param: &'static str, pgn: &str) -> Result<(), RequestError> {
+    let bad = |c: char| crate::echo::forbidden(c) && !matches!(c, '\t' | '\n' | '\r');
+    for (line, text) in pgn.split('\n').enumerate() {
+        if let Some((column, c)) = text.chars().enumerate().find(|(_, c)| bad(*c)) {
+            return Err(RequestError::new(
+                param,
+                format!(
+                    "{param} has the character {} at line {}, column {}, which is not printable: a PGN is text, and tabs and line breaks are its only control characters",
+                    crate::echo::CodePoint(c),
+                    line + 1,
+                    column + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The game of `pgn` or `moves` (from `fen`, default the start), and the ply `ply` or
 /// `move` asks for (default: the end). `None` when neither names a game.
 fn choose_game<'a>(
@@ -1137,6 +1158,7 @@ fn choose_game<'a>(
                     "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
                 ));
             }
+            check_pgn_text("pgn", pgn)?;
             read_pgn(pgn, get("lang").and_then(Lang::from_code), limits.plies)?
         }
         (None, Some(moves)) => {

@@ -132,14 +132,13 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
             ),
         ));
     }
-    if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| c.is_control()) {
+    if let Some((at, c)) = crate::echo::first_forbidden(text) {
         return Err(RequestError::new(
             "caption",
             format!(
-                "caption {} has a control character (U+{:04X}) at character {}: a caption is one paragraph of plain text",
+                "caption {} has the character {} at character {at}, which is not printable: a caption is one paragraph of printable text, without control characters (tabs, line breaks)",
                 Echo(value),
-                u32::from(c),
-                at + 1
+                crate::echo::CodePoint(c),
             ),
         ));
     }

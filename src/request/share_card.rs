@@ -146,11 +146,14 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
             ),
         ));
     }
-    if value.chars().any(char::is_control) {
-        return Err(RequestError::bad_value(
+    if let Some((at, c)) = crate::echo::first_forbidden(value) {
+        return Err(RequestError::new(
             name,
-            value,
-            "expected one line of text, without control characters (tabs, line breaks)",
+            format!(
+                "{name} {} has the character {} at character {at}, which is not printable: expected one line of printable text, without control characters (tabs, line breaks)",
+                Echo(value),
+                crate::echo::CodePoint(c),
+            ),
         ));
     }
     if let Some(c) = crate::render::caption::missing_glyph(value) {
@@ -167,11 +170,16 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
     Ok((!value.is_empty()).then(|| value.to_string()))
 }
 
-/// A tag's value, unless empty or unknown (`?`, `-`).
-fn tag<'g>(game: &'g Game, name: &str) -> Option<&'g str> {
-    game.header(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty() && !v.chars().all(|c| c == '?' || c == '-'))
+/// A tag's value, unless empty or unknown (`?`, `-`); a character that is not printable
+/// (a tab, a control character) as a space, as the card's own text may have none.
+fn tag(game: &Game, name: &str) -> Option<String> {
+    let value = game.header(name)?;
+    let value: String = value
+        .chars()
+        .map(|c| if crate::echo::forbidden(c) { ' ' } else { c })
+        .collect();
+    let value = value.trim();
+    (!value.is_empty() && !value.chars().all(|c| c == '?' || c == '-')).then(|| value.to_string())
 }
 
 /// `White Name (2750) – Black Name (2710)`, when the tags name a player.
@@ -184,7 +192,7 @@ fn players(game: &Game) -> Option<String> {
             .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
         Some(match elo {
             Some(elo) => format!("{name} ({elo})"),
-            None => name.to_string(),
+            None => name,
         })
     };
     match (side("White"), side("Black")) {
@@ -200,12 +208,12 @@ fn players(game: &Game) -> Option<String> {
 /// `Event, Year` (either alone when the other is unknown).
 fn event(game: &Game) -> Option<String> {
     let year = tag(game, "Date")
-        .and_then(|d| d.get(..4))
+        .and_then(|d| d.get(..4).map(str::to_string))
         .filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
     match (tag(game, "Event"), year) {
         (Some(e), Some(y)) => Some(format!("{e}, {y}")),
-        (Some(e), None) => Some(e.to_string()),
-        (None, Some(y)) => Some(y.to_string()),
+        (Some(e), None) => Some(e),
+        (None, Some(y)) => Some(y),
         (None, None) => None,
     }
 }
@@ -213,7 +221,10 @@ fn event(game: &Game) -> Option<String> {
 /// The result as printed (`1–0`, `0–1`, `½–½`): the movetext's, else the tag's; none
 /// for a game going on (`*`).
 fn result(game: &Game) -> Option<String> {
-    let token = game.result().or_else(|| tag(game, "Result"))?;
+    let token = game
+        .result()
+        .map(str::to_string)
+        .or_else(|| tag(game, "Result"))?;
     match token.trim() {
         "1-0" => Some("1–0".to_string()),
         "0-1" => Some("0–1".to_string()),

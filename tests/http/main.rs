@@ -11,6 +11,7 @@ mod common;
 mod abuse;
 mod article;
 mod card;
+mod control;
 mod error_image;
 mod http;
 mod keys;
