@@ -233,14 +233,23 @@ fn check_marks(
     for node in line {
         if !node.commands.is_empty() {
             let text = node.commands.concat();
-            parse_annotations(&text, board, limits)?;
-            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)?;
-            super::marks::within(
-                "pgn",
-                "[%mark] commands in one comment",
-                markers,
-                limits.squares,
-            )?;
+            let in_comment = |e: RequestError| {
+                RequestError::new(
+                    "pgn",
+                    format!("pgn: a comment of the game has bad marks: {e}"),
+                )
+            };
+            parse_annotations(&text, board, limits).map_err(in_comment)?;
+            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)
+                .and_then(|markers| {
+                    super::marks::within(
+                        "pgn",
+                        "[%mark] commands in one comment",
+                        markers,
+                        limits.squares,
+                    )
+                });
+            markers.map_err(in_comment)?;
         }
         for variation in &node.variations {
             check_marks(variation, board, limits)?;

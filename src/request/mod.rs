@@ -638,7 +638,8 @@ fn marks<'a>(
         None => Vec::new(),
     };
     if let Some(v) = get("annotations") {
-        let (cal, csl) = parse_annotations(v, board, limits)?;
+        let (cal, csl) =
+            parse_annotations(v, board, limits).map_err(|e| param_error("annotations", &e))?;
         arrows.extend(cal);
         highlights.extend(csl);
     }
@@ -684,7 +685,8 @@ fn markers<'a>(
         None => Vec::new(),
     };
     if let Some(v) = get("annotations") {
-        out.extend(marks::parse_mark_commands("annotations", v, board, max)?);
+        let found = marks::parse_mark_commands("annotations", v, board, max);
+        out.extend(found.map_err(|e| param_error("annotations", &e))?);
     }
     if let Some(c) = chosen {
         let found = marks::parse_mark_commands("pgn", c.game.comment(c.ply), board, max);
@@ -1076,6 +1078,12 @@ pub fn comment_marks_at(
         highlights,
         markers,
     })
+}
+
+/// `e`, an error in what `param` holds (comment commands), as `param`'s: `annotations:
+/// [%cal] item "Gz9e4" is not allowed: …`.
+fn param_error(param: &'static str, e: &RequestError) -> RequestError {
+    RequestError::new(param, format!("{param}: {e}"))
 }
 
 /// `e`, an error in the comment after the move that led to `ply`, as `pgn`'s.
@@ -1660,6 +1668,8 @@ pub type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 
 /// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
+/// An error names the command as written (`[%cal] item "Gz9e4" is not allowed`); the
+/// caller says where it stood (`annotations: …`, `pgn: the comment after 1. e4 …`).
 pub(crate) fn parse_annotations(
     value: &str,
     board: BoardSize,
@@ -1670,38 +1680,68 @@ pub(crate) fn parse_annotations(
     while let Some(open) = rest.find("[%") {
         let after = &rest[open + 2..];
         let Some(close) = after.find(']') else {
-            return Err(RequestError::bad_value(
+            return Err(RequestError::new(
                 "annotations",
-                &rest[open..],
-                "expected commands in brackets such as [%cal Ge2e4,Rd1d8][%csl Gd4]",
+                format!(
+                    "the command {} has no closing ]: expected commands in brackets such as [%cal Ge2e4,Rd1d8][%csl Gd4]",
+                    Echo(&rest[open..])
+                ),
             ));
         };
         let command = &after[..close];
         let (name, args) = command
             .split_once(char::is_whitespace)
             .unwrap_or((command, ""));
+        let in_command = |e: RequestError| RequestError::new("annotations", e.to_string());
         match name {
-            "cal" => arrows.extend(parse_arrows("annotations", args, board, limits.arrows)?),
-            "csl" => highlights.extend(parse_highlights(
-                "annotations",
-                args,
-                board,
-                limits.squares,
-            )?),
+            "cal" => {
+                command_size("[%cal]", args, limits.arrows, "draws", "arrows")?;
+                arrows.extend(
+                    parse_arrows("[%cal]", args, board, limits.arrows).map_err(in_command)?,
+                );
+            }
+            "csl" => {
+                command_size("[%csl]", args, limits.squares, "marks", "squares")?;
+                let found = parse_highlights("[%csl]", args, board, limits.squares);
+                highlights.extend(found.map_err(in_command)?);
+            }
             _ => {}
         }
         if arrows.len() > limits.arrows || highlights.len() > limits.squares {
             return Err(RequestError::new(
                 "annotations",
                 format!(
-                    "annotations mark too much: at most {} arrows and {} squares are allowed",
-                    limits.arrows, limits.squares
+                    "the [%cal] and [%csl] commands together draw {} arrows and mark {} squares: at most {} arrows and {} squares are allowed",
+                    arrows.len(),
+                    highlights.len(),
+                    limits.arrows,
+                    limits.squares
                 ),
             ));
         }
         rest = &after[close + 1..];
     }
     Ok((arrows, highlights))
+}
+
+/// `Ok` unless the comma list `args` of the comment command `name` has more than `max`
+/// items: then one sentence naming the command, what it does with them and the limit
+/// (`[%mark] marks 81 squares: at most 80 are allowed`).
+pub(crate) fn command_size(
+    name: &str,
+    args: &str,
+    max: usize,
+    verb: &str,
+    noun: &str,
+) -> Result<(), RequestError> {
+    let count = args.split(',').filter(|s| !s.trim().is_empty()).count();
+    if count <= max {
+        return Ok(());
+    }
+    Err(RequestError::new(
+        "annotations",
+        format!("{name} {verb} {count} {noun}: at most {max} are allowed"),
+    ))
 }
 
 #[cfg(test)]
@@ -2061,6 +2101,22 @@ mod tests {
             Request::from_query(&query("&ply=2"), None)
                 .unwrap()
                 .position
+        );
+    }
+
+    #[test]
+    fn a_fen_too_long_to_caption_says_so_in_the_users_terms() {
+        let rank = "pPpPpPpPpPpPpPpP";
+        let fen = vec![rank; 16].join("/");
+        let e = err(&format!("fen={fen}&caption=fen"));
+        assert!(
+            e.starts_with("caption=fen: this board's FEN is 281 characters, more than a caption holds (at most 200)"),
+            "{e}"
+        );
+        let fits = Request::from_query("fen=start&caption=fen", None).expect("fits");
+        assert_eq!(
+            fits.options.caption.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         );
     }
 

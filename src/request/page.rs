@@ -92,7 +92,7 @@ pub(super) fn caption(
     let text = value.trim();
     let text = match text {
         "" => return Ok(None),
-        "fen" => position.to_string(),
+        "fen" => fen_caption(position)?,
         "move" => {
             let Some(c) = chosen else {
                 return Err(RequestError::new(
@@ -118,6 +118,23 @@ pub(super) fn caption(
     };
     check_text(value, &text)?;
     Ok(Some(text))
+}
+
+/// The position's FEN as its caption, when it fits. A FEN cut to fit would be a wrong
+/// FEN (a reader copying it gets another position), so a longer one is refused, saying
+/// whose length it is: the user wrote `fen`, not 601 characters.
+fn fen_caption(position: &Position) -> Result<String, RequestError> {
+    let fen = position.to_string();
+    let chars = fen.chars().count();
+    if chars > MAX_CAPTION_CHARS {
+        return Err(RequestError::new(
+            "caption",
+            format!(
+                "caption=fen: this board's FEN is {chars} characters, more than a caption holds (at most {MAX_CAPTION_CHARS}), and a FEN cut short would name another position: write a caption of your own, or leave it out"
+            ),
+        ));
+    }
+    Ok(fen)
 }
 
 /// A caption is one paragraph of plain text the built-in face can draw, within the limit.

@@ -100,7 +100,10 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
         &["page", "a5", "a4 or letter"],
     );
     let arrows = post(&s, "/article.pdf", "1. e4 {[%cal Gz9e4]} e5 *").await;
-    bad(&arrows, &["annotations"]);
+    bad(
+        &arrows,
+        &["pgn: a comment of the game has bad marks: [%cal] item \"Gz9e4\""],
+    );
     let markers = post(&s, "/article.pdf", "1. e4 {[%mark blob:e4]} e5 *").await;
     bad(&markers, &["blob"]);
     let dots = (0..41)
