@@ -318,7 +318,7 @@ impl ArticleRequest {
             return Err(RequestError::new(
                 "pgn",
                 format!(
-                    "the article would have {diagrams} diagrams; at most {MAX_DIAGRAMS} are allowed: mark fewer, or give every a larger number"
+                    "the article would have {diagrams} diagrams; at most {MAX_DIAGRAMS} are allowed: mark fewer, or give every= a larger number of plies"
                 ),
             ));
         }

@@ -648,11 +648,25 @@ fn marks<'a>(
         arrows.extend(cal);
         highlights.extend(csl);
     }
+    // Named by where they came from, as the user wrote them: `arrows`, `annotations`,
+    // `[%cal]` in the game's comment.
+    let sources = |param: &str, command: &str| {
+        let mut from: Vec<String> = [param, "annotations"]
+            .into_iter()
+            .filter(|p| get(p).is_some())
+            .map(str::to_string)
+            .collect();
+        if chosen.is_some() {
+            from.push(format!("{command} in the game's comment"));
+        }
+        from.join(" and ")
+    };
     if arrows.len() > limits.arrows {
         return Err(RequestError::new(
             "arrows",
             format!(
-                "arrows has {} items (with annotations): at most {} are allowed",
+                "{} draw {} arrows and circles together: at most {} are allowed",
+                sources("arrows", "[%cal]"),
                 arrows.len(),
                 limits.arrows
             ),
@@ -662,7 +676,8 @@ fn marks<'a>(
         return Err(RequestError::new(
             "highlight",
             format!(
-                "highlight has {} squares (with annotations): at most {} are allowed",
+                "{} colour {} squares together: at most {} are allowed",
+                sources("highlight", "[%csl]"),
                 highlights.len(),
                 limits.squares
             ),
@@ -2101,6 +2116,29 @@ mod tests {
             Request::from_query(&query("&ply=2"), None)
                 .unwrap()
                 .position
+        );
+    }
+
+    #[test]
+    fn arrows_from_many_places_are_counted_naming_each_place() {
+        let arrows = |n: usize| vec!["Ge2e4"; n].join(",");
+        let cal = encode(&format!("[%cal {}]", arrows(20)));
+        assert_eq!(
+            err(&format!(
+                "fen=start&arrows={}&annotations={cal}",
+                arrows(50)
+            )),
+            "arrows and annotations draw 70 arrows and circles together: at most 64 are allowed"
+        );
+        let pgn = encode(&format!("1. e4 {{[%cal {}]}}", arrows(30)));
+        assert_eq!(
+            err(&format!("pgn={pgn}&arrows={}", arrows(40))),
+            "arrows and [%cal] in the game's comment draw 70 arrows and circles together: at most 64 are allowed"
+        );
+        let csl = encode(&format!("1. e4 {{[%csl {}]}}", vec!["Ge4"; 50].join(",")));
+        assert_eq!(
+            err(&format!("pgn={csl}&highlight={}", vec!["d5"; 40].join(","))),
+            "highlight and [%csl] in the game's comment colour 90 squares together: at most 80 are allowed"
         );
     }
 
