@@ -233,10 +233,14 @@ fn check_marks(
     for node in line {
         if !node.commands.is_empty() {
             let text = node.commands.concat();
+            let label = match node.color {
+                crate::chess::piece::Color::White => format!("{}. {}", node.number, node.san),
+                crate::chess::piece::Color::Black => format!("{}...{}", node.number, node.san),
+            };
             let in_comment = |e: RequestError| {
                 RequestError::new(
                     "pgn",
-                    format!("pgn: a comment of the game has bad marks: {e}"),
+                    format!("pgn: the comment after {label} has bad marks: {e}"),
                 )
             };
             parse_annotations(&text, board, limits).map_err(in_comment)?;

@@ -102,7 +102,7 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
     let arrows = post(&s, "/article.pdf", "1. e4 {[%cal Gz9e4]} e5 *").await;
     bad(
         &arrows,
-        &["pgn: a comment of the game has bad marks: [%cal] item \"Gz9e4\""],
+        &["pgn: the comment after 1. e4 has bad marks: [%cal] item \"Gz9e4\""],
     );
     let markers = post(&s, "/article.pdf", "1. e4 {[%mark blob:e4]} e5 *").await;
     bad(&markers, &["blob"]);
@@ -112,7 +112,15 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
         .join(",");
     let crowded = format!("1. e4 {{[%mark {dots}][%mark {dots}]}} e5 *");
     let many = post(&s, "/article.pdf", &crowded).await;
-    bad(&many, &["[%mark] commands", "82 markers", "at most 80"]);
+    bad(
+        &many,
+        &[
+            "after 1. e4",
+            "[%mark] commands",
+            "82 markers",
+            "at most 80",
+        ],
+    );
     let many = post(
         &s,
         "/article.pdf?every=1",
