@@ -1,6 +1,52 @@
-//! User text made safe to repeat in an error message: quoted, shortened, printable.
+//! User text made safe to repeat in an error message: quoted, shortened, printable; and
+//! the characters no user text may carry into an image, a header or a sentence.
 
 use std::fmt;
+
+/// Whether `c` may not travel in user text: the C0 and C1 control characters and DEL
+/// (tab and line breaks too: a text that takes them says so and lets them through first),
+/// and the non-characters (U+FDD0–U+FDEF, and U+FFFE, U+FFFF and their kin in every
+/// plane), of which U+FFFE and U+FFFF may not stand in XML at all.
+pub(crate) fn forbidden(c: char) -> bool {
+    let code = u32::from(c);
+    c.is_control() || (0xFDD0..=0xFDEF).contains(&code) || code & 0xFFFE == 0xFFFE
+}
+
+/// The first [`forbidden`] character of `text` and its place (1-based, in characters).
+pub(crate) fn first_forbidden(text: &str) -> Option<(usize, char)> {
+    text.chars()
+        .enumerate()
+        .find(|(_, c)| forbidden(*c))
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// Whether XML 1.0 allows `c` in a document (tab, line feed, carriage return, and
+/// everything from U+0020 but U+FFFE and U+FFFF; surrogates cannot be a `char`).
+pub(crate) fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && !matches!(c, '\u{FFFE}' | '\u{FFFF}'))
+}
+
+/// A character by its code point, for messages: `U+0000`.
+pub(crate) struct CodePoint(pub char);
+
+impl fmt::Display for CodePoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "U+{:04X}", u32::from(self.0))
+    }
+}
+
+/// `text` with every [`forbidden`] character as `?`: a sentence safe to send whatever
+/// went into it.
+pub(crate) fn tame(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.chars().any(forbidden) {
+        false => std::borrow::Cow::Borrowed(text),
+        true => text
+            .chars()
+            .map(|c| if forbidden(c) { '?' } else { c })
+            .collect::<String>()
+            .into(),
+    }
+}
 
 /// How much of a bad value an error message repeats.
 const ECHO_CHARS: usize = 40;
@@ -79,5 +125,24 @@ mod tests {
         assert_eq!(Token("e4\u{202e}").to_string(), "\"e4?\"", "a bidi override is tamed");
         let long = "N".repeat(15_000);
         assert!(Token(&long).to_string().chars().count() < 50);
+    }
+
+    #[test]
+    fn forbidden_characters_are_controls_and_non_characters() {
+        for c in ['\0', '\t', '\n', '\u{1b}', '\u{7f}', '\u{85}', '\u{9f}'] {
+            assert!(forbidden(c), "{}", CodePoint(c));
+        }
+        for c in ['\u{FDD0}', '\u{FFFE}', '\u{FFFF}', '\u{1FFFF}', '\u{10FFFE}'] {
+            assert!(forbidden(c), "{}", CodePoint(c));
+        }
+        for c in ['a', ' ', 'é', '\u{A0}', '\u{202E}', '\u{FFFD}', '\u{1F986}', '王'] {
+            assert!(!forbidden(c), "{}", CodePoint(c));
+        }
+        assert_eq!(first_forbidden("ab\u{FFFF}c"), Some((3, '\u{FFFF}')));
+        assert_eq!(first_forbidden("abc"), None);
+        assert!(!xml_char('\0') && !xml_char('\u{FFFF}') && xml_char('\n'));
+        assert!(xml_char('\u{85}'), "XML 1.0 allows C1; forbidden() does not");
+        assert_eq!(tame("a\0b\u{1b}c"), "a?b?c");
+        assert_eq!(CodePoint('\0').to_string(), "U+0000");
     }
 }

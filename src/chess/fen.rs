@@ -202,6 +202,21 @@ pub enum FenErrorKind {
         /// 1-based character position of the first `'`.
         column: usize,
     },
+    /// Text (`'A`, `''12`) with a control character or a non-character, which no font
+    /// draws and XML cannot hold.
+    #[error(
+        "rank {rank} \"{text}\" has text at column {column} with the character U+{code:04X}, which is not printable: the text on a square is one or two printable characters"
+    )]
+    FairyTextUnprintable {
+        /// Chess rank number.
+        rank: u8,
+        /// The rank's text.
+        text: String,
+        /// 1-based character position of the first `'`.
+        column: usize,
+        /// The character's code point.
+        code: u32,
+    },
     /// A `~` that does not follow a piece letter.
     #[error(
         "rank {rank} \"{text}\" has '~' at column {column}, expected '~' only right after a piece letter (a promoted piece)"
@@ -863,6 +878,15 @@ impl RankReader<'_> {
                     text: echo(self.text),
                     column: j + 1,
                 })?;
+            if let Some((_, c)) = crate::echo::first_forbidden(&taken) {
+                return Err(FenErrorKind::FairyTextUnprintable {
+                    rank: self.rank,
+                    text: echo(self.text),
+                    column: j + 1,
+                    code: u32::from(c),
+                }
+                .into());
+            }
             let side = Side::White;
             self.place(Cell::Figure(Figure {
                 shape: Shape::Text(text),

@@ -12,7 +12,7 @@ use crate::request::move_list::MOVE_LIST_PARAMS;
 use crate::request::piece::PIECE_PARAMS;
 use crate::request::players::{MAX_PLAYER_CHARS, PLAYER_PARAMS};
 use crate::request::share_card::{CARD_PARAMS, MAX_CARD_TEXT_CHARS};
-use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, SHEET_PARAMS};
+use crate::request::sheet::{DIAGRAM_PARAMS, MAX_SHEET_DIAGRAMS, READING_PARAMS, SHEET_PARAMS};
 use crate::request::{GAME_PARAMS, Limits, PARAMS, Param, ParamKind, SERVICE_PARAMS};
 use serde_json::{Map, Value, json};
 
@@ -277,8 +277,11 @@ pub const ROUTES: &[Route] = &[
     },
 ];
 
-/// The diagram parameters `/describe` reads: the position or game, and the language.
-const DESCRIBE_PARAMS: [&str; 6] = ["fen", "pgn", "moves", "ply", "move", "lang"];
+/// The diagram parameters `/describe` reads: the position (and how its FEN is read) or
+/// game, and the language.
+const DESCRIBE_PARAMS: [&str; 8] = [
+    "fen", "dialect", "board", "pgn", "moves", "ply", "move", "lang",
+];
 
 /// Every parameter a route's handler reads (validates, so a bad value is a 400); empty for
 /// a route that reads no query. A route that reads one also takes the service-wide
@@ -298,7 +301,11 @@ pub fn reads(handler: Handler) -> Vec<&'static Param> {
             .filter(|p| !["ply", "move"].contains(&p.name))
             .chain(GAME_PARAMS)
             .collect(),
-        Handler::Sheet(_) => SHEET_PARAMS.iter().chain(of(DIAGRAM_PARAMS)).collect(),
+        Handler::Sheet(_) => SHEET_PARAMS
+            .iter()
+            .chain(of(DIAGRAM_PARAMS))
+            .chain(of(&READING_PARAMS))
+            .collect(),
         Handler::Article(_) => ARTICLE_PARAMS
             .iter()
             .chain(of(ARTICLE_DIAGRAM_PARAMS))

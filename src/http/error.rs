@@ -26,11 +26,18 @@ pub struct AppError {
 }
 
 impl AppError {
-    /// An answer with `status` and `message`.
+    /// An answer with `status` and `message`; a control character or non-character in it
+    /// (user text a sentence repeated untamed) is sent as `?`, in the body, the header and
+    /// an error image alike.
     pub fn new(status: StatusCode, message: impl Into<String>) -> AppError {
+        let message = message.into();
+        let message = match crate::echo::tame(&message) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(tamed) => tamed,
+        };
         AppError {
             status,
-            message: message.into(),
+            message,
             retry_after: None,
         }
     }

@@ -117,8 +117,13 @@ pub fn nested(svg: &str, prefix: &str, x: u32, y: u32) -> String {
     }
 }
 
-/// Escape text for an XML text node.
+/// Escape text for an XML text node; a character XML cannot hold (a request refuses them,
+/// this is the second wall) becomes U+FFFD.
 fn escape(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if crate::echo::xml_char(c) { c } else { '\u{FFFD}' })
+        .collect();
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -233,14 +233,27 @@ fn check_marks(
     for node in line {
         if !node.commands.is_empty() {
             let text = node.commands.concat();
-            parse_annotations(&text, board, limits)?;
-            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)?;
-            super::marks::within(
-                "pgn",
-                "[%mark] commands in one comment",
-                markers,
-                limits.squares,
-            )?;
+            let label = match node.color {
+                crate::chess::piece::Color::White => format!("{}. {}", node.number, node.san),
+                crate::chess::piece::Color::Black => format!("{}...{}", node.number, node.san),
+            };
+            let in_comment = |e: RequestError| {
+                RequestError::new(
+                    "pgn",
+                    format!("pgn: the comment after {label} has bad marks: {e}"),
+                )
+            };
+            parse_annotations(&text, board, limits).map_err(in_comment)?;
+            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)
+                .and_then(|markers| {
+                    super::marks::within(
+                        "pgn",
+                        "[%mark] commands in one comment",
+                        markers,
+                        limits.squares,
+                    )
+                });
+            markers.map_err(in_comment)?;
         }
         for variation in &node.variations {
             check_marks(variation, board, limits)?;
@@ -301,6 +314,7 @@ impl ArticleRequest {
                 ),
             ));
         }
+        super::check_pgn_text("pgn", pgn)?;
         let game = read_game(pgn, options.lang)?;
         check_marks(&game.line, game.start.size(), limits)?;
         let diagrams = flow::flow(&game, &options).diagrams.len();
@@ -308,7 +322,7 @@ impl ArticleRequest {
             return Err(RequestError::new(
                 "pgn",
                 format!(
-                    "the article would have {diagrams} diagrams; at most {MAX_DIAGRAMS} are allowed: mark fewer, or give every a larger number"
+                    "the article would have {diagrams} diagrams; at most {MAX_DIAGRAMS} are allowed: mark fewer, or give every= a larger number of plies"
                 ),
             ));
         }

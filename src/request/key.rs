@@ -5,7 +5,13 @@
 //! length in bytes, `:`, and the text: `0.1.0|diagram|3:png|56:rnbqkbnr/…`. A field may hold
 //! any text, separators included (a player called `a|b`, a caption with `|`), and still
 //! cannot run into the next one: the length says where it ends.
+//!
+//! A position is written as its FEN and, when it holds figures, what each figure is
+//! ([`KeyWriter::position`]): a FEN letter alone can name two things (`C` is a chancellor
+//! in standard FEN and a circle in Fairy FEN, `x` a letter piece or a cross), so the
+//! dialect a FEN was read in reaches the key through what it read.
 
+use crate::chess::position::Position;
 use std::fmt::{Display, Write as _};
 
 /// A cache key being written (see the module's documentation).
@@ -48,6 +54,23 @@ impl KeyWriter {
         }
     }
 
+    /// Add `position`: its FEN, then, only when it holds figures (Fairy FEN, letter
+    /// pieces), their number and each one's square, shape, side and turn, which its FEN
+    /// letters do not always tell apart. Keys of orthodox positions are their FEN alone.
+    pub fn position(&mut self, position: &Position) -> &mut KeyWriter {
+        self.field(position);
+        if position.has_figures() {
+            self.field("figures").field(position.figures().count());
+            for (square, f) in position.figures() {
+                self.field(format_args!(
+                    "{square}{:?}{:?}{:?}",
+                    f.shape, f.side, f.turn
+                ));
+            }
+        }
+        self
+    }
+
     /// The key.
     pub fn finish(&mut self) -> String {
         std::mem::take(&mut self.key)
@@ -68,5 +91,24 @@ mod tests {
         let optional = |v: Option<&str>| KeyWriter::new("t").optional(v).finish();
         assert_ne!(optional(None), optional(Some("")));
         assert_ne!(optional(None), optional(Some("-")));
+    }
+
+    #[test]
+    fn one_fen_read_in_two_dialects_gives_two_keys() {
+        use crate::chess::fen::{Dialect, parse_board};
+        let key = |fen: &str, dialect| {
+            let position = parse_board(fen, dialect, None).expect("valid");
+            KeyWriter::new("t").position(&position).finish()
+        };
+        let fen = "8/8/8/3C4/8/8/8/8";
+        assert_ne!(key(fen, Dialect::Standard), key(fen, Dialect::Fairy));
+        assert_ne!(key("8/8/8/3x4/8/8/8/8", Dialect::Letters), key("8/8/8/3x4/8/8/8/8", Dialect::Fairy));
+        assert_eq!(key("start", Dialect::Standard), key("start", Dialect::Fairy));
+        let orthodox = parse_board("start", Dialect::Standard, None).expect("valid");
+        assert_eq!(
+            KeyWriter::new("t").position(&orthodox).finish(),
+            KeyWriter::new("t").field(&orthodox).finish(),
+            "an orthodox position keeps the key it had"
+        );
     }
 }

@@ -108,7 +108,8 @@ pub(crate) fn parse_marks(
 }
 
 /// The markers of every `[%mark …]` command in `value` (PGN comment commands; the others
-/// are ignored, as `annotations` reads them).
+/// are ignored, as `annotations` reads them). An error is `param`'s and names the command
+/// as written (`[%mark] marks 81 squares`); the caller says where it stood.
 pub(crate) fn parse_mark_commands(
     param: &'static str,
     value: &str,
@@ -125,7 +126,9 @@ pub(crate) fn parse_mark_commands(
         };
         let command = &after[..close];
         if let Some(("mark", args)) = command.split_once(char::is_whitespace) {
-            out.extend(parse_marks(param, args, board, max)?);
+            let as_param = |e: RequestError| RequestError::new(param, e.to_string());
+            super::command_size("[%mark]", args, max, "marks", "squares").map_err(as_param)?;
+            out.extend(parse_marks("[%mark]", args, board, max).map_err(as_param)?);
         }
         rest = &after[close + 1..];
     }
@@ -326,7 +329,7 @@ mod tests {
         assert_eq!(got[1].kind, MarkerKind::Label("1".into()));
         assert!(
             err("annotations=[%25mark star:e4]")
-                .starts_with("annotations item \"star:e4\" is not allowed")
+                .starts_with("annotations: [%mark] item \"star:e4\" is not allowed")
         );
         let got = markers("pgn=1.%20e4%20{[%25mark%20dotted:d5]}%20e5");
         assert!(got.is_empty(), "the comment after e4 is not the end's");
@@ -335,6 +338,26 @@ mod tests {
         assert!(
             err("pgn=1.%20e4%20{[%25mark%20dot:k9]}")
                 .starts_with("pgn: the comment after 1. e4 has bad marks")
+        );
+    }
+
+    #[test]
+    fn a_crowded_mark_command_is_named_with_its_limit() {
+        let many = vec!["dot:e4"; 81].join(",");
+        let pgn = form_urlencoded::byte_serialize(format!("1. e4 {{[%mark {many}]}}").as_bytes())
+            .collect::<String>();
+        assert_eq!(
+            err(&format!("pgn={pgn}")),
+            "pgn: the comment after 1. e4 has bad marks: [%mark] marks 81 squares: at most 80 are allowed"
+        );
+        assert_eq!(
+            err(&format!("annotations=[%25mark {many}]")),
+            "annotations: [%mark] marks 81 squares: at most 80 are allowed"
+        );
+        let arrows = vec!["Ge2e4"; 65].join(",");
+        assert_eq!(
+            err(&format!("annotations=[%25cal {arrows}]")),
+            "annotations: [%cal] draws 65 arrows: at most 64 are allowed"
         );
     }
 

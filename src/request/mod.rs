@@ -528,7 +528,7 @@ impl Request {
         if self.format == Format::Txt {
             // Text shows only the position, the side at the bottom, the labels and the style.
             key.field("txt")
-                .field(&self.position)
+                .position(&self.position)
                 .field(bottom)
                 .field(o.coordinates)
                 .field(o.text_style.name());
@@ -539,7 +539,7 @@ impl Request {
         }
         let t = &o.theme;
         key.field(self.format.extension())
-            .field(&self.position)
+            .position(&self.position)
             .field(o.size)
             .field(bottom)
             .field(o.coordinates)
@@ -638,7 +638,8 @@ fn marks<'a>(
         None => Vec::new(),
     };
     if let Some(v) = get("annotations") {
-        let (cal, csl) = parse_annotations(v, board, limits)?;
+        let (cal, csl) =
+            parse_annotations(v, board, limits).map_err(|e| param_error("annotations", &e))?;
         arrows.extend(cal);
         highlights.extend(csl);
     }
@@ -647,11 +648,25 @@ fn marks<'a>(
         arrows.extend(cal);
         highlights.extend(csl);
     }
+    // Named by where they came from, as the user wrote them: `arrows`, `annotations`,
+    // `[%cal]` in the game's comment.
+    let sources = |param: &str, command: &str| {
+        let mut from: Vec<String> = [param, "annotations"]
+            .into_iter()
+            .filter(|p| get(p).is_some())
+            .map(str::to_string)
+            .collect();
+        if chosen.is_some() {
+            from.push(format!("{command} in the game's comment"));
+        }
+        from.join(" and ")
+    };
     if arrows.len() > limits.arrows {
         return Err(RequestError::new(
             "arrows",
             format!(
-                "arrows has {} items (with annotations): at most {} are allowed",
+                "{} draw {} arrows and circles together: at most {} are allowed",
+                sources("arrows", "[%cal]"),
                 arrows.len(),
                 limits.arrows
             ),
@@ -661,7 +676,8 @@ fn marks<'a>(
         return Err(RequestError::new(
             "highlight",
             format!(
-                "highlight has {} squares (with annotations): at most {} are allowed",
+                "{} colour {} squares together: at most {} are allowed",
+                sources("highlight", "[%csl]"),
                 highlights.len(),
                 limits.squares
             ),
@@ -684,7 +700,8 @@ fn markers<'a>(
         None => Vec::new(),
     };
     if let Some(v) = get("annotations") {
-        out.extend(marks::parse_mark_commands("annotations", v, board, max)?);
+        let found = marks::parse_mark_commands("annotations", v, board, max);
+        out.extend(found.map_err(|e| param_error("annotations", &e))?);
     }
     if let Some(c) = chosen {
         let found = marks::parse_mark_commands("pgn", c.game.comment(c.ply), board, max);
@@ -955,6 +972,9 @@ impl GameRequest {
             .field(u8::from(looped))
             .field(u8::from(bars))
             .field(source)
+            // The letters the game was read in: `1. Rf1` is a rook's move in English and
+            // a king's in Italian, one text for two games.
+            .field(request.options.lang.code())
             .finish();
         Ok(GameRequest { play, looped, key })
     }
@@ -1075,6 +1095,12 @@ pub fn comment_marks_at(
     })
 }
 
+/// `e`, an error in what `param` holds (comment commands), as `param`'s: `annotations:
+/// [%cal] item "Gz9e4" is not allowed: …`.
+fn param_error(param: &'static str, e: &RequestError) -> RequestError {
+    RequestError::new(param, format!("{param}: {e}"))
+}
+
 /// `e`, an error in the comment after the move that led to `ply`, as `pgn`'s.
 fn comment_error(game: &Game, ply: usize, e: &RequestError) -> RequestError {
     let place = game
@@ -1099,6 +1125,27 @@ fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, Request
         other => other,
     };
     game.map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))
+}
+
+/// A PGN is text: tabs and line breaks are its only control characters. Any other that is
+/// not printable (NUL, ESC, U+FFFF) is refused where it stands, before it can reach a tag,
+/// a comment, a player's bar or a sentence.
+pub(crate) fn check_pgn_text(param: &'static str, pgn: &str) -> Result<(), RequestError> {
+    let bad = |c: char| crate::echo::forbidden(c) && !matches!(c, '\t' | '\n' | '\r');
+    for (line, text) in pgn.split('\n').enumerate() {
+        if let Some((column, c)) = text.chars().enumerate().find(|(_, c)| bad(*c)) {
+            return Err(RequestError::new(
+                param,
+                format!(
+                    "{param} has the character {} at line {}, column {}, which is not printable: a PGN is text, and tabs and line breaks are its only control characters",
+                    crate::echo::CodePoint(c),
+                    line + 1,
+                    column + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The game of `pgn` or `moves` (from `fen`, default the start), and the ply `ply` or
@@ -1134,6 +1181,7 @@ fn choose_game<'a>(
                     "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
                 ));
             }
+            check_pgn_text("pgn", pgn)?;
             read_pgn(pgn, get("lang").and_then(Lang::from_code), limits.plies)?
         }
         (None, Some(moves)) => {
@@ -1635,6 +1683,8 @@ pub type Annotations = (Vec<Arrow>, Vec<(Square, Rgba)>);
 
 /// `[%cal Ge2e4,Rd1d8][%csl Gd4,Re5]`, as lichess and ChessBase write into PGN comments.
 /// Other bracketed commands (`[%clk …]`, `[%eval …]`) and text outside brackets are ignored.
+/// An error names the command as written (`[%cal] item "Gz9e4" is not allowed`); the
+/// caller says where it stood (`annotations: …`, `pgn: the comment after 1. e4 …`).
 pub(crate) fn parse_annotations(
     value: &str,
     board: BoardSize,
@@ -1645,38 +1695,68 @@ pub(crate) fn parse_annotations(
     while let Some(open) = rest.find("[%") {
         let after = &rest[open + 2..];
         let Some(close) = after.find(']') else {
-            return Err(RequestError::bad_value(
+            return Err(RequestError::new(
                 "annotations",
-                &rest[open..],
-                "expected commands in brackets such as [%cal Ge2e4,Rd1d8][%csl Gd4]",
+                format!(
+                    "the command {} has no closing ]: expected commands in brackets such as [%cal Ge2e4,Rd1d8][%csl Gd4]",
+                    Echo(&rest[open..])
+                ),
             ));
         };
         let command = &after[..close];
         let (name, args) = command
             .split_once(char::is_whitespace)
             .unwrap_or((command, ""));
+        let in_command = |e: RequestError| RequestError::new("annotations", e.to_string());
         match name {
-            "cal" => arrows.extend(parse_arrows("annotations", args, board, limits.arrows)?),
-            "csl" => highlights.extend(parse_highlights(
-                "annotations",
-                args,
-                board,
-                limits.squares,
-            )?),
+            "cal" => {
+                command_size("[%cal]", args, limits.arrows, "draws", "arrows")?;
+                arrows.extend(
+                    parse_arrows("[%cal]", args, board, limits.arrows).map_err(in_command)?,
+                );
+            }
+            "csl" => {
+                command_size("[%csl]", args, limits.squares, "marks", "squares")?;
+                let found = parse_highlights("[%csl]", args, board, limits.squares);
+                highlights.extend(found.map_err(in_command)?);
+            }
             _ => {}
         }
         if arrows.len() > limits.arrows || highlights.len() > limits.squares {
             return Err(RequestError::new(
                 "annotations",
                 format!(
-                    "annotations mark too much: at most {} arrows and {} squares are allowed",
-                    limits.arrows, limits.squares
+                    "the [%cal] and [%csl] commands together draw {} arrows and mark {} squares: at most {} arrows and {} squares are allowed",
+                    arrows.len(),
+                    highlights.len(),
+                    limits.arrows,
+                    limits.squares
                 ),
             ));
         }
         rest = &after[close + 1..];
     }
     Ok((arrows, highlights))
+}
+
+/// `Ok` unless the comma list `args` of the comment command `name` has more than `max`
+/// items: then one sentence naming the command, what it does with them and the limit
+/// (`[%mark] marks 81 squares: at most 80 are allowed`).
+pub(crate) fn command_size(
+    name: &str,
+    args: &str,
+    max: usize,
+    verb: &str,
+    noun: &str,
+) -> Result<(), RequestError> {
+    let count = args.split(',').filter(|s| !s.trim().is_empty()).count();
+    if count <= max {
+        return Ok(());
+    }
+    Err(RequestError::new(
+        "annotations",
+        format!("{name} {verb} {count} {noun}: at most {max} are allowed"),
+    ))
 }
 
 #[cfg(test)]
@@ -2036,6 +2116,45 @@ mod tests {
             Request::from_query(&query("&ply=2"), None)
                 .unwrap()
                 .position
+        );
+    }
+
+    #[test]
+    fn arrows_from_many_places_are_counted_naming_each_place() {
+        let arrows = |n: usize| vec!["Ge2e4"; n].join(",");
+        let cal = encode(&format!("[%cal {}]", arrows(20)));
+        assert_eq!(
+            err(&format!(
+                "fen=start&arrows={}&annotations={cal}",
+                arrows(50)
+            )),
+            "arrows and annotations draw 70 arrows and circles together: at most 64 are allowed"
+        );
+        let pgn = encode(&format!("1. e4 {{[%cal {}]}}", arrows(30)));
+        assert_eq!(
+            err(&format!("pgn={pgn}&arrows={}", arrows(40))),
+            "arrows and [%cal] in the game's comment draw 70 arrows and circles together: at most 64 are allowed"
+        );
+        let csl = encode(&format!("1. e4 {{[%csl {}]}}", vec!["Ge4"; 50].join(",")));
+        assert_eq!(
+            err(&format!("pgn={csl}&highlight={}", vec!["d5"; 40].join(","))),
+            "highlight and [%csl] in the game's comment colour 90 squares together: at most 80 are allowed"
+        );
+    }
+
+    #[test]
+    fn a_fen_too_long_to_caption_says_so_in_the_users_terms() {
+        let rank = "pPpPpPpPpPpPpPpP";
+        let fen = vec![rank; 16].join("/");
+        let e = err(&format!("fen={fen}&caption=fen"));
+        assert!(
+            e.starts_with("caption=fen: this board's FEN is 281 characters, more than a caption holds (at most 200)"),
+            "{e}"
+        );
+        let fits = Request::from_query("fen=start&caption=fen", None).expect("fits");
+        assert_eq!(
+            fits.options.caption.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         );
     }
 

@@ -92,7 +92,7 @@ pub(super) fn caption(
     let text = value.trim();
     let text = match text {
         "" => return Ok(None),
-        "fen" => position.to_string(),
+        "fen" => fen_caption(position)?,
         "move" => {
             let Some(c) = chosen else {
                 return Err(RequestError::new(
@@ -120,6 +120,23 @@ pub(super) fn caption(
     Ok(Some(text))
 }
 
+/// The position's FEN as its caption, when it fits. A FEN cut to fit would be a wrong
+/// FEN (a reader copying it gets another position), so a longer one is refused, saying
+/// whose length it is: the user wrote `fen`, not 601 characters.
+fn fen_caption(position: &Position) -> Result<String, RequestError> {
+    let fen = position.to_string();
+    let chars = fen.chars().count();
+    if chars > MAX_CAPTION_CHARS {
+        return Err(RequestError::new(
+            "caption",
+            format!(
+                "caption=fen: this board's FEN is {chars} characters, more than a caption holds (at most {MAX_CAPTION_CHARS}), and a FEN cut short would name another position: write a caption of your own, or leave it out"
+            ),
+        ));
+    }
+    Ok(fen)
+}
+
 /// A caption is one paragraph of plain text the built-in face can draw, within the limit.
 fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
     let chars = text.chars().count();
@@ -132,14 +149,13 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
             ),
         ));
     }
-    if let Some((at, c)) = text.chars().enumerate().find(|(_, c)| c.is_control()) {
+    if let Some((at, c)) = crate::echo::first_forbidden(text) {
         return Err(RequestError::new(
             "caption",
             format!(
-                "caption {} has a control character (U+{:04X}) at character {}: a caption is one paragraph of plain text",
+                "caption {} has the character {} at character {at}, which is not printable: a caption is one paragraph of printable text, without control characters (tabs, line breaks)",
                 Echo(value),
-                u32::from(c),
-                at + 1
+                crate::echo::CodePoint(c),
             ),
         ));
     }

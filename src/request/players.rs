@@ -32,7 +32,7 @@ pub const PLAYER_PARAMS: &[Param] = &[
 ];
 
 /// The players' names a query gives, White's then Black's: trimmed, `None` when not given
-/// or blank, at most [`MAX_PLAYER_CHARS`] characters.
+/// or blank, at most [`MAX_PLAYER_CHARS`] characters, none of them a control character.
 pub fn players(query: &Query) -> Result<[Option<String>; 2], RequestError> {
     let name = |side: &'static str| -> Result<Option<String>, RequestError> {
         let value = query
@@ -47,7 +47,18 @@ pub fn players(query: &Query) -> Result<[Option<String>; 2], RequestError> {
                     Echo(&v)
                 ),
             )),
-            other => Ok(other),
+            Some(v) => match crate::echo::first_forbidden(&v) {
+                Some((at, c)) => Err(RequestError::new(
+                    side,
+                    format!(
+                        "{side} {} has the character {} at character {at}, which is not printable: a player's name is one line of printable text",
+                        Echo(&v),
+                        crate::echo::CodePoint(c)
+                    ),
+                )),
+                None => Ok(Some(v)),
+            },
+            None => Ok(None),
         }
     };
     Ok([name("white")?, name("black")?])

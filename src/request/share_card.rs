@@ -7,6 +7,7 @@
 //! accepts exactly the values a diagram does; the card decides the diagram's size.
 
 use super::{Chosen, Echo, Limits, PARAMS, Param, ParamKind, Query, Request, RequestError, param};
+use crate::chess::describe::{Lang, after_move};
 use crate::chess::game::Game;
 use crate::render::options::Format;
 use crate::render::share_card::{self, Block, Role};
@@ -37,8 +38,9 @@ pub const CARD_PARAMS: &[Param] = &[
 ];
 
 /// The diagram parameters that change nothing on a card: its size and format are the
-/// card's, and pixels have no words (`lang`) nor text style (`style`) nor print size (`dpi`).
-const NOT_ON_CARD: [&str; 5] = ["size", "format", "style", "dpi", "lang"];
+/// card's, and pixels have no text style (`style`) nor print size (`dpi`). `lang` is read:
+/// a game's moves in its letters (`Sf3` in German), the move under the title in its words.
+const NOT_ON_CARD: [&str; 4] = ["size", "format", "style", "dpi"];
 
 /// The diagram parameters a card reads (of [`PARAMS`]).
 pub fn diagram_params() -> impl Iterator<Item = &'static Param> {
@@ -105,7 +107,8 @@ impl CardRequest {
         push(Role::Title, title.or_else(|| game.and_then(players)));
         push(Role::Subtitle, subtitle.or_else(|| game.and_then(event)));
         push(Role::Result, game.and_then(result));
-        push(Role::Note, chosen.as_ref().and_then(after));
+        let lang = request.options.lang;
+        push(Role::Note, chosen.as_ref().and_then(|c| after(c, lang)));
         Ok(CardRequest {
             diagram: request,
             blocks,
@@ -116,7 +119,10 @@ impl CardRequest {
     /// or two games that give one card, share an entry).
     pub fn cache_key(&self) -> String {
         let mut key = super::key::KeyWriter::new("card");
-        self.diagram.key_fields(&mut key).field(self.blocks.len());
+        self.diagram
+            .key_fields(&mut key)
+            .field(self.diagram.options.lang.code())
+            .field(self.blocks.len());
         for b in &self.blocks {
             key.field(b.role.name()).field(&b.text);
         }
@@ -146,11 +152,14 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
             ),
         ));
     }
-    if value.chars().any(char::is_control) {
-        return Err(RequestError::bad_value(
+    if let Some((at, c)) = crate::echo::first_forbidden(value) {
+        return Err(RequestError::new(
             name,
-            value,
-            "expected one line of text, without control characters (tabs, line breaks)",
+            format!(
+                "{name} {} has the character {} at character {at}, which is not printable: expected one line of printable text, without control characters (tabs, line breaks)",
+                Echo(value),
+                crate::echo::CodePoint(c),
+            ),
         ));
     }
     if let Some(c) = crate::render::caption::missing_glyph(value) {
@@ -167,11 +176,16 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
     Ok((!value.is_empty()).then(|| value.to_string()))
 }
 
-/// A tag's value, unless empty or unknown (`?`, `-`).
-fn tag<'g>(game: &'g Game, name: &str) -> Option<&'g str> {
-    game.header(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty() && !v.chars().all(|c| c == '?' || c == '-'))
+/// A tag's value, unless empty or unknown (`?`, `-`); a character that is not printable
+/// (a tab, a control character) as a space, as the card's own text may have none.
+fn tag(game: &Game, name: &str) -> Option<String> {
+    let value = game.header(name)?;
+    let value: String = value
+        .chars()
+        .map(|c| if crate::echo::forbidden(c) { ' ' } else { c })
+        .collect();
+    let value = value.trim();
+    (!value.is_empty() && !value.chars().all(|c| c == '?' || c == '-')).then(|| value.to_string())
 }
 
 /// `White Name (2750) – Black Name (2710)`, when the tags name a player.
@@ -184,7 +198,7 @@ fn players(game: &Game) -> Option<String> {
             .filter(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()));
         Some(match elo {
             Some(elo) => format!("{name} ({elo})"),
-            None => name.to_string(),
+            None => name,
         })
     };
     match (side("White"), side("Black")) {
@@ -200,12 +214,12 @@ fn players(game: &Game) -> Option<String> {
 /// `Event, Year` (either alone when the other is unknown).
 fn event(game: &Game) -> Option<String> {
     let year = tag(game, "Date")
-        .and_then(|d| d.get(..4))
+        .and_then(|d| d.get(..4).map(str::to_string))
         .filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
     match (tag(game, "Event"), year) {
         (Some(e), Some(y)) => Some(format!("{e}, {y}")),
-        (Some(e), None) => Some(e.to_string()),
-        (None, Some(y)) => Some(y.to_string()),
+        (Some(e), None) => Some(e),
+        (None, Some(y)) => Some(y),
         (None, None) => None,
     }
 }
@@ -213,7 +227,10 @@ fn event(game: &Game) -> Option<String> {
 /// The result as printed (`1–0`, `0–1`, `½–½`): the movetext's, else the tag's; none
 /// for a game going on (`*`).
 fn result(game: &Game) -> Option<String> {
-    let token = game.result().or_else(|| tag(game, "Result"))?;
+    let token = game
+        .result()
+        .map(str::to_string)
+        .or_else(|| tag(game, "Result"))?;
     match token.trim() {
         "1-0" => Some("1–0".to_string()),
         "0-1" => Some("0–1".to_string()),
@@ -222,9 +239,13 @@ fn result(game: &Game) -> Option<String> {
     }
 }
 
-/// `After 23...Qxf2+`, for a position after the start.
-fn after(chosen: &Chosen) -> Option<String> {
-    chosen.game.label(chosen.ply).map(|l| format!("After {l}"))
+/// `After 23...Qxf2+` in `lang` (`Nach 23...Qxf2+`), for a position after the start; the
+/// move alone when the words need a font the service lacks (Japanese without `--fonts`).
+fn after(chosen: &Chosen, lang: Lang) -> Option<String> {
+    let label = chosen.game.label(chosen.ply)?;
+    Some(after_move(&label, lang))
+        .filter(|t| crate::render::caption::missing_glyph(t).is_none())
+        .or(Some(label))
 }
 
 #[cfg(test)]
@@ -259,6 +280,14 @@ mod tests {
             [(Role::Title, "Mine"), (Role::Subtitle, "Sub")]
         );
         assert_eq!(r.diagram.options.size, share_card::DIAGRAM_SIZE);
+    }
+
+    #[test]
+    fn lang_reads_the_game_and_words_the_move() {
+        let r = read(&[("pgn", "1. e4 e5 2. Sf3 *"), ("lang", "de")]).expect("German letters");
+        assert_eq!(texts(&r), [(Role::Note, "Nach 2. Sf3")]);
+        let plain = read(&[("pgn", "1. e4 e5 2. Nf3 *")]).expect("English letters");
+        assert_ne!(plain.cache_key(), r.cache_key());
     }
 
     #[test]

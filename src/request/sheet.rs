@@ -112,6 +112,10 @@ pub const DIAGRAM_PARAMS: &[&str] = &[
     "region",
 ];
 
+/// The diagram parameters that say how every `fen` of a sheet is read: its dialect and,
+/// for a board neither square nor 8 ranks tall, its size.
+pub const READING_PARAMS: [&str; 2] = ["dialect", "board"];
+
 /// A validated worksheet request.
 #[derive(Debug, Clone)]
 pub struct SheetRequest {
@@ -145,7 +149,18 @@ fn number(name: &'static str, value: &str, range: (u32, u32)) -> Result<u32, Req
         })
 }
 
+/// `value` of the `n`th `name`, trimmed: at most `max` bytes of printable text.
 fn bounded(name: &'static str, n: usize, value: &str, max: usize) -> Result<String, RequestError> {
+    if let Some((at, c)) = crate::echo::first_forbidden(value) {
+        return Err(RequestError::new(
+            name,
+            format!(
+                "{name} #{n} {} has the character {} at character {at}, which is not printable: expected one line of printable text, without control characters (tabs, line breaks)",
+                Echo(value),
+                crate::echo::CodePoint(c)
+            ),
+        ));
+    }
     if value.len() > max {
         return Err(RequestError::new(
             name,

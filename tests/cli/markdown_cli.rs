@@ -170,6 +170,31 @@ fn images_mode_writes_the_document_and_the_linked_files_only() {
 }
 
 #[test]
+fn one_fen_in_two_dialects_is_two_image_files() {
+    let dir = scratch("dialects");
+    // `C` is a chancellor in standard FEN, a circle in Fairy FEN: two pictures, two files.
+    let doc = "```fen\n8/8/8/3C4/8/8/8/8\n```\n\n```fen dialect=fairy\n8/8/8/3C4/8/8/8/8\n```\n";
+    std::fs::write(dir.join("in.md"), doc).expect("input");
+    let args = ["markdown", "in.md", "-o", "out.md", "--images", "img"];
+    let out = staunton(&dir).args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read_to_string(dir.join("out.md")).expect("out.md written");
+    let links: Vec<&str> = written
+        .lines()
+        .filter_map(|l| l.rsplit_once("](img/"))
+        .map(|(_, target)| target.trim_end_matches(')'))
+        .collect();
+    assert_eq!(links.len(), 2, "{written}");
+    assert_ne!(links[0], links[1], "one file for two pictures: {written}");
+    let read = |name: &str| std::fs::read_to_string(dir.join("img").join(name)).expect("file");
+    assert_ne!(read(links[0]), read(links[1]));
+}
+
+#[test]
 fn a_bad_fence_exits_2_with_file_line_and_the_http_sentence() {
     let dir = scratch("bad");
     let (doc, line) = document("```fen size=9000\nstart\n```\n");

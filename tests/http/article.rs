@@ -100,7 +100,10 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
         &["page", "a5", "a4 or letter"],
     );
     let arrows = post(&s, "/article.pdf", "1. e4 {[%cal Gz9e4]} e5 *").await;
-    bad(&arrows, &["annotations"]);
+    bad(
+        &arrows,
+        &["pgn: the comment after 1. e4 has bad marks: [%cal] item \"Gz9e4\""],
+    );
     let markers = post(&s, "/article.pdf", "1. e4 {[%mark blob:e4]} e5 *").await;
     bad(&markers, &["blob"]);
     let dots = (0..41)
@@ -109,7 +112,15 @@ async fn bad_articles_are_400s_naming_what_is_wrong() {
         .join(",");
     let crowded = format!("1. e4 {{[%mark {dots}][%mark {dots}]}} e5 *");
     let many = post(&s, "/article.pdf", &crowded).await;
-    bad(&many, &["[%mark] commands", "82 markers", "at most 80"]);
+    bad(
+        &many,
+        &[
+            "after 1. e4",
+            "[%mark] commands",
+            "82 markers",
+            "at most 80",
+        ],
+    );
     let many = post(
         &s,
         "/article.pdf?every=1",

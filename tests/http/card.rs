@@ -237,3 +237,26 @@ async fn a_card_on_a_dark_page_is_dark_with_light_text() {
     assert_eq!(img.get_pixel(WIDTH - 4, 4).0, [0x1e, 0x1f, 0x22, 255]);
     golden("card-dark", &a.body);
 }
+
+#[tokio::test]
+async fn a_card_reads_its_game_in_the_letters_of_lang() {
+    let s = state();
+    // German letters: `Sf3` is a knight's move; in English letters it is no move at all.
+    let german = encode("1. e4 e5 2. Sf3 Sc6 *");
+    let a = get(&s, &format!("/card.png?pgn={german}&lang=de")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let english = get(&s, &format!("/card.png?pgn={german}")).await;
+    assert_eq!(english.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        a.optional("staunton-warning"),
+        None,
+        "lang is a card's parameter"
+    );
+    // `1. Rf1` is the rook's move in English letters and the king's in Italian: two cards.
+    let both = encode("[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. Rf1 *");
+    let en = get(&s, &format!("/card.png?pgn={both}")).await;
+    let it = get(&s, &format!("/card.png?pgn={both}&lang=it")).await;
+    assert_eq!((en.status, it.status), (StatusCode::OK, StatusCode::OK));
+    assert_ne!(en.header(header::ETAG), it.header(header::ETAG));
+    assert_ne!(en.body, it.body);
+}

@@ -44,7 +44,7 @@ async fn bad_values_are_400s_that_name_the_parameter() {
         (
             format!("/diagram.png?fen={FEN}&caption=a%0Ab"),
             "caption",
-            "control character (U+000A)",
+            "the character U+000A at character 2, which is not printable",
         ),
         (
             format!("/diagram.png?fen={FEN}&caption=a%07b"),
