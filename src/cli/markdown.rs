@@ -135,9 +135,7 @@ pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
     let document = read_document(args.input.as_deref(), &name)?;
     let renderer = args.fences.renderer();
     let report = match &args.output {
-        Some(path) => write_atomically(path, |out| {
-            markdown::rewrite(&document, &settings, &renderer, out)
-        }),
+        Some(path) => write_output(path, &document, &settings, &renderer),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -159,6 +157,31 @@ pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The rewritten document written to `path` safely ([`crate::safe_write`]); when that
+/// fails after the rewrite, the images it created are removed too.
+fn write_output(
+    path: &Path,
+    document: &str,
+    settings: &Settings,
+    renderer: &Renderer,
+) -> anyhow::Result<markdown::Report> {
+    let mut rewritten: Option<markdown::Report> = None;
+    let written = crate::safe_write::write_with(path, |out| {
+        let report = markdown::rewrite(document, settings, renderer, out)?;
+        rewritten = Some(report.clone());
+        Ok::<_, anyhow::Error>(report)
+    });
+    written.map_err(|e| {
+        if let Some(report) = rewritten {
+            report.remove_created();
+        }
+        match e.downcast::<std::io::Error>() {
+            Ok(io) => anyhow!("cannot write {}: {io}", path.display()),
+            Err(e) => e,
+        }
+    })
+}
+
 /// The document at `path` (standard input when none), which must be UTF-8.
 fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
@@ -174,36 +197,6 @@ fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
             e.utf8_error().valid_up_to()
         )
     })
-}
-
-/// Write `path` through a temporary file renamed into place on success, so a failed run
-/// leaves the old file (or none), never half a document.
-fn write_atomically<T, E: Into<anyhow::Error>>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
-) -> Result<T, anyhow::Error> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    // The process id keeps two runs writing the same file (pandoc -j) off each other's.
-    let temporary = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let file = std::fs::File::create(&temporary)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    let result = write(&mut out).map_err(Into::into);
-    let result = result.and_then(|r| out.flush().map(|()| r).map_err(Into::into));
-    match result {
-        Ok(r) => {
-            std::fs::rename(&temporary, path)?;
-            Ok(r)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
-        }
-    }
 }
 
 /// `staunton fence`: one fence's image written, its path, alt text and caption printed.
@@ -225,9 +218,8 @@ pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.images)
         .with_context(|| format!("cannot make {}", args.images.display()))?;
     let path = args.images.join(diagram.file_name());
-    if !path.exists() {
-        write_atomically(&path, |out| out.write_all(&bytes))?;
-    }
+    crate::safe_write::write_new(&path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     let caption = diagram.caption.as_deref().unwrap_or("");
     println!("{}\n{}\n{caption}", path.display(), diagram.alt);
     Ok(())

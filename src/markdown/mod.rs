@@ -115,8 +115,32 @@ pub struct Report {
     pub fences: usize,
     /// Image files written (those already there are left alone).
     pub written: usize,
+    /// The image files and folders this rewrite created, in order: what
+    /// [`Report::remove_created`] takes away when a later step fails.
+    pub created: Vec<PathBuf>,
     /// With `keep_going`: `line N: sentence` for each fence replaced by an error card.
     pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// Remove the files and folders [`Report::created`] lists, the last first (a folder
+    /// only when empty): for a caller whose run fails after this rewrite succeeded, so
+    /// that the run leaves no images behind.
+    pub fn remove_created(&self) {
+        remove_created(&self.created);
+    }
+}
+
+/// Remove `created` (files and folders a run made), the last first; a folder that is no
+/// longer empty stays.
+fn remove_created(created: &[PathBuf]) {
+    for path in created.iter().rev() {
+        if path.is_dir() {
+            let _ = std::fs::remove_dir(path);
+        } else {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// Why a rewrite stopped.
@@ -146,14 +170,34 @@ struct Found {
 }
 
 /// Write `document` to `out` with each diagram fence replaced as `settings` say.
+///
+/// A rewrite that fails removes the image files (and folders) it created: a document
+/// that stops at a bad fence leaves no images of its own behind (files that were there
+/// before stay).
 pub fn rewrite(
     document: &str,
     settings: &Settings,
     renderer: &Renderer,
     out: &mut dyn Write,
 ) -> Result<Report, MarkdownError> {
-    let defaults = settings.fence_defaults();
     let mut emitter = Emitter::new(settings, renderer)?;
+    match rewrite_with(document, settings, &mut emitter, out) {
+        Ok(()) => Ok(emitter.report()),
+        Err(e) => {
+            remove_created(&emitter.report().created);
+            Err(e)
+        }
+    }
+}
+
+/// [`rewrite`]'s work, with the emitter that renders and writes the images.
+fn rewrite_with(
+    document: &str,
+    settings: &Settings,
+    emitter: &mut Emitter,
+    out: &mut dyn Write,
+) -> Result<(), MarkdownError> {
+    let defaults = settings.fence_defaults();
     let mut lines = LineCounter::default();
     let mut chunk: Vec<Found> = Vec::new();
     let mut written = 0;
@@ -197,15 +241,15 @@ pub fn rewrite(
                     diagram,
                 });
                 if chunk.len() == CHUNK {
-                    written = flush(document, &mut chunk, &mut emitter, written, out)?;
+                    written = flush(document, &mut chunk, emitter, written, out)?;
                 }
             }
             _ => {}
         }
     }
-    written = flush(document, &mut chunk, &mut emitter, written, out)?;
+    written = flush(document, &mut chunk, emitter, written, out)?;
     out.write_all(&document.as_bytes()[written..])?;
-    Ok(emitter.report())
+    Ok(())
 }
 
 /// The Markdown the fences are found in: CommonMark, with the extensions whose blocks
