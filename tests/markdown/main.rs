@@ -267,6 +267,35 @@ fn a_bad_fence_stops_with_its_line_and_the_services_sentence() {
 }
 
 #[test]
+fn a_fence_of_64_000_lines_is_refused_by_its_limit() {
+    // Each line alone is good; together they are far past the fence's limits (this took
+    // seconds, growing with the square of the lines, before the limit was checked first).
+    for line in ["arrows: e2e4\n", "squares: e4\n", "highlight: Re4\n"] {
+        let source = format!("```fen\nstart\n{}```\n", line.repeat(64_000));
+        let error = rewrite(&source, &url_mode(), &Renderer::default(), &mut Vec::new());
+        let sentence = error.unwrap_err().to_string();
+        let limit = format!(
+            "a fence may hold at most {} bytes and {} lines",
+            staunton::markdown::fence::MAX_FENCE_BYTES,
+            staunton::markdown::fence::MAX_FENCE_LINES
+        );
+        assert!(
+            sentence.starts_with("line 1: the fence holds "),
+            "{sentence}"
+        );
+        assert!(
+            sentence.contains("in 64001 lines") && sentence.ends_with(&limit),
+            "{sentence}"
+        );
+    }
+    // Within the limits, many option lines are read as one list.
+    let lines = "arrows: e2e4\n".repeat(64);
+    let (out, _) = run(&format!("```fen\nstart\n{lines}```\n"), &url_mode());
+    let arrows = vec!["e2e4"; 64].join("%2C");
+    assert!(out.contains(&format!("arrows={arrows}\"")), "{out}");
+}
+
+#[test]
 fn keep_going_puts_an_error_card_in_place_and_warns() {
     let source = "a\n\n```fen\nstart\nsize: 9000\n```\n\n```fen size=120\nstart\n```\n";
     for (mode, format) in [(Mode::Inline, Format::Svg), (url_mode().mode, Format::Svg)] {
