@@ -65,6 +65,11 @@ pub(super) struct FenceArgs {
     /// The folder the image is written to (created when missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     images: PathBuf,
+    /// Refuse an --images folder that is not inside DIR once links are resolved, or
+    /// that climbs with `..` (for filters that take the folder from a document, as
+    /// pandoc's does with `staunton-images`); no folder is made outside DIR.
+    #[arg(long, value_name = "DIR")]
+    images_within: Option<PathBuf>,
     #[command(flatten)]
     fences: FenceOptions,
 }
@@ -199,6 +204,58 @@ fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
     })
 }
 
+/// Make the folder `images` (what is missing of it) only inside `root`: a `..`, or a
+/// folder or link that leads outside `root`, is refused before anything is made there.
+fn folder_within(images: &Path, root: &Path) -> anyhow::Result<()> {
+    use std::path::Component;
+    let outside = || {
+        anyhow!(
+            "--images {} is not inside {} (--images-within): name a folder under it, without `..` and without links that lead out",
+            images.display(),
+            root.display()
+        )
+    };
+    if images.components().any(|c| c == Component::ParentDir) {
+        return Err(outside());
+    }
+    std::fs::create_dir_all(root).with_context(|| format!("cannot make {}", root.display()))?;
+    let root_real =
+        std::fs::canonicalize(root).with_context(|| format!("cannot find {}", root.display()))?;
+    let mut here = match images.is_absolute() {
+        true => PathBuf::from("/"),
+        false => std::env::current_dir().context("cannot tell the current folder")?,
+    };
+    for component in images.components() {
+        let name = match component {
+            Component::Normal(name) => name,
+            _ => continue,
+        };
+        let next = here.join(name);
+        match std::fs::symlink_metadata(&next) {
+            Ok(_) => {
+                here = std::fs::canonicalize(&next)
+                    .with_context(|| format!("cannot find {}", next.display()))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if !here.starts_with(&root_real) {
+                    return Err(outside());
+                }
+                std::fs::create_dir(&next)
+                    .with_context(|| format!("cannot make {}", next.display()))?;
+                here = next;
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot find {}", next.display())),
+        }
+    }
+    if !here.starts_with(&root_real) {
+        return Err(outside());
+    }
+    if !here.is_dir() {
+        bail!("--images {} is not a folder", images.display());
+    }
+    Ok(())
+}
+
 /// `staunton fence`: one fence's image written, its path, alt text and caption printed.
 pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
     let mut body = String::new();
@@ -215,8 +272,11 @@ pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
     let renderer = args.fences.renderer();
     let r = &diagram.request;
     let bytes = renderer.render(&r.position, &r.options, r.format)?;
-    std::fs::create_dir_all(&args.images)
-        .with_context(|| format!("cannot make {}", args.images.display()))?;
+    match &args.images_within {
+        Some(root) => folder_within(&args.images, root)?,
+        None => std::fs::create_dir_all(&args.images)
+            .with_context(|| format!("cannot make {}", args.images.display()))?,
+    }
     let path = args.images.join(diagram.file_name());
     crate::safe_write::write_new(&path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
