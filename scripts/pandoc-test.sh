@@ -7,7 +7,11 @@
 #    is told to show them at that width;
 #  - LaTeX: the .tex includes the PDFs `staunton fence --format pdf` makes, which exist
 #    and start with %PDF;
-#  - a fence staunton refuses stops pandoc with staunton's sentence.
+#  - a fence staunton refuses stops pandoc with staunton's sentence;
+#  - a hostile document cannot choose the program (`staunton-bin`, in front matter or
+#    --metadata: pandoc stops, nothing runs) nor put images outside the folder pandoc
+#    runs in (`staunton-images` absolute, with `..`, or through a link: pandoc stops,
+#    nothing is written there); a relative folder inside, and STAUNTON_IMAGES, work.
 # The expected requests are written out below, one per fence of example.md, so the test
 # also checks how the filter turns pandoc's attributes back into an info string.
 #
@@ -208,4 +212,50 @@ if (cd "$work" && pandoc --lua-filter "$filter" bad.md -t html5 -o bad.html 2>ba
 fi
 grep -q 'is not a valid FEN' "$work/bad.log" || { cat "$work/bad.log" >&2; fail "no sentence in pandoc's error"; }
 echo "pandoc-test: a bad FEN stops pandoc: $(grep -o 'staunton: fen.*' "$work/bad.log" | cut -c1-110)"
+# Hostile documents. Each runs in a folder of its own under $work/hostile; `outside` is
+# where they try to reach.
+hostile="$work/hostile" outside="$work/outside"
+mkdir -p "$hostile" "$outside"
+printf '#!/bin/sh\ntouch "%s/ran"\n' "$outside" >"$work/evil.sh"
+chmod +x "$work/evil.sh"
+ln -s "$outside" "$hostile/out-link"
+fence='```fen\nstart\n```\n'
+# expect_refused NAME FRONT-MATTER SENTENCE [PANDOC-ARGS...]: pandoc fails with SENTENCE
+# in its error, and nothing was run or written outside.
+expect_refused() {
+  local name=$1 front=$2 sentence=$3
+  shift 3
+  printf -- '---\n%s\n---\n\n%b' "$front" "$fence" >"$hostile/$name.md"
+  if (cd "$hostile" && pandoc --lua-filter "$filter" "$name.md" -t html5 -o "$name.html" "$@" 2>"$name.log"); then
+    fail "$name: pandoc succeeded on a hostile document"
+  fi
+  [[ ! -e "$outside/ran" ]] || fail "$name: the document's program was run"
+  [[ -z "$(ls -A "$outside")" ]] || fail "$name: files written outside: $(ls -A "$outside")"
+  [[ ! -e "$work/out" ]] || fail "$name: ../out was made"
+  grep -q -- "$sentence" "$hostile/$name.log" || { cat "$hostile/$name.log" >&2; fail "$name: no '$sentence' in pandoc's error"; }
+  echo "pandoc-test: refused $name: $(grep -o "staunton.lua: .*\|staunton: .*" "$hostile/$name.log" | head -1 | cut -c1-100)"
+}
+expect_refused bin "staunton-bin: $work/evil.sh" 'never taken from a document'
+expect_refused bin-touch 'staunton-bin: /usr/bin/touch' 'never taken from a document'
+printf '%b' "$fence" >"$hostile/plain.md"
+if (cd "$hostile" && pandoc --lua-filter "$filter" plain.md -t html5 -o plain.html \
+  --metadata "staunton-bin=$work/evil.sh" 2>plain.log); then
+  fail "pandoc succeeded with --metadata staunton-bin"
+fi
+[[ ! -e "$outside/ran" ]] || fail "--metadata staunton-bin: the program was run"
+expect_refused images-absolute "staunton-images: $outside/figures" 'staunton-images .* is not allowed'
+expect_refused images-up 'staunton-images: ../out' 'staunton-images .* is not allowed'
+expect_refused images-up-inside 'staunton-images: figures/../../out' 'staunton-images .* is not allowed'
+expect_refused images-link 'staunton-images: out-link/figures' 'is not inside'
+
+# What is allowed: a relative folder inside, and STAUNTON_IMAGES anywhere.
+printf -- '---\nstaunton-images: figures/chess\n---\n\n%b' "$fence" >"$hostile/inside.md"
+(cd "$hostile" && pandoc --lua-filter "$filter" inside.md -t html5 -o inside.html) ||
+  fail "staunton-images: figures/chess was refused"
+ls "$hostile/figures/chess/"*.svg >/dev/null 2>&1 || fail "no image in figures/chess"
+grep -q 'src="figures/chess/' "$hostile/inside.html" || fail "inside.html does not link figures/chess"
+(cd "$hostile" && STAUNTON_IMAGES="$work/chosen" pandoc --lua-filter "$filter" plain.md -t html5 -o chosen.html) ||
+  fail "STAUNTON_IMAGES=$work/chosen was refused"
+ls "$work/chosen/"*.svg >/dev/null 2>&1 || fail "no image in STAUNTON_IMAGES"
+echo "pandoc-test: staunton-images inside the folder and STAUNTON_IMAGES anywhere are written"
 echo "pandoc-test: OK"

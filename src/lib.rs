@@ -56,7 +56,7 @@ macro_rules! internal_mod {
     )*};
 }
 
-internal_mod!(cache, echo, hash);
+internal_mod!(cache, echo, hash, safe_write);
 pub mod chess;
 /// The command line (the `staunton` binary's code): not a library API.
 #[cfg(feature = "cli")]

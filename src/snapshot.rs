@@ -334,7 +334,7 @@ pub fn write_png(path: &Path, image: &RgbaImage) -> Result<(), SnapshotError> {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), SnapshotError> {
-    std::fs::write(path, bytes).map_err(|error| SnapshotError::Write {
+    crate::safe_write::write(path, bytes).map_err(|error| SnapshotError::Write {
         path: path.to_path_buf(),
         error,
     })

@@ -14,9 +14,17 @@ distinct request) and prints its path, the alt text and the caption.
                            (size/96 inch) drawn with 300/96 as many pixels
   LaTeX, beamer, ConTeXt   PDF (vector; 8 cm wide unless the fence gives a size in pt)
 
-Settings (metadata field, else environment variable, else default):
-  staunton-bin     STAUNTON_BIN     the program                    (staunton on PATH)
-  staunton-images  STAUNTON_IMAGES  folder for the images          (staunton-diagrams)
+Settings. The program is the command line's choice, never the document's: pandoc cannot
+tell a document's front matter from `--metadata` given on its command line, so the
+filter reads these two from the environment only:
+  STAUNTON_BIN     the program                                  (staunton on PATH)
+  STAUNTON_IMAGES  folder for the images, anywhere               (staunton-diagrams)
+A document that names `staunton-bin` stops pandoc (nothing is run). A document may pick a
+folder for its images with `staunton-images`, but only a relative one inside the folder
+pandoc runs in (or inside STAUNTON_IMAGES when that is set): no absolute path, no `..`,
+no link that leads out (`staunton fence --images-within` checks the links); anything
+else stops pandoc before an image is written.
+These may come from the document's metadata, else the environment, else the default:
   staunton-format  STAUNTON_FORMAT  svg, png or pdf for any output (by output format)
   staunton-lang    STAUNTON_LANG    language of the alt text       (the document's lang,
                                                                     when Staunton has it)
@@ -28,16 +36,53 @@ local LANGS = { en = true, de = true, it = true, fr = true, es = true, nl = true
 local PRINT_DPI, CSS_DPI, CM_PER_INCH = 300, 96, 2.54
 local DEFAULT_CM = 8
 
-local config = { bin = "staunton", images = "staunton-diagrams" }
+local function env(name)
+  local value = os.getenv(name)
+  if value == "" then return nil end
+  return value
+end
 
-local function setting(meta, field, env)
+local config = { bin = env("STAUNTON_BIN") or "staunton", images = "staunton-diagrams" }
+
+local function setting(meta, field, name)
   if meta[field] ~= nil then return pandoc.utils.stringify(meta[field]) end
-  return os.getenv(env)
+  return env(name)
+end
+
+local function refuse(sentence)
+  error("\nstaunton.lua: " .. sentence, 0)
+end
+
+-- The images folder: STAUNTON_IMAGES, or a relative folder the document names inside the
+-- current folder (or inside STAUNTON_IMAGES), which `staunton fence` is told to keep to.
+local function read_images(meta)
+  local folder = env("STAUNTON_IMAGES")
+  if meta["staunton-images"] == nil then
+    config.images = folder or config.images
+    return
+  end
+  local sub = pandoc.utils.stringify(meta["staunton-images"])
+  local allowed = "a relative folder inside " .. (folder or "the current folder") ..
+    " (no absolute path, no `..`); set STAUNTON_IMAGES in the environment for a folder elsewhere"
+  if sub == "" or sub:match("^[/\\~]") or sub:match("^%a:") or sub:match("\\") then
+    refuse("staunton-images " .. string.format("%q", sub) .. " is not allowed: a document may name " .. allowed)
+  end
+  for part in sub:gmatch("[^/]+") do
+    if part == ".." then
+      refuse("staunton-images " .. string.format("%q", sub) .. " is not allowed: a document may name " .. allowed)
+    end
+  end
+  config.images = folder and (folder .. "/" .. sub) or sub
+  config.within = folder or "."
 end
 
 local function read_meta(meta)
-  config.bin = setting(meta, "staunton-bin", "STAUNTON_BIN") or config.bin
-  config.images = setting(meta, "staunton-images", "STAUNTON_IMAGES") or config.images
+  if meta["staunton-bin"] ~= nil then
+    refuse("the document names staunton-bin, but the program is never taken from a document " ..
+      "(nor from --metadata, which pandoc cannot tell apart): set STAUNTON_BIN in the environment, " ..
+      "or put staunton on PATH")
+  end
+  read_images(meta)
   config.format = setting(meta, "staunton-format", "STAUNTON_FORMAT")
   config.lang = setting(meta, "staunton-lang", "STAUNTON_LANG")
   if not config.lang and meta.lang then
@@ -111,6 +156,9 @@ end
 -- Runs `staunton fence`; returns path, alt, caption, or stops pandoc with the sentence.
 local function run_staunton(info, body, format)
   local args = { "fence", "--info", info, "--images", config.images, "--format", format }
+  if config.within then
+    table.insert(args, "--images-within"); table.insert(args, config.within)
+  end
   if format == "pdf" then
     -- 8 cm in points (PDF: 1 px = 1 pt) unless the fence gives a size.
     table.insert(args, "--set"); table.insert(args, "size=227")

@@ -103,7 +103,7 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
         ArticleFormat::Html => article.html(&renderer)?.into_bytes(),
         ArticleFormat::Svg => article.svg(&renderer)?.into_bytes(),
     };
-    std::fs::write(&args.output, &bytes)
+    crate::safe_write::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let (pages, diagrams) = (article.pages.len(), article.flow.diagrams.len());
     let plural = |n: usize| if n == 1 { "" } else { "s" };

@@ -65,6 +65,11 @@ pub(super) struct FenceArgs {
     /// The folder the image is written to (created when missing).
     #[arg(long, value_name = "DIR", default_value = ".")]
     images: PathBuf,
+    /// Refuse an --images folder that is not inside DIR once links are resolved, or
+    /// that climbs with `..` (for filters that take the folder from a document, as
+    /// pandoc's does with `staunton-images`); no folder is made outside DIR.
+    #[arg(long, value_name = "DIR")]
+    images_within: Option<PathBuf>,
     #[command(flatten)]
     fences: FenceOptions,
 }
@@ -135,9 +140,7 @@ pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
     let document = read_document(args.input.as_deref(), &name)?;
     let renderer = args.fences.renderer();
     let report = match &args.output {
-        Some(path) => write_atomically(path, |out| {
-            markdown::rewrite(&document, &settings, &renderer, out)
-        }),
+        Some(path) => write_output(path, &document, &settings, &renderer),
         None => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -159,6 +162,31 @@ pub(super) fn markdown(args: MarkdownArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The rewritten document written to `path` safely ([`crate::safe_write`]); when that
+/// fails after the rewrite, the images it created are removed too.
+fn write_output(
+    path: &Path,
+    document: &str,
+    settings: &Settings,
+    renderer: &Renderer,
+) -> anyhow::Result<markdown::Report> {
+    let mut rewritten: Option<markdown::Report> = None;
+    let written = crate::safe_write::write_with(path, |out| {
+        let report = markdown::rewrite(document, settings, renderer, out)?;
+        rewritten = Some(report.clone());
+        Ok::<_, anyhow::Error>(report)
+    });
+    written.map_err(|e| {
+        if let Some(report) = rewritten {
+            report.remove_created();
+        }
+        match e.downcast::<std::io::Error>() {
+            Ok(io) => anyhow!("cannot write {}: {io}", path.display()),
+            Err(e) => e,
+        }
+    })
+}
+
 /// The document at `path` (standard input when none), which must be UTF-8.
 fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
@@ -176,34 +204,56 @@ fn read_document(path: Option<&Path>, name: &str) -> anyhow::Result<String> {
     })
 }
 
-/// Write `path` through a temporary file renamed into place on success, so a failed run
-/// leaves the old file (or none), never half a document.
-fn write_atomically<T, E: Into<anyhow::Error>>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<T, E>,
-) -> Result<T, anyhow::Error> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    // The process id keeps two runs writing the same file (pandoc -j) off each other's.
-    let temporary = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let file = std::fs::File::create(&temporary)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    let result = write(&mut out).map_err(Into::into);
-    let result = result.and_then(|r| out.flush().map(|()| r).map_err(Into::into));
-    match result {
-        Ok(r) => {
-            std::fs::rename(&temporary, path)?;
-            Ok(r)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
+/// Make the folder `images` (what is missing of it) only inside `root`: a `..`, or a
+/// folder or link that leads outside `root`, is refused before anything is made there.
+fn folder_within(images: &Path, root: &Path) -> anyhow::Result<()> {
+    use std::path::Component;
+    let outside = || {
+        anyhow!(
+            "--images {} is not inside {} (--images-within): name a folder under it, without `..` and without links that lead out",
+            images.display(),
+            root.display()
+        )
+    };
+    if images.components().any(|c| c == Component::ParentDir) {
+        return Err(outside());
+    }
+    std::fs::create_dir_all(root).with_context(|| format!("cannot make {}", root.display()))?;
+    let root_real =
+        std::fs::canonicalize(root).with_context(|| format!("cannot find {}", root.display()))?;
+    let mut here = match images.is_absolute() {
+        true => PathBuf::from("/"),
+        false => std::env::current_dir().context("cannot tell the current folder")?,
+    };
+    for component in images.components() {
+        let name = match component {
+            Component::Normal(name) => name,
+            _ => continue,
+        };
+        let next = here.join(name);
+        match std::fs::symlink_metadata(&next) {
+            Ok(_) => {
+                here = std::fs::canonicalize(&next)
+                    .with_context(|| format!("cannot find {}", next.display()))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if !here.starts_with(&root_real) {
+                    return Err(outside());
+                }
+                std::fs::create_dir(&next)
+                    .with_context(|| format!("cannot make {}", next.display()))?;
+                here = next;
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot find {}", next.display())),
         }
     }
+    if !here.starts_with(&root_real) {
+        return Err(outside());
+    }
+    if !here.is_dir() {
+        bail!("--images {} is not a folder", images.display());
+    }
+    Ok(())
 }
 
 /// `staunton fence`: one fence's image written, its path, alt text and caption printed.
@@ -222,12 +272,14 @@ pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
     let renderer = args.fences.renderer();
     let r = &diagram.request;
     let bytes = renderer.render(&r.position, &r.options, r.format)?;
-    std::fs::create_dir_all(&args.images)
-        .with_context(|| format!("cannot make {}", args.images.display()))?;
-    let path = args.images.join(diagram.file_name());
-    if !path.exists() {
-        write_atomically(&path, |out| out.write_all(&bytes))?;
+    match &args.images_within {
+        Some(root) => folder_within(&args.images, root)?,
+        None => std::fs::create_dir_all(&args.images)
+            .with_context(|| format!("cannot make {}", args.images.display()))?,
     }
+    let path = args.images.join(diagram.file_name());
+    crate::safe_write::write_new(&path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     let caption = diagram.caption.as_deref().unwrap_or("");
     println!("{}\n{}\n{caption}", path.display(), diagram.alt);
     Ok(())

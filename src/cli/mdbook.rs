@@ -75,7 +75,19 @@ fn preprocess(input: &str) -> anyhow::Result<String> {
         bail!("mdBook's input is not a [context, book] pair");
     };
     let job = Job::new(&context)?;
-    walk(&mut book, &mut |chapter| job.chapter(chapter))?;
+    // The images every chapter made: a book that fails in a later chapter leaves none.
+    let mut reports = Vec::new();
+    let walked = walk(&mut book, &mut |chapter| {
+        reports.extend(job.chapter(chapter)?);
+        Ok(())
+    });
+    if let Err(e) = walked {
+        reports
+            .iter()
+            .rev()
+            .for_each(markdown::Report::remove_created);
+        return Err(e);
+    }
     Ok(serde_json::to_string(&book)?)
 }
 
@@ -143,30 +155,40 @@ impl Job {
         }
     }
 
-    fn chapter(&self, chapter: &mut Map<String, Value>) -> anyhow::Result<()> {
+    /// Rewrite one chapter; its report, `None` for a draft.
+    fn chapter(
+        &self,
+        chapter: &mut Map<String, Value>,
+    ) -> anyhow::Result<Option<markdown::Report>> {
         let text = |key: &str| chapter.get(key).and_then(Value::as_str);
         // A draft chapter (no file) has neither: nothing to rewrite.
         let Some(location) = text("path").or_else(|| text("source_path")) else {
-            return Ok(());
+            return Ok(None);
         };
         let file = self.src.join(text("source_path").unwrap_or(location));
         let file = file.display();
         let content = text("content").unwrap_or_default();
         let mut out = Vec::new();
         let renderer = &self.renderer;
-        match markdown::rewrite(content, &self.settings(location), renderer, &mut out) {
-            Ok(report) => {
-                for warning in &report.warnings {
-                    let warning = warning.strip_prefix("line ").unwrap_or(warning);
-                    eprintln!("staunton: warning: {file}:{warning}");
-                }
-            }
+        let report = match markdown::rewrite(content, &self.settings(location), renderer, &mut out)
+        {
+            Ok(report) => report,
             Err(MarkdownError::Fence { line, sentence }) => bail!("{file}:{line}: {sentence}"),
             Err(e) => bail!("{file}: {e}"),
+        };
+        for warning in &report.warnings {
+            let warning = warning.strip_prefix("line ").unwrap_or(warning);
+            eprintln!("staunton: warning: {file}:{warning}");
         }
-        let content = String::from_utf8(out).context("the rewritten chapter is not UTF-8")?;
+        let content = match String::from_utf8(out) {
+            Ok(content) => content,
+            Err(_) => {
+                report.remove_created();
+                bail!("{file}: the rewritten chapter is not UTF-8");
+            }
+        };
         chapter.insert("content".into(), Value::String(content));
-        Ok(())
+        Ok(Some(report))
     }
 }
 
@@ -637,6 +659,24 @@ mod tests {
         assert!(!error.contains('\n'), "{error}");
         let input = two_chapters(root, bad, json!({"mode": "inline", "keep-going": true}));
         assert!(preprocess(&input).is_ok());
+    }
+
+    #[test]
+    fn a_book_that_fails_in_a_later_chapter_leaves_no_images() {
+        let root =
+            std::env::temp_dir().join(format!("staunton-mdbook-failed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let input = two_chapters(&root, "```fen\nstart\n```\n", json!({}));
+        // The first chapter renders, the second (sub/b.md) does not.
+        let input = input.replacen("```fen\\nstart", "```fen\\nnot a position", 2);
+        let input = input.replacen("```fen\\nnot a position", "```fen\\nstart", 1);
+        let error = preprocess(&input).unwrap_err().to_string();
+        assert!(error.starts_with("text/sub/b.md:1: "), "{error}");
+        assert!(
+            !root.join("text/diagrams").exists(),
+            "the first chapter's image is gone"
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -278,7 +278,8 @@ struct RenderArgs {
     #[arg(required_unless_present_any = ["input", "pgn"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
     /// Output file; `.png`, `.svg`, `.pdf`, `.webp`, `.gif` or `.txt` (a text board)
-    /// decides the format (with `--pgn`: `.gif` for an animated GIF of the game, `.png` for
+    /// decides the format, `--format` for a name without an extension such as /dev/null
+    /// (with `--pgn`: `.gif` for an animated GIF of the game, `.png` for
     /// an animated PNG unless `--ply` or `--move` picks one position). Without it, or with
     /// `-o -`: standard output, in `--format` (PNG by default) when it is a pipe or a file,
     /// as a text board when it is a terminal.
@@ -650,6 +651,11 @@ impl Output<'_> {
     fn format(&self, flag: Option<&str>) -> anyhow::Result<Format> {
         let flag = flag.map(format_flag).transpose()?;
         match self {
+            // A name without an extension (`/dev/null`, `/dev/stdout`, a named pipe) takes
+            // the format --format names.
+            Output::File(path) if path.extension().is_none() && flag.is_some() => {
+                Ok(flag.unwrap_or(Format::Png))
+            }
             Output::File(path) => {
                 let format = format_of(path)?;
                 if let Some(flag) = flag.filter(|&f| f != format) {
@@ -678,7 +684,7 @@ impl Output<'_> {
     fn write(&self, bytes: &[u8]) -> anyhow::Result<()> {
         use std::io::Write as _;
         match self {
-            Output::File(path) => std::fs::write(path, bytes)
+            Output::File(path) => crate::safe_write::write(path, bytes)
                 .with_context(|| format!("cannot write {}", path.display())),
             Output::Stdout => {
                 let mut out = std::io::stdout().lock();
@@ -883,9 +889,14 @@ fn sheet(args: SheetArgs) -> anyhow::Result<()> {
             written.push((path, bytes));
         }
     }
-    for (path, bytes) in &written {
-        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    // Every page or none: a failure leaves no page of this run (nor a temporary).
+    crate::safe_write::write_all(&written).with_context(|| {
+        let names: Vec<String> = written
+            .iter()
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        format!("cannot write {}", names.join(", "))
+    })?;
     let names: Vec<String> = written
         .iter()
         .map(|(p, _)| p.display().to_string())
@@ -987,7 +998,7 @@ fn render_file(
             .and_then(|bytes| optimized(args, format, bytes))
             .and_then(|bytes| {
                 let path = out_dir.join(format!("line-{number:05}.{}", format.extension()));
-                std::fs::write(&path, bytes)
+                crate::safe_write::write(&path, &bytes)
                     .with_context(|| format!("cannot write {}", path.display()))
             });
         if let Err(e) = outcome {

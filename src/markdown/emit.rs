@@ -8,7 +8,7 @@ use crate::render::Renderer;
 use crate::render::card::Card;
 use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Bytes of inline SVG kept for fences met again later; past it the kept ones are dropped
@@ -29,10 +29,13 @@ pub struct Emitter<'a> {
 }
 
 impl<'a> Emitter<'a> {
-    /// An emitter for `settings`; in images mode its folder is made.
+    /// An emitter for `settings`; in images mode its folder is made (the folders made are
+    /// the first of [`Report::created`]).
     pub fn new(settings: &'a Settings, renderer: &'a Renderer) -> Result<Self, MarkdownError> {
+        let mut report = Report::default();
         if let Mode::Images { dir, .. } = &settings.mode {
-            std::fs::create_dir_all(dir)?;
+            report.created = missing_folders(dir);
+            std::fs::create_dir_all(dir).map_err(|e| named(dir, "make", e))?;
         }
         Ok(Emitter {
             settings,
@@ -40,7 +43,7 @@ impl<'a> Emitter<'a> {
             files: HashMap::new(),
             svgs: HashMap::new(),
             svg_bytes: 0,
-            report: Report::default(),
+            report,
         })
     }
 
@@ -78,12 +81,22 @@ impl<'a> Emitter<'a> {
                 Err(e) => Ok(Err(e.to_string())),
             }
         });
+        // Every file written is recorded before any error is passed on, so a failed
+        // rewrite can remove them all.
+        let mut failure = None;
         for ((_, name), result) in todo.into_iter().zip(results) {
-            let result = result?;
-            self.report.written += usize::from(result == Ok(true));
-            self.files.insert(name, result.map(|_| ()));
+            match result {
+                Ok(result) => {
+                    if result == Ok(true) {
+                        self.report.written += 1;
+                        self.report.created.push(dir.join(&name));
+                    }
+                    self.files.insert(name, result.map(|_| ()));
+                }
+                Err(e) => failure = failure.or(Some(e)),
+            }
         }
-        Ok(())
+        failure.map_or(Ok(()), Err)
     }
 
     fn render_svgs(&mut self, diagrams: &[&Diagram]) {
@@ -192,7 +205,10 @@ impl<'a> Emitter<'a> {
             line,
             sentence: e.to_string(),
         })?;
-        self.report.written += usize::from(write_new(&dir.join(&name), &bytes)?);
+        if write_new(&dir.join(&name), &bytes)? {
+            self.report.written += 1;
+            self.report.created.push(dir.join(&name));
+        }
         Ok(format!(
             "![{}]({})",
             markdown_text(&alt),
@@ -254,27 +270,29 @@ fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec
     results.into_iter().flatten().collect()
 }
 
-/// Write `bytes` to `path` unless a file is there already (its name is a hash of what it
-/// holds); through a temporary file and a rename, so a reader never sees half a file.
-fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
-    if path.exists() {
-        return Ok(false);
-    }
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("diagram");
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    // A new file, never one found there (a link planted under that name is refused).
-    let _ = std::fs::remove_file(&temporary);
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temporary)?;
-    std::io::Write::write_all(&mut file, bytes)?;
-    drop(file);
-    std::fs::rename(&temporary, path)?;
-    Ok(true)
+/// Write `bytes` to `path` unless something is there already (its name is a hash of what
+/// it holds), safely ([`crate::safe_write::write_new`]); whether it was written.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<bool, MarkdownError> {
+    crate::safe_write::write_new(path, bytes).map_err(|e| named(path, "write", e))
+}
+
+/// An I/O error that names the file and what was being done to it.
+fn named(path: &Path, doing: &str, e: std::io::Error) -> MarkdownError {
+    let message = format!("cannot {doing} {}: {e}", path.display());
+    MarkdownError::Io(std::io::Error::new(e.kind(), message))
+}
+
+/// The folders of `dir` that do not exist yet, outermost first: those
+/// `create_dir_all(dir)` makes.
+fn missing_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| std::fs::symlink_metadata(a).is_err())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    missing
 }
 
 /// `link` and a file `name` joined with one `/`.

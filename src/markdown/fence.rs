@@ -12,6 +12,13 @@ use crate::request::{self, Known, Limits, PARAMS, Param, ParamKind, Query, Reque
 /// The info-string words that make a fence a diagram (the first word, any case).
 pub const INFO_WORDS: &[&str] = &["fen", "chess", "chessboard", "pgn"];
 
+/// Most bytes in a fence's body: four times the longest game a `pgn` fence may hold
+/// ([`request::MAX_PGN_BYTES`]), room for its option lines.
+pub const MAX_FENCE_BYTES: usize = 64 * 1024;
+
+/// Most lines in a fence's body: a game written one move a line fits, with its tags.
+pub const MAX_FENCE_LINES: usize = 2_000;
+
 /// Keys a fence takes beyond the HTTP parameters: its own and other plugins' spellings.
 pub const FENCE_PARAMS: &[Param] = &[
     fence_param(
@@ -102,6 +109,10 @@ fn info_kind(info: &str) -> Option<&'static str> {
 #[derive(Debug, Default)]
 struct Pairs {
     list: Vec<(&'static str, String)>,
+    /// The items of the list parameters (`arrows`, `highlight`, `squares`), gathered line
+    /// by line and joined once, in [`Pairs::joined`]: a fence of many `arrows:` lines is
+    /// read in time linear in its length.
+    lists: Vec<(&'static str, Vec<String>)>,
     caption: Option<String>,
     alt: Option<String>,
     /// mdbook-chess's `moves` in SAN: played from the position as a game.
@@ -110,6 +121,15 @@ struct Pairs {
 
 impl Pairs {
     fn set(&mut self, name: &'static str, value: String) {
+        // A list given whole replaces the items gathered so far.
+        if let Some((_, items)) = self.lists.iter_mut().find(|(n, _)| *n == name) {
+            *items = vec![value];
+            return;
+        }
+        self.set_pair(name, value);
+    }
+
+    fn set_pair(&mut self, name: &'static str, value: String) {
         match self.list.iter_mut().find(|(n, _)| *n == name) {
             Some(pair) => pair.1 = value,
             None => self.list.push((name, value)),
@@ -125,12 +145,26 @@ impl Pairs {
 
     /// Add `items` (already a comma list) to the list parameter `name`.
     fn extend(&mut self, name: &'static str, items: String) {
-        let joined = match self.get(name) {
-            Some(old) if !old.is_empty() && !items.is_empty() => format!("{old},{items}"),
-            Some(old) if items.is_empty() => old.to_string(),
-            _ => items,
-        };
-        self.set(name, joined);
+        if !self.lists.iter().any(|(n, _)| *n == name) {
+            // A value set before is the list's first item.
+            let old = self.get(name).map(str::to_string);
+            if old.is_none() {
+                self.list.push((name, String::new()));
+            }
+            self.lists.push((name, old.into_iter().collect()));
+        }
+        if let Some((_, list)) = self.lists.iter_mut().find(|(n, _)| *n == name) {
+            list.push(items);
+        }
+    }
+
+    /// The pairs with each list parameter's items joined by commas (empty items left out).
+    fn joined(mut self) -> Self {
+        for (name, items) in std::mem::take(&mut self.lists) {
+            let items: Vec<String> = items.into_iter().filter(|i| !i.is_empty()).collect();
+            self.set_pair(name, items.join(","));
+        }
+        self
     }
 }
 
@@ -142,6 +176,7 @@ pub fn read(
     defaults: &[(String, String)],
     format: Format,
 ) -> Result<Diagram, RequestError> {
+    check_size(body)?;
     let kind = info_kind(info).ok_or_else(|| {
         RequestError::new(
             "fence",
@@ -159,8 +194,24 @@ pub fn read(
         info_word(&mut pairs, &word)?;
     }
     let position = body_lines(&mut pairs, body, kind == "pgn")?;
+    let mut pairs = pairs.joined();
     place(&mut pairs, kind, position)?;
     finish(pairs, format)
+}
+
+/// A body within [`MAX_FENCE_BYTES`] and [`MAX_FENCE_LINES`], refused before it is read.
+fn check_size(body: &str) -> Result<(), RequestError> {
+    let lines = body.lines().count();
+    if body.len() <= MAX_FENCE_BYTES && lines <= MAX_FENCE_LINES {
+        return Ok(());
+    }
+    Err(RequestError::new(
+        "fence",
+        format!(
+            "the fence holds {} bytes in {lines} lines: a fence may hold at most {MAX_FENCE_BYTES} bytes and {MAX_FENCE_LINES} lines",
+            body.len()
+        ),
+    ))
 }
 
 /// A word of the info string after the first: `key=value` (pandoc's `{…}` braces and
@@ -601,6 +652,50 @@ mod tests {
         assert!(diagram("fen", "start\nsave: board").is_err());
         assert!(diagram("fen", "start\n8/8/8/8/8/8/8/8").is_err());
         assert!(diagram("fen oops", "start").is_err());
+    }
+
+    #[test]
+    fn list_lines_are_gathered_and_joined_once_in_order() {
+        let defaults = [("arrows".to_string(), "Ga1a2".to_string())];
+        let d = read(
+            "fen arrows=b1b2",
+            "start\narrows: e2e4\nsquares: e4\narrow: d2->d4\nsquares:\nsquares: d5",
+            &defaults,
+            Format::Svg,
+        )
+        .unwrap();
+        assert!(
+            d.pairs
+                .contains(&("arrows", "Ga1a2,b1b2,e2e4,d2d4".to_string())),
+            "{:?}",
+            d.pairs
+        );
+        assert!(
+            d.pairs.contains(&("squares", "e4,d5".to_string())),
+            "{:?}",
+            d.pairs
+        );
+    }
+
+    #[test]
+    fn a_fence_past_its_limits_is_refused_before_it_is_read() {
+        let at_limit = format!("start\n{}", "# a comment\n".repeat(MAX_FENCE_LINES - 1));
+        assert!(diagram("fen", &at_limit).is_ok());
+        let past = format!("{at_limit}# one more\n");
+        let e = diagram("fen", &past).unwrap_err();
+        assert_eq!(e.param, "fence");
+        assert!(
+            e.to_string()
+                .ends_with("at most 65536 bytes and 2000 lines"),
+            "{e}"
+        );
+        let long = format!("start\ncaption: {}", "x".repeat(MAX_FENCE_BYTES));
+        assert!(
+            diagram("fen", &long)
+                .unwrap_err()
+                .to_string()
+                .contains("bytes in 2 lines")
+        );
     }
 
     #[test]

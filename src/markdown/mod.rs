@@ -115,8 +115,32 @@ pub struct Report {
     pub fences: usize,
     /// Image files written (those already there are left alone).
     pub written: usize,
+    /// The image files and folders this rewrite created, in order: what
+    /// [`Report::remove_created`] takes away when a later step fails.
+    pub created: Vec<PathBuf>,
     /// With `keep_going`: `line N: sentence` for each fence replaced by an error card.
     pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// Remove the files and folders [`Report::created`] lists, the last first (a folder
+    /// only when empty): for a caller whose run fails after this rewrite succeeded, so
+    /// that the run leaves no images behind.
+    pub fn remove_created(&self) {
+        remove_created(&self.created);
+    }
+}
+
+/// Remove `created` (files and folders a run made), the last first; a folder that is no
+/// longer empty stays.
+fn remove_created(created: &[PathBuf]) {
+    for path in created.iter().rev() {
+        if path.is_dir() {
+            let _ = std::fs::remove_dir(path);
+        } else {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 /// Why a rewrite stopped.
@@ -146,14 +170,34 @@ struct Found {
 }
 
 /// Write `document` to `out` with each diagram fence replaced as `settings` say.
+///
+/// A rewrite that fails removes the image files (and folders) it created: a document
+/// that stops at a bad fence leaves no images of its own behind (files that were there
+/// before stay).
 pub fn rewrite(
     document: &str,
     settings: &Settings,
     renderer: &Renderer,
     out: &mut dyn Write,
 ) -> Result<Report, MarkdownError> {
-    let defaults = settings.fence_defaults();
     let mut emitter = Emitter::new(settings, renderer)?;
+    match rewrite_with(document, settings, &mut emitter, out) {
+        Ok(()) => Ok(emitter.report()),
+        Err(e) => {
+            remove_created(&emitter.report().created);
+            Err(e)
+        }
+    }
+}
+
+/// [`rewrite`]'s work, with the emitter that renders and writes the images.
+fn rewrite_with(
+    document: &str,
+    settings: &Settings,
+    emitter: &mut Emitter,
+    out: &mut dyn Write,
+) -> Result<(), MarkdownError> {
+    let defaults = settings.fence_defaults();
     let mut lines = LineCounter::default();
     let mut chunk: Vec<Found> = Vec::new();
     let mut written = 0;
@@ -189,7 +233,15 @@ pub fn rewrite(
                 };
                 let line = lines.line_at(document, range.start);
                 let diagram = fence::read(&info, &body, &defaults, settings.format())
-                    .map_err(|e| e.to_string());
+                    .map_err(|e| match unclosed(document, &range) {
+                        // CommonMark runs an unclosed fence to the end of the document (or
+                        // of its container): a diagram when it reads as one, but when it
+                        // does not, that is most likely why.
+                        Some((opening, marker)) => format!(
+                            "the {opening} fence opened at line {line} is never closed (end it with a line of {marker}), so all that follows it was read as its body: {e}"
+                        ),
+                        None => e.to_string(),
+                    });
                 chunk.push(Found {
                     range,
                     line,
@@ -197,15 +249,50 @@ pub fn rewrite(
                     diagram,
                 });
                 if chunk.len() == CHUNK {
-                    written = flush(document, &mut chunk, &mut emitter, written, out)?;
+                    written = flush(document, &mut chunk, emitter, written, out)?;
                 }
             }
             _ => {}
         }
     }
-    written = flush(document, &mut chunk, &mut emitter, written, out)?;
+    written = flush(document, &mut chunk, emitter, written, out)?;
     out.write_all(&document.as_bytes()[written..])?;
-    Ok(emitter.report())
+    Ok(())
+}
+
+/// When the fenced block at `range` has no closing fence line: its opening as written
+/// (```` ```fen ````, `~~~pgn`: the marker and the first word) and its marker; `None` when
+/// it is closed.
+fn unclosed(document: &str, range: &Range<usize>) -> Option<(String, String)> {
+    let source = &document[range.clone()];
+    let opening = source.trim_start_matches([' ', '\t']);
+    let marker = opening.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let width = opening.len() - opening.trim_start_matches(marker).len();
+    let first_word = opening[width..].split_whitespace().next().unwrap_or("");
+    let first_word = first_word
+        .trim_start_matches(['{', '.'])
+        .trim_end_matches('}');
+    let marker_text = opening[..width].to_string();
+    let written = (format!("{marker_text}{first_word}"), marker_text);
+    let mut lines = source.lines();
+    lines.next();
+    let Some(last) = lines.last() else {
+        return Some(written);
+    };
+    // The closing line sits in the same quotes as the opening: that many `>` come first.
+    let line_start = document[..range.start]
+        .rfind(['\n', '\r'])
+        .map_or(0, |i| i + 1);
+    let depth = document[line_start..range.start].matches('>').count();
+    let mut rest = last;
+    for _ in 0..depth {
+        rest = rest.trim_start_matches([' ', '\t']);
+        rest = rest.strip_prefix('>').unwrap_or(rest);
+    }
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let closing = rest.len() - rest.trim_start_matches(marker).len();
+    let closed = closing >= width && rest[closing..].trim().is_empty();
+    (!closed).then_some(written)
 }
 
 /// The Markdown the fences are found in: CommonMark, with the extensions whose blocks
@@ -395,5 +482,54 @@ impl LineCounter {
         self.line += ends;
         self.offset = offset;
         self.line + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What [`unclosed`] says of the one diagram fence in `document`.
+    fn unclosed_in(document: &str) -> Option<(String, String)> {
+        let parser = Parser::new_ext(document, options()).into_offset_iter();
+        let range = parser
+            .filter_map(|(event, range)| match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) => Some(range),
+                _ => None,
+            })
+            .next()
+            .expect("a fence");
+        unclosed(document, &range)
+    }
+
+    #[test]
+    fn closed_fences_are_told_from_unclosed_ones() {
+        let closed = [
+            "```fen\nstart\n```\n",
+            "```fen\nstart\n```",
+            "````pgn\n1. e4\n`````\ntext\n",
+            "~~~ {.fen size=300}\nstart\n~~~   \r\n",
+            "> ```fen\n> start\n> ```\n",
+            "- item\n\n  ```fen\n  start\n  ```\n- next\n",
+        ];
+        for document in closed {
+            assert_eq!(unclosed_in(document), None, "{document:?}");
+        }
+        let open = [
+            ("```fen\nstart\n", "```fen", "```"),
+            ("```fen", "```fen", "```"),
+            ("````pgn\n1. e4\n```\nmore text\n", "````pgn", "````"),
+            ("~~~ {.fen size=300}\nstart\n", "~~~fen", "~~~"),
+            ("> ```fen\n> start\n\nafter the quote\n", "```fen", "```"),
+            ("```fen\n> ```\n", "```fen", "```"),
+        ];
+        for (document, opening, marker) in open {
+            let told = unclosed_in(document);
+            assert_eq!(
+                told,
+                Some((opening.to_string(), marker.to_string())),
+                "{document:?}"
+            );
+        }
     }
 }

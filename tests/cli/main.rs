@@ -1,6 +1,6 @@
 //! The command line as a real process, one test binary (each module was a test binary of
 //! its own; one binary links the crate once): every subcommand (`cli`), `staunton
-//! markdown` and `staunton fence` (`markdown_cli`), `staunton compare` (`compare_cli`).
+//! markdown` and `staunton fence` (`markdown_cli`), `staunton compare` (`compare_cli`), how every command writes its files (`files`).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -8,5 +8,6 @@ mod common;
 mod card;
 mod cli;
 mod compare_cli;
+mod files;
 mod markdown_cli;
 mod stdout;

@@ -358,6 +358,61 @@ fn fence_with_a_bad_body_exits_2_with_one_line() {
 }
 
 #[test]
+fn fence_images_within_keeps_the_folder_inside() {
+    let root = scratch("fence-within");
+    let dir = root.join("doc");
+    std::fs::create_dir_all(root.join("outside")).expect("folder");
+    std::fs::create_dir_all(&dir).expect("folder");
+    std::os::unix::fs::symlink(root.join("outside"), dir.join("out-link")).expect("link");
+    let outside = root.join("outside").display().to_string();
+    for images in [
+        "../elsewhere",
+        "figs/../../elsewhere",
+        &outside,
+        "out-link/figs",
+    ] {
+        let args = [
+            "fence",
+            "--info",
+            "fen",
+            "--images",
+            images,
+            "--images-within",
+            ".",
+        ];
+        let out = run(&dir, &args, b"start\n");
+        assert_eq!(out.status.code(), Some(2), "{images}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("is not inside . (--images-within)"),
+            "{images}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{images}");
+    }
+    assert_eq!(
+        listing(&root),
+        set(&["doc/", "doc/out-link/", "outside/"]),
+        "nothing made outside, nor inside"
+    );
+    let args = [
+        "fence",
+        "--info",
+        "fen",
+        "--images",
+        "figs/chess",
+        "--images-within",
+        ".",
+    ];
+    let printed = stdout_of(&run(&dir, &args, b"start\n"));
+    let path = printed.lines().next().expect("the path");
+    assert!(
+        path.starts_with("figs/chess/") && dir.join(path).is_file(),
+        "{printed}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
 fn a_document_that_is_not_utf8_is_refused_by_name() {
     let dir = scratch("not-utf8");
     std::fs::write(dir.join("latin1.md"), b"# Caf\xe9\n\n```fen\nstart\n```\n").expect("input");

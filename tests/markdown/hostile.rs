@@ -48,7 +48,12 @@ fn an_unterminated_fence_runs_to_the_end_of_the_document() {
         &Renderer::default(),
         &mut sink,
     );
-    assert!(error.unwrap_err().to_string().contains("\"more prose\""));
+    let sentence = error.unwrap_err().to_string();
+    assert!(sentence.contains("\"more prose\""), "{sentence}");
+    assert!(
+        sentence.starts_with("line 1: the ```fen fence opened at line 1 is never closed"),
+        "{sentence}"
+    );
 }
 
 #[test]

@@ -267,6 +267,83 @@ fn a_bad_fence_stops_with_its_line_and_the_services_sentence() {
 }
 
 #[test]
+fn an_unclosed_fence_that_does_not_read_is_called_unclosed() {
+    let cases = [
+        (
+            "# Title\n\n```fen\nstart\n\nThe rest of the text.\n",
+            "```fen",
+            3,
+            "```",
+            "\"The rest of the text.\"",
+        ),
+        (
+            "text\n\n````fen\nstart\n```\n",
+            "````fen",
+            3,
+            "````",
+            "\"```\"",
+        ),
+        (
+            "> quote\n>\n> ~~~chess\n> start\n> more prose\n\nafter\n",
+            "~~~chess",
+            3,
+            "~~~",
+            "\"more prose\"",
+        ),
+    ];
+    for (source, opening, line, marker, sentence) in cases {
+        let error = rewrite(source, &url_mode(), &Renderer::default(), &mut Vec::new());
+        let error = error.unwrap_err().to_string();
+        let expected = format!(
+            "line {line}: the {opening} fence opened at line {line} is never closed (end it with a line of {marker}), so all that follows it was read as its body: "
+        );
+        assert!(error.starts_with(&expected), "{source:?}: {error}");
+        assert!(error.contains(sentence), "{source:?}: {error}");
+    }
+    // A closed fence that does not read says what is wrong, not that it is unclosed.
+    let closed = rewrite(
+        "```fen\nstart\nprose\n```\n",
+        &url_mode(),
+        &Renderer::default(),
+        &mut Vec::new(),
+    );
+    let closed = closed.unwrap_err().to_string();
+    assert!(!closed.contains("never closed"), "{closed}");
+    // As CommonMark has it, an unclosed fence that reads is a diagram to the end.
+    let (out, report) = run("```fen\nstart\n", &url_mode());
+    assert_eq!(report.fences, 1, "{out}");
+}
+
+#[test]
+fn a_fence_of_64_000_lines_is_refused_by_its_limit() {
+    // Each line alone is good; together they are far past the fence's limits (this took
+    // seconds, growing with the square of the lines, before the limit was checked first).
+    for line in ["arrows: e2e4\n", "squares: e4\n", "highlight: Re4\n"] {
+        let source = format!("```fen\nstart\n{}```\n", line.repeat(64_000));
+        let error = rewrite(&source, &url_mode(), &Renderer::default(), &mut Vec::new());
+        let sentence = error.unwrap_err().to_string();
+        let limit = format!(
+            "a fence may hold at most {} bytes and {} lines",
+            staunton::markdown::fence::MAX_FENCE_BYTES,
+            staunton::markdown::fence::MAX_FENCE_LINES
+        );
+        assert!(
+            sentence.starts_with("line 1: the fence holds "),
+            "{sentence}"
+        );
+        assert!(
+            sentence.contains("in 64001 lines") && sentence.ends_with(&limit),
+            "{sentence}"
+        );
+    }
+    // Within the limits, many option lines are read as one list.
+    let lines = "arrows: e2e4\n".repeat(64);
+    let (out, _) = run(&format!("```fen\nstart\n{lines}```\n"), &url_mode());
+    let arrows = vec!["e2e4"; 64].join("%2C");
+    assert!(out.contains(&format!("arrows={arrows}\"")), "{out}");
+}
+
+#[test]
 fn keep_going_puts_an_error_card_in_place_and_warns() {
     let source = "a\n\n```fen\nstart\nsize: 9000\n```\n\n```fen size=120\nstart\n```\n";
     for (mode, format) in [(Mode::Inline, Format::Svg), (url_mode().mode, Format::Svg)] {
