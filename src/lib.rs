@@ -83,7 +83,7 @@ pub use chess::position::{BoardSize, Position, Square};
 pub use render::options::{Coordinates, Format, Orientation, RenderOptions, TextStyle};
 pub use render::{RenderError, Renderer};
 
-use std::sync::OnceLock;
+use render::default_renderer;
 
 /// Anything that can go wrong in the library: one variant for each of its error types,
 /// each shown as its own message, one sentence naming what was wrong, fit to show a user.
@@ -129,12 +129,6 @@ pub enum Error {
     /// PNG bytes could not be decoded or encoded.
     #[error(transparent)]
     Png(#[from] snapshot::PngError),
-}
-
-/// A renderer with the built-in pieces, shared by the one-call functions.
-pub(crate) fn default_renderer() -> &'static Renderer {
-    static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(Renderer::default)
 }
 
 /// Render `fen` as a PNG image with the built-in pieces.

@@ -17,7 +17,7 @@
 //! The token is the thread's, not a parameter, so that the library's entry points stay as
 //! they are: a library user who never installs one never sees a render cancelled.
 
-use crate::render::RenderError;
+use crate::render::ground::RenderError;
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

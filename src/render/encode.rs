@@ -138,7 +138,7 @@ pub fn rgba_of_indexed(indices: &[u8], palette: &[u8], out: &mut Vec<u8>) {
 /// Premultiplied, opaque RGBA `data` of `w` pixels a row as palette indices into `out`: as
 /// [`png_with`] would palettise it, or, past 32,768 colours, on a fixed palette of
 /// 256 colours (3 bits of red and green, 2 of blue).
-pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::Indexed) {
+pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::ground::Indexed) {
     out.indices.clear();
     out.palette.clear();
     if let Some(palette) = palettise(data, w as usize, scratch) {
@@ -162,11 +162,11 @@ pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::r
 /// the bytes and takes about 400 times as long as rendering and encoding (zopfli saved 1.4
 /// points more, sixteen times slower still: not worth it; the book's Print and other formats, "The smallest PNG").
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub fn optimize(png: &[u8]) -> Result<Vec<u8>, crate::render::RenderError> {
+pub fn optimize(png: &[u8]) -> Result<Vec<u8>, crate::render::ground::RenderError> {
     let mut options = oxipng::Options::from_preset(6);
     options.strip = oxipng::StripChunks::Safe;
     oxipng::optimize_from_memory(png, &options).map_err(|e| {
-        crate::render::RenderError::Encode(format!("the PNG could not be optimised: {e}"))
+        crate::render::ground::RenderError::Encode(format!("the PNG could not be optimised: {e}"))
     })
 }
 

@@ -13,6 +13,8 @@
 //! whole images (that is the service's job, `http/`).
 
 pub mod animate;
+internal_mod!(ground);
+pub use ground::{Indexed, RenderError, RgbaImage};
 internal_mod!(
     caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
     pdf_font, raster, scene, svg
@@ -40,25 +42,7 @@ use options::{Format, RenderOptions};
 use pieces::PieceSets;
 use raster::SpriteCache;
 use scene::Scene;
-use std::sync::Arc;
-use thiserror::Error;
-
-/// Why a render failed. User input never reaches these when it went through `request.rs`.
-#[derive(Debug, Error)]
-pub enum RenderError {
-    /// The options name a piece set this renderer does not have.
-    #[error("pieces {} is not allowed: expected one of {}", crate::echo::Echo(.0), .1.join(", "))]
-    UnknownPieceSet(String, Vec<String>),
-    /// The image could not be allocated.
-    #[error("cannot allocate a {0}×{1} image")]
-    Allocate(u32, u32),
-    /// An encoder failed (an animation without frames, or frames of different sizes).
-    #[error("{0}")]
-    Encode(String),
-    /// The render was stopped because nobody waits for it any more (see `render::cancel`).
-    #[error("the render was stopped: its request was abandoned")]
-    Cancelled,
-}
+use std::sync::{Arc, OnceLock};
 
 /// Per-thread buffers kept between renders at most this large (those of a diagram of about
 /// 1000 px). Larger renders allocate theirs and give them back: a service rendering on
@@ -97,35 +81,16 @@ fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
     })
 }
 
-/// An image as palette indices (one byte per pixel, rows top to bottom) and its palette
-/// (RGB triplets, at most 256).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Indexed {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// One palette index per pixel.
-    pub indices: Vec<u8>,
-    /// RGB triplets.
-    pub palette: Vec<u8>,
-}
-
-/// An image as straight (not premultiplied) RGBA: four bytes a pixel, rows top to bottom.
-/// What [`Renderer::rgba`] returns, and what its PNG decodes to.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RgbaImage {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width × height × 4` bytes: red, green, blue, alpha.
-    pub pixels: Vec<u8>,
-}
-
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
 /// cell tiles, SVG parts): 64 MiB. What is not asked for goes after `cache::IDLE` (an idle time).
 pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A renderer with the built-in pieces, shared by the one-call functions
+/// ([`crate::render_png`] and its kin) and the snapshot tests.
+pub(crate) fn default_renderer() -> &'static Renderer {
+    static RENDERER: OnceLock<Renderer> = OnceLock::new();
+    RENDERER.get_or_init(Renderer::default)
+}
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
 ///
