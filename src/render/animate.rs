@@ -11,7 +11,7 @@ use crate::chess::position::Position;
 use crate::render::encode;
 use crate::render::font::TextFace;
 use crate::render::lzw::Lzw;
-use crate::render::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
+use crate::render::spec::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer};
 use std::collections::HashMap;
 

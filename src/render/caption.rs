@@ -6,7 +6,7 @@
 //! built-in text face's outlines ([`TextFace`]), so PNG, SVG and PDF agree.
 
 use crate::render::font::TextFace;
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 
 /// Most lines a caption takes; the last ends in `…` when the text goes on.
 pub const MAX_LINES: usize = 3;

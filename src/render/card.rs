@@ -10,7 +10,7 @@
 
 use crate::render::RenderError;
 use crate::render::font::TextFace;
-use crate::render::options::Format;
+use crate::render::spec::options::Format;
 use std::fmt::Write as _;
 use tiny_skia::{Color, Paint, Pixmap, Rect, Transform};
 

@@ -155,7 +155,7 @@ impl Context {
         let mut palette = Builder::default();
         // Background and fills: exact entries, never merged, so a cell's entry names its
         // colour exactly.
-        let opaque = |c: crate::render::theme::Rgba| {
+        let opaque = |c: crate::render::spec::theme::Rgba| {
             (c.a == 255).then(|| u32::from_le_bytes([c.r, c.g, c.b, 255]))
         };
         let background = palette.exact_entry(opaque(scene.background)?)?;

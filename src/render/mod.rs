@@ -16,32 +16,32 @@ pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
 internal_mod!(
-    caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
-    pdf_font, raster, scene, svg
+    caption, card, cancel, convert, deflate, encode, font, indexed, lzw, palette, pathdata,
+    pdf_font, raster, scene, spec, svg
 );
 pub mod font_files;
-pub mod options;
+pub use spec::{options, theme};
 
-/// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
-pub use cost::CostError;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use font::FallbackError;
 pub use font_files::{FontError, add_fonts};
+/// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
+pub use spec::cost::CostError;
 pub mod article;
 pub mod pieces;
 pub mod share_card;
 pub mod sheet;
 pub mod text_board;
-pub mod theme;
 
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
 use font::LabelFont;
 use indexed::Tiles;
-use options::{Format, RenderOptions};
 use pieces::PieceSets;
 use raster::SpriteCache;
 use scene::Scene;
+use spec::cost;
+use spec::options::{Format, RenderOptions};
 use std::sync::{Arc, OnceLock};
 
 /// Per-thread buffers kept between renders at most this large (those of a diagram of about

@@ -1034,10 +1034,12 @@ const BUILTIN_CLASSIC: &[(&str, &str)] = builtin_svgs!["staunton-classic":
 /// The name of the second built-in set: the first design of `staunton`, kept as it was.
 pub const CLASSIC_PIECE_SET: &str = "staunton-classic";
 
-/// The built-in sets' names: the default ([`DEFAULT_PIECE_SET`](crate::render::options::DEFAULT_PIECE_SET))
+/// The built-in sets' names: the default ([`DEFAULT_PIECE_SET`](crate::render::spec::options::DEFAULT_PIECE_SET))
 /// first.
-pub const BUILTIN_PIECE_SETS: [&str; 2] =
-    [crate::render::options::DEFAULT_PIECE_SET, CLASSIC_PIECE_SET];
+pub const BUILTIN_PIECE_SETS: [&str; 2] = [
+    crate::render::spec::options::DEFAULT_PIECE_SET,
+    CLASSIC_PIECE_SET,
+];
 
 /// In raster output (PNG, GIF, WebP), squares narrower than this many pixels are drawn
 /// with a set's hinted drawings, when it has them (the default set does): simpler shapes
@@ -1125,7 +1127,7 @@ impl PieceSet {
     /// hinted drawings for squares under [`HINT_BELOW_PX`].
     pub fn builtin() -> PieceSet {
         PieceSet::compiled(
-            crate::render::options::DEFAULT_PIECE_SET,
+            crate::render::spec::options::DEFAULT_PIECE_SET,
             BUILTIN,
             Some(BUILTIN_HINTED),
         )

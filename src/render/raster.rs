@@ -11,7 +11,7 @@ use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::font::LabelFont;
 use crate::render::pieces::PieceSet;
 use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 use resvg::tiny_skia::{
     Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapMut,
     RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,

@@ -9,9 +9,9 @@ use crate::chess::position::{Position, Square};
 use crate::render::caption::{self, TextLine};
 use figure::PlacedFigure;
 use crate::render::font::LabelFont;
-use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
+use crate::render::spec::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
 use region::{Cut, clip_polygon};
-use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
+use crate::render::spec::theme::{HALO, INK, Page, Rgba, Theme};
 
 pub mod figure;
 mod markers;
@@ -299,8 +299,8 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let files = u32::from(region.files());
     let ranks = u32::from(region.ranks());
     let size = options.size.clamp(
-        crate::render::options::MIN_SIZE,
-        crate::render::options::MAX_SIZE,
+        crate::render::spec::options::MIN_SIZE,
+        crate::render::spec::options::MAX_SIZE,
     );
     let bottom = options.orientation.bottom(position.turn);
     let cut = Cut::of(region, position.size(), bottom);
@@ -1069,7 +1069,7 @@ pub fn describe_labels(scene: &Scene, key: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::options::Orientation;
+    use crate::render::spec::options::Orientation;
 
     fn scene(fen_files: u8, size: u32, coordinates: Coordinates) -> Scene {
         let pos = if fen_files == 8 {

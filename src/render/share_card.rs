@@ -8,8 +8,8 @@
 
 use crate::chess::position::Position;
 use crate::render::font::TextFace;
-use crate::render::options::RenderOptions;
-use crate::render::theme::{Rgba, Theme};
+use crate::render::spec::options::RenderOptions;
+use crate::render::spec::theme::{Rgba, Theme};
 use crate::render::{RenderError, Renderer};
 use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
 

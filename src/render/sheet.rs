@@ -10,7 +10,7 @@
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
 use crate::render::font::TextFace;
-use crate::render::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
+use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer, encode};
 use std::fmt::Write as _;
 
@@ -750,9 +750,9 @@ impl Sheet {
     }
 
     /// The estimated cost of drawing this sheet in `format` (page `n` for SVG and PNG, every
-    /// page for PDF), in `render::cost` units: its diagrams, and a PNG's page pixels.
-    pub fn units(&self, format: crate::render::options::Format, n: usize) -> u64 {
-        use crate::render::options::Format;
+    /// page for PDF), in `render::spec::cost` units: its diagrams, and a PNG's page pixels.
+    pub fn units(&self, format: crate::render::spec::options::Format, n: usize) -> u64 {
+        use crate::render::spec::options::Format;
         let pages = match format {
             Format::Pdf => &self.pages[..],
             _ => {
@@ -771,12 +771,12 @@ impl Sheet {
             for item in &page.items {
                 if let Item::Diagram { size, .. } = item {
                     let options = self.diagram_options(*size);
-                    units += crate::render::cost::diagram(&options, diagram_format);
+                    units += crate::render::spec::cost::diagram(&options, diagram_format);
                 }
             }
         }
         match format {
-            Format::Pdf => units * crate::render::cost::PDF_FACTOR,
+            Format::Pdf => units * crate::render::spec::cost::PDF_FACTOR,
             _ => units,
         }
     }

@@ -12,7 +12,7 @@ use crate::render::font::{GLYPH_GRID, LabelFont};
 use crate::render::pathdata::PathWriter;
 use crate::render::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};

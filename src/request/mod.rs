@@ -993,8 +993,8 @@ impl GameRequest {
 /// `Ok` when an animation of `frames` at `size` is within the cost bound. Every frame's
 /// marks count: a thousand plies of 64 arrows at 2048 px would keep a worker for minutes.
 fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<(), RequestError> {
-    crate::render::cost::within_bound(
-        crate::render::cost::frames(frames),
+    crate::render::spec::cost::within_bound(
+        crate::render::spec::cost::frames(frames),
         &format!(
             "the animation of {} frames of {size}×{size} pixels",
             frames.len()

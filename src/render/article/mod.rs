@@ -15,8 +15,8 @@ mod paper;
 use crate::chess::annotated::Annotated;
 use crate::chess::describe::Lang;
 use crate::render::font::TextFace;
-use crate::render::options::{CommentMarks, LastMove, RenderOptions};
 use crate::render::sheet::Paper;
+use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
 use crate::render::{RenderError, Renderer};
 
 /// How moves are printed.
@@ -29,7 +29,7 @@ pub enum Notation {
     Letters,
 }
 
-/// What a run of text costs to set and write, in `render::cost` units.
+/// What a run of text costs to set and write, in `render::spec::cost` units.
 const TEXT_UNITS: u64 = 200;
 
 /// Most diagrams in one article.
@@ -146,7 +146,7 @@ impl Article {
         (&d.position, options)
     }
 
-    /// The estimated cost of drawing it, in `render::cost` units: each diagram as a PDF
+    /// The estimated cost of drawing it, in `render::spec::cost` units: each diagram as a PDF
     /// diagram costs, and each run of text as a small diagram's label.
     pub fn units(&self) -> u64 {
         let mut units = 0u64;
@@ -154,7 +154,10 @@ impl Article {
             units += match item {
                 pages::Item::Diagram { n, size, .. } => {
                     let (_, options) = self.diagram(*n, *size);
-                    crate::render::cost::diagram(&options, crate::render::options::Format::Pdf)
+                    crate::render::spec::cost::diagram(
+                        &options,
+                        crate::render::spec::options::Format::Pdf,
+                    )
                 }
                 _ => TEXT_UNITS,
             };

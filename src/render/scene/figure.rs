@@ -23,7 +23,7 @@ use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece};
 use crate::render::font::TextFace;
 use crate::render::scene::{Point, Rect, Shape};
-use crate::render::theme::{INK, Rgba, Theme, label_for};
+use crate::render::spec::theme::{INK, Rgba, Theme, label_for};
 
 /// The light of markers and tokens.
 pub const LIGHT: Rgba = Rgba::hex(0xfbf9f4);

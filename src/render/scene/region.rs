@@ -9,9 +9,9 @@
 
 use crate::chess::piece::Color;
 use crate::chess::position::{BoardSize, Square};
-use crate::render::options::Region;
+use crate::render::spec::options::Region;
 use crate::render::scene::{Fill, Point, Rect};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 
 /// The region to draw of a board `size`: `region` within the board, or the whole board.
 pub fn on_board(region: Option<Region>, size: BoardSize) -> Region {

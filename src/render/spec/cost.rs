@@ -13,7 +13,7 @@
 //! more than the board itself. The README's Reliability section has the table.
 
 use crate::render::animate::Frame;
-use crate::render::options::{Check, Format, RenderOptions};
+use crate::render::spec::options::{Check, Format, RenderOptions};
 use thiserror::Error;
 
 /// Per mille of the board's pixels that an arrow adds for each square of the box around
@@ -214,8 +214,8 @@ pub fn megapixels(units: u64) -> String {
 mod tests {
     use super::*;
     use crate::chess::position::Square;
-    use crate::render::options::{Arrow, Marker, MarkerKind};
-    use crate::render::theme::{MarkColor, Rgba};
+    use crate::render::spec::options::{Arrow, Marker, MarkerKind};
+    use crate::render::spec::theme::{MarkColor, Rgba};
 
     fn units(size: u32, arrows: &[(Square, Square)], crosses: usize, format: Format) -> u64 {
         let options = RenderOptions {

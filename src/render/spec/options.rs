@@ -6,7 +6,7 @@
 use crate::chess::describe::Lang;
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::Square;
-use crate::render::theme::{MarkColor, Rgba, Theme};
+use crate::render::spec::theme::{MarkColor, Rgba, Theme};
 use std::fmt;
 
 /// Smallest accepted image width in pixels.
