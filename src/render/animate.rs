@@ -8,8 +8,8 @@
 use crate::chess::game::Game;
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
+use crate::render::art::font::TextFace;
 use crate::render::encode;
-use crate::render::font::TextFace;
 use crate::render::lzw::Lzw;
 use crate::render::spec::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer};

@@ -9,7 +9,7 @@
 #![cfg_attr(not(feature = "server"), allow(dead_code))]
 
 use crate::render::RenderError;
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::spec::options::Format;
 use std::fmt::Write as _;
 use tiny_skia::{Color, Paint, Pixmap, Rect, Transform};

@@ -19,9 +19,9 @@
 
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::chess::piece::Piece;
-use crate::render::font::LabelFont;
+use crate::render::art::font::LabelFont;
 use crate::render::palette::{Boxes, ColorMap};
-use crate::render::pieces::PieceSet;
+use crate::render::art::pieces::PieceSet;
 use crate::render::raster::{self, SpriteCache};
 use crate::render::scene::{Point, Rect, Run, Scene, Shape};
 use std::sync::Arc;

@@ -16,28 +16,27 @@ pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
 internal_mod!(
-    caption, card, cancel, convert, deflate, encode, font, indexed, lzw, palette, pathdata,
-    pdf_font, raster, scene, spec, svg
+    art, caption, card, cancel, convert, deflate, encode, indexed, lzw, palette, raster, scene,
+    spec, svg
 );
-pub mod font_files;
+pub use art::{font_files, pieces};
 pub use spec::{options, theme};
 
 /// Fonts that free text falls back on (`--fonts DIR`).
-pub use font::FallbackError;
-pub use font_files::{FontError, add_fonts};
+pub use art::font::FallbackError;
+pub use art::font_files::{FontError, add_fonts};
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;
 pub mod article;
-pub mod pieces;
 pub mod share_card;
 pub mod sheet;
 pub mod text_board;
 
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
-use font::LabelFont;
+use art::font::LabelFont;
+use art::pieces::PieceSets;
 use indexed::Tiles;
-use pieces::PieceSets;
 use raster::SpriteCache;
 use scene::Scene;
 use spec::cost;
@@ -251,7 +250,7 @@ impl Renderer {
     fn png_of(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
     ) -> Result<Vec<u8>, RenderError> {
         with_workspace(|ws| self.png_in(scene, set, ws))
     }
@@ -262,7 +261,7 @@ impl Renderer {
     fn png_in(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
         ws: &mut Workspace,
     ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
@@ -279,7 +278,7 @@ impl Renderer {
     fn compose_in(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
         ws: &mut Workspace,
     ) -> Result<bool, RenderError> {
         let (w, h) = (scene.width, scene.height);
@@ -390,7 +389,7 @@ impl Renderer {
     pub fn set(
         &self,
         options: &RenderOptions,
-    ) -> Result<&crate::render::pieces::PieceSet, RenderError> {
+    ) -> Result<&crate::render::art::pieces::PieceSet, RenderError> {
         self.sets
             .get(&options.piece_set)
             .map(|s| s.as_ref())

@@ -7,7 +7,7 @@
 //! [`colors`]), so a dark diagram gets a dark card.
 
 use crate::chess::position::Position;
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::spec::options::RenderOptions;
 use crate::render::spec::theme::{Rgba, Theme};
 use crate::render::{RenderError, Renderer};

@@ -9,7 +9,7 @@
 
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer, encode};
 use std::fmt::Write as _;

@@ -8,9 +8,9 @@
 use crate::chess::piece::Piece;
 use crate::chess::fairy::Side;
 use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
-use crate::render::font::{GLYPH_GRID, LabelFont};
-use crate::render::pathdata::PathWriter;
-use crate::render::pieces::{ArtPath, PieceSet};
+use crate::render::art::font::{GLYPH_GRID, LabelFont};
+use crate::render::art::pathdata::PathWriter;
+use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
 use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;

@@ -14,7 +14,7 @@ mod paper;
 
 use crate::chess::annotated::Annotated;
 use crate::chess::describe::Lang;
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::sheet::Paper;
 use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
 use crate::render::{RenderError, Renderer};

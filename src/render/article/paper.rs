@@ -4,8 +4,8 @@
 use super::Article;
 use super::face as face_of;
 use super::pages::Item;
-use crate::render::font::TextFace;
-use crate::render::pdf_font::Fonts;
+use crate::render::art::font::TextFace;
+use crate::render::art::pdf_font::Fonts;
 use crate::render::{RenderError, Renderer};
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
 use std::fmt::Write as _;

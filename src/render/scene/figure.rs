@@ -21,7 +21,7 @@
 
 use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece};
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::scene::{Point, Rect, Shape};
 use crate::render::spec::theme::{INK, Rgba, Theme, label_for};
 

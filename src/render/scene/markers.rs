@@ -8,7 +8,7 @@
 //! colour, in the square's top-right corner, in white or ink, whichever reads on it.
 
 use super::{Grid, Halo, Label, Point, Rect, Shape, band, centre, circle};
-use crate::render::font::LabelFont;
+use crate::render::art::font::LabelFont;
 use crate::render::spec::options::{Arrow, Marker, MarkerKind};
 use crate::render::spec::theme::{HALO, INK, MarkColor, Rgba};
 

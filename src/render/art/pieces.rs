@@ -224,8 +224,8 @@ fn flat_paths(body: &str) -> Option<Vec<ArtPath>> {
             text = after.trim_start();
             let name = name.trim();
             if name == "d" {
-                let segments = crate::render::pathdata::parse_absolute(value)?;
-                d = Some(crate::render::pathdata::write_segments(&segments, 1.0, 2));
+                let segments = crate::render::art::pathdata::parse_absolute(value)?;
+                d = Some(crate::render::art::pathdata::write_segments(&segments, 1.0, 2));
             } else if STYLE_ATTRIBUTES.contains(&name)
                 && !value.contains(['(', ';', '{', '}', '<', '&'])
             {
@@ -1011,7 +1011,7 @@ fn compact_path_data(svg: &str) -> String {
 
 macro_rules! builtin_svgs {
     ($dir:literal: $($code:literal),* $(,)?) => {
-        &[$(($code, include_str!(concat!("../../assets/pieces/", $dir, "/", $code, ".svg")))),*]
+        &[$(($code, include_str!(concat!("../../../assets/pieces/", $dir, "/", $code, ".svg")))),*]
     };
 }
 

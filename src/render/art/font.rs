@@ -6,7 +6,7 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
 //! of the machine or the browser. Where labels go is `scene.rs`.
 
-use crate::render::pathdata::{PathWriter, Segment, replay};
+use crate::render::art::pathdata::{PathWriter, Segment, replay};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, PixmapMut, Transform};
@@ -462,8 +462,8 @@ impl TextFace {
     }
 
     /// This face as a PDF embeds it (`render::pdf_font`).
-    pub(crate) fn pdf_face(&'static self) -> crate::render::pdf_font::Face {
-        crate::render::pdf_font::Face {
+    pub(crate) fn pdf_face(&'static self) -> crate::render::art::pdf_font::Face {
+        crate::render::art::pdf_font::Face {
             data: self.face.raw_face().data,
             parsed: &self.face,
         }
