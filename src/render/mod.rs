@@ -16,8 +16,7 @@ pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
 internal_mod!(
-    art, caption, card, cancel, convert, deflate, encode, indexed, lzw, palette, raster, scene,
-    spec, svg
+    art, card, cancel, convert, deflate, encode, indexed, lzw, palette, raster, scene, spec, svg
 );
 pub use art::{font_files, pieces};
 pub use spec::{options, theme};

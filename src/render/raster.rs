@@ -245,7 +245,7 @@ fn paint_into(
 
 /// The caption's lines, with the same outlines the SVG writes.
 fn paint_caption(scene: &Scene, pixmap: &mut PixmapMut) {
-    let Some(face) = crate::render::caption::face() else {
+    let Some(face) = crate::render::scene::caption::face() else {
         return;
     };
     for line in &scene.caption {

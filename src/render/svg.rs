@@ -209,7 +209,7 @@ fn page_class(scene: &Scene, color: Rgba, class: &str) -> String {
 
 /// The caption's lines as outlines of the built-in face, one path.
 fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
-    let (Some(first), Some(face)) = (scene.caption.first(), crate::render::caption::face()) else {
+    let (Some(first), Some(face)) = (scene.caption.first(), crate::render::scene::caption::face()) else {
         return Ok(());
     };
     let d: String = scene

@@ -1296,7 +1296,7 @@ fn check_figure_text(position: &Position) -> Result<(), RequestError> {
             continue;
         };
         let text = text.to_string();
-        if let Some(c) = crate::render::caption::missing_glyph(&text) {
+        if let Some(c) = crate::render::scene::caption::missing_glyph(&text) {
             let shown: String = text
                 .chars()
                 .map(|c| if c.is_control() { '?' } else { c })

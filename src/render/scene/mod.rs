@@ -6,13 +6,14 @@
 
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
-use crate::render::caption::{self, TextLine};
+use caption::TextLine;
 use figure::PlacedFigure;
 use crate::render::art::font::LabelFont;
 use crate::render::spec::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
 use region::{Cut, clip_polygon};
 use crate::render::spec::theme::{HALO, INK, Page, Rgba, Theme};
 
+pub mod caption;
 pub mod figure;
 mod markers;
 pub mod region;
