@@ -74,7 +74,7 @@ pub mod snapshot;
 pub use chess::attacks;
 pub use chess::{describe, fairy, fen, piece, position};
 #[cfg(feature = "bench-internals")]
-pub use render::{encode, scene, svg};
+pub use render::{encode, paint::svg, scene};
 pub use render::{options, pieces};
 
 pub use chess::fen::FenError;

@@ -305,7 +305,7 @@ fn inline(svg: &str, key: &str, alt: &str) -> String {
         "d{}-",
         crate::hash::base36(crate::hash::fnv1a(key.bytes()), 6)
     );
-    let svg = crate::render::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
+    let svg = crate::render::paint::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
     format!(r#"<div class="staunton-diagram">{svg}</div>"#)
 }
 

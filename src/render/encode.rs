@@ -9,8 +9,8 @@
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-pub use crate::render::palette::PALETTE_TOLERANCE;
-use crate::render::palette::{ColorMap, boxed};
+pub use crate::render::paint::palette::PALETTE_TOLERANCE;
+use crate::render::paint::palette::{ColorMap, boxed};
 
 /// More distinct colours than this and the image is written as RGB: no palette is tried.
 const MAX_DISTINCT: usize = 32_768;

@@ -16,9 +16,10 @@ pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
 internal_mod!(
-    art, card, cancel, convert, deflate, encode, indexed, lzw, palette, raster, scene, spec, svg
+    art, card, cancel, convert, deflate, encode, lzw, paint, scene, spec
 );
 pub use art::{font_files, pieces};
+pub use paint::text_board;
 pub use spec::{options, theme};
 
 /// Fonts that free text falls back on (`--fonts DIR`).
@@ -29,14 +30,14 @@ pub use spec::cost::CostError;
 pub mod article;
 pub mod share_card;
 pub mod sheet;
-pub mod text_board;
 
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
 use art::font::LabelFont;
 use art::pieces::PieceSets;
-use indexed::Tiles;
-use raster::SpriteCache;
+use paint::indexed::{self, Tiles};
+use paint::raster::{self, SpriteCache};
+use paint::svg;
 use scene::Scene;
 use spec::cost;
 use spec::options::{Format, RenderOptions};

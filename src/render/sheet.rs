@@ -703,7 +703,7 @@ impl Sheet {
                 Item::Diagram { entry, x, y, size } => {
                     let (position, options) = self.diagram(*entry, *size)?;
                     let svg = renderer.svg(position, &options)?;
-                    out.push_str(&crate::render::svg::nested(
+                    out.push_str(&crate::render::paint::svg::nested(
                         &svg,
                         &format!("d{}-", entry + 1),
                         *x,

@@ -59,7 +59,7 @@ fn figure(
     let svg = renderer.svg(position, &options)?;
     let label = crate::chess::describe::describe_in(position, article.options.lang);
     // Ids prefixed per diagram: several SVGs share the page's id space.
-    let nested = crate::render::svg::nested(&svg, &format!("d{n}-"), 0, 0);
+    let nested = crate::render::paint::svg::nested(&svg, &format!("d{n}-"), 0, 0);
     let _ = write!(
         out,
         r#"<figure id="diagram-{}"><div role="img" aria-label="{}">{}</div><figcaption>{}</figcaption>"#,

@@ -210,7 +210,12 @@ pub fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError
                     let (position, options) = article.diagram(*n, *size);
                     let svg = renderer.svg(position, &options)?;
                     let (x, y) = (x.round() as u32, (top + y).round() as u32);
-                    out.push_str(&crate::render::svg::nested(&svg, &format!("d{n}-"), x, y));
+                    out.push_str(&crate::render::paint::svg::nested(
+                        &svg,
+                        &format!("d{n}-"),
+                        x,
+                        y,
+                    ));
                 }
                 Item::Rule { x1, x2, y } => {
                     let _ = write!(

@@ -77,7 +77,7 @@ pub enum Format {
     Webp,
     /// A still GIF from the PNG's palette.
     Gif,
-    /// The text board: the position as lines of text (see [`crate::render::text_board`]).
+    /// The text board: the position as lines of text (see [`crate::render::paint::text_board`]).
     Txt,
 }
 

@@ -20,9 +20,9 @@
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::chess::piece::Piece;
 use crate::render::art::font::LabelFont;
-use crate::render::palette::{Boxes, ColorMap};
+use crate::render::paint::palette::{Boxes, ColorMap};
 use crate::render::art::pieces::PieceSet;
-use crate::render::raster::{self, SpriteCache};
+use crate::render::paint::raster::{self, SpriteCache};
 use crate::render::scene::{Point, Rect, Run, Scene, Shape};
 use std::sync::Arc;
 
@@ -1199,7 +1199,7 @@ impl Builder {
 mod tests {
     use super::*;
     use crate::Renderer;
-    use crate::render::palette::PALETTE_TOLERANCE;
+    use crate::render::paint::palette::PALETTE_TOLERANCE;
     use crate::request::Request;
 
     /// Compose `query` the way `Renderer::png` does; the scratch and whether it was dirty.
