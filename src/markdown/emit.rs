@@ -185,7 +185,7 @@ impl<'a> Emitter<'a> {
             format.extension()
         );
         let bytes = match format {
-            Format::Pdf => crate::render::convert::pdf(&card.svg(Some(sentence)), 72),
+            Format::Pdf => crate::render::encode::convert::pdf(&card.svg(Some(sentence)), 72),
             other => card.encode(*other),
         };
         let bytes = bytes.map_err(|e| MarkdownError::Fence {

@@ -10,7 +10,7 @@ use crate::chess::piece::Color;
 use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
 use crate::render::encode;
-use crate::render::lzw::Lzw;
+use crate::render::encode::lzw::Lzw;
 use crate::render::spec::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
 use crate::render::{Indexed, RenderError, Renderer};
 use std::collections::HashMap;

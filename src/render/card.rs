@@ -128,8 +128,8 @@ impl Card {
                     &mut image,
                 );
                 match format {
-                    Format::Gif => crate::render::convert::gif(&image),
-                    _ => crate::render::convert::webp(&image),
+                    Format::Gif => crate::render::encode::convert::gif(&image),
+                    _ => crate::render::encode::convert::webp(&image),
                 }
             }
             Format::Pdf | Format::Txt => Err(RenderError::Encode(format!(

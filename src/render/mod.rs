@@ -15,9 +15,7 @@
 pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
-internal_mod!(
-    art, card, cancel, convert, deflate, encode, lzw, paint, scene, spec
-);
+internal_mod!(art, card, cancel, encode, paint, scene, spec);
 pub use art::{font_files, pieces};
 pub use paint::text_board;
 pub use spec::{options, theme};
@@ -35,6 +33,7 @@ use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
 use art::font::LabelFont;
 use art::pieces::PieceSets;
+use encode::convert;
 use paint::indexed::{self, Tiles};
 use paint::raster::{self, SpriteCache};
 use paint::svg;

@@ -786,7 +786,7 @@ impl Sheet {
         let pages = (0..self.pages.len())
             .map(|n| self.svg(renderer, n))
             .collect::<Result<Vec<_>, _>>()?;
-        crate::render::convert::pdf_pages(&pages, self.options.paper.points())
+        crate::render::encode::convert::pdf_pages(&pages, self.options.paper.points())
     }
 }
 

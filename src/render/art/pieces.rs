@@ -871,8 +871,8 @@ fn trial(
         // Nested as a worksheet nests a diagram (one document, so no ids to prefix).
         diagram.replacen("<svg ", r#"<svg x="1" y="1" "#, 1)
     );
-    crate::render::convert::pdf(&diagram, 72)
-        .and_then(|_| crate::render::convert::pdf_pages(&[page], (page_side, page_side)))
+    crate::render::encode::convert::pdf(&diagram, 72)
+        .and_then(|_| crate::render::encode::convert::pdf_pages(&[page], (page_side, page_side)))
         .map_err(|e| PieceSetError::NoPdf {
             set: set.to_string(),
             file: file.to_string(),

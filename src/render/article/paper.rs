@@ -169,7 +169,9 @@ pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderEr
         .pages(tree)
         .lang(TextStr(article.options.lang.code()));
     pdf.pages(tree).count(kids.len() as i32).kids(kids);
-    Ok(crate::render::convert::sorted_references(pdf.finish()))
+    Ok(crate::render::encode::convert::sorted_references(
+        pdf.finish(),
+    ))
 }
 
 /// Space between pages in the SVG.

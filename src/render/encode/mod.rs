@@ -9,6 +9,8 @@
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
+internal_mod!(convert, deflate, lzw);
+
 pub use crate::render::paint::palette::PALETTE_TOLERANCE;
 use crate::render::paint::palette::{ColorMap, boxed};
 
@@ -25,7 +27,7 @@ pub struct Scratch {
     raw: Vec<u8>,
     filtered: Vec<u8>,
     deflated: Vec<u8>,
-    deflater: crate::render::deflate::Deflater,
+    deflater: crate::render::encode::deflate::Deflater,
 }
 
 impl std::fmt::Debug for Scratch {
@@ -199,7 +201,7 @@ pub(crate) fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 
 /// Write the PNG: every row with the Up filter (measured on diagrams: it deflates in half
 /// the time of adaptive filtering, for about 15 % more bytes), deflated by
-/// [`crate::render::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
+/// [`crate::render::encode::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
 /// copied into an output of exactly the PNG's size.
 fn write(
     w: u32,
