@@ -13,7 +13,7 @@ use super::AppState;
 use super::api::{self, Animation, Handler};
 use super::error::Sentence;
 use super::pool::{Deadline, run_job};
-use crate::render::card;
+use crate::render::layouts::card;
 use crate::render::options::{DEFAULT_SIZE, Format, MIN_SIZE, RenderOptions};
 use crate::render::spec::cost;
 use crate::request::{Param, ParamKind, Query, named};

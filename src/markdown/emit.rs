@@ -5,7 +5,7 @@
 use super::fence::Diagram;
 use super::{MarkdownError, Mode, Report, Settings};
 use crate::render::Renderer;
-use crate::render::card::Card;
+use crate::render::layouts::card::Card;
 use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -12,11 +12,11 @@
 //! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
 //! whole images (that is the service's job, `http/`).
 
-pub mod animate;
 internal_mod!(ground);
 pub use ground::{Indexed, RenderError, RgbaImage};
-internal_mod!(art, card, cancel, encode, paint, scene, spec);
+internal_mod!(art, cancel, encode, layouts, paint, scene, spec);
 pub use art::{font_files, pieces};
+pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
 pub use spec::{options, theme};
 
@@ -25,9 +25,6 @@ pub use art::font::FallbackError;
 pub use art::font_files::{FontError, add_fonts};
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;
-pub mod article;
-pub mod share_card;
-pub mod sheet;
 
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;

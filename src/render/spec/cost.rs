@@ -12,7 +12,7 @@
 //! squares whose size grows with the board), and a long arrow over a large board costs
 //! more than the board itself. The README's Reliability section has the table.
 
-use crate::render::animate::Frame;
+use crate::render::layouts::animate::Frame;
 use crate::render::spec::options::{Check, Format, RenderOptions};
 use thiserror::Error;
 

@@ -4,7 +4,8 @@
 
 use super::Article;
 use super::flow::{Block, Word};
-use crate::render::{RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use std::fmt::Write as _;
 
 /// Escape text for HTML text and attribute values.

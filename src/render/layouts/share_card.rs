@@ -10,7 +10,8 @@ use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
 use crate::render::spec::options::RenderOptions;
 use crate::render::spec::theme::{Rgba, Theme};
-use crate::render::{RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
 
 /// The card's width in pixels (what social sites show for `og:image`).

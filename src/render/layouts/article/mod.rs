@@ -15,9 +15,10 @@ mod paper;
 use crate::chess::annotated::Annotated;
 use crate::chess::describe::Lang;
 use crate::render::art::font::TextFace;
-use crate::render::sheet::Paper;
+use crate::render::layouts::sheet::Paper;
 use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
-use crate::render::{RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 
 /// How moves are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

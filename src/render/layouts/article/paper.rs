@@ -6,7 +6,8 @@ use super::face as face_of;
 use super::pages::Item;
 use crate::render::art::font::TextFace;
 use crate::render::art::pdf_font::Fonts;
-use crate::render::{RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
 use std::fmt::Write as _;
 

@@ -11,7 +11,9 @@ use crate::chess::piece::Color;
 use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
 use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
-use crate::render::{Indexed, RenderError, Renderer, encode};
+use crate::render::encode;
+use crate::render::ground::{Indexed, RenderError};
+use crate::render::Renderer;
 use std::fmt::Write as _;
 
 /// A paper size.

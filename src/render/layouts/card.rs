@@ -8,7 +8,7 @@
 // Only the service draws cards: the renderer alone (without `server`) has no caller.
 #![cfg_attr(not(feature = "server"), allow(dead_code))]
 
-use crate::render::RenderError;
+use crate::render::ground::RenderError;
 use crate::render::art::font::TextFace;
 use crate::render::spec::options::Format;
 use std::fmt::Write as _;
@@ -115,7 +115,7 @@ impl Card {
             }
             Format::Gif | Format::Webp => {
                 let pixmap = self.pixmap()?;
-                let mut image = crate::render::Indexed {
+                let mut image = crate::render::ground::Indexed {
                     width: self.size,
                     height: self.size,
                     ..Default::default()

@@ -12,7 +12,8 @@ use crate::render::art::font::TextFace;
 use crate::render::encode;
 use crate::render::encode::lzw::Lzw;
 use crate::render::spec::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
-use crate::render::{Indexed, RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::{Indexed, RenderError};
 use std::collections::HashMap;
 
 /// A player bar: the player (title, name, rating) on the left, the clock on the right.
