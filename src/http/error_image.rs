@@ -3,7 +3,7 @@
 //!
 //! Owns the decision (the route's format, `Accept`, `errors`), the card's size (`size`
 //! from the query, the default when missing or bad, within the allowed range) and the
-//! cache of cards; the card itself is `render::card`, the sentence `AppError`'s. Every
+//! cache of cards; the card itself is `render::layouts::card`, the sentence `AppError`'s. Every
 //! other answer passes through untouched: successes, 5xx, routes that are not images
 //! (`/describe`, `/game.json`, …) and formats that are not (PDF, text). A card is made on
 //! the render pool, admitted like a plain diagram of its size and format; when it cannot

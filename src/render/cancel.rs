@@ -1,5 +1,8 @@
 //! Stopping a render that nobody waits for any more.
 //!
+//! On the ground floor of `render` beside `ground`: it knows only [`RenderError`], and the
+//! stages that loop (painting, the layouts) and the service all reach it.
+//!
 //! The service runs a render on a pool thread under a [`Cancel`] token ([`Cancel::run`])
 //! and cancels the token when the request's future is dropped (its client went away, or
 //! its time ran out). The pipeline looks at the thread's token at its checkpoints, which

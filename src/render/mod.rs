@@ -1,27 +1,39 @@
 //! Rendering: position + options in, encoded image out.
 //!
-//! The folder is the pipeline, in order: `options` and `theme` say what is wanted;
-//! `scene` lays it out in pixels (with `font` for labels and `pieces` for artwork); then
-//! either `svg` writes the scene as text, or `raster` paints it (sprites and stamps),
-//! `indexed` composes it as palette indices, and `encode` (with `deflate`) writes the PNG.
-//! Beside the pipeline, `text_board` writes the position as text (`format=txt`), no scene,
-//! and `card` draws an error's sentence as an image.
+//! The folders are the pipeline, in the order the data goes; each reads only the ones
+//! before it (the two exceptions are named in `spec::cost` and `art`):
+//!
+//! ```text
+//!  ground.rs, cancel.rs   RenderError, Indexed, RgbaImage; the stop signal the stages check
+//!  spec/      what is wanted: options, theme, and cost (the price, known from them)
+//!  art/       what is drawn with: pieces, font, font_files, pdf_font, pathdata
+//!  scene/     the diagram laid out in pixels: mod.rs, figure, markers, region, caption
+//!  paint/     the scene drawn: svg (text), or raster (sprites, stamps) and indexed
+//!             (palette indices) over palette; text_board (a position as text, no scene)
+//!  encode/    the file written: mod.rs (PNG, with deflate), convert (PDF, WebP, GIF, lzw)
+//!  mod.rs     this file: the Renderer, spec → scene → paint → encode for one diagram
+//!  layouts/   on top of the Renderer: animate, sheet, article/, share_card, card
+//! ```
+//!
 //! This file is the [`Renderer`] that runs it and owns the caches it keeps.
 //!
 //! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
 //! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
 //! whole images (that is the service's job, `http/`).
 
-internal_mod!(ground);
-pub use ground::{Indexed, RenderError, RgbaImage};
-internal_mod!(art, cancel, encode, layouts, paint, scene, spec);
+// In pipeline order (see above).
+internal_mod!(ground, cancel, spec, art, scene, paint, encode, layouts);
+
+// The public modules and types, at the paths they have always had.
 pub use art::{font_files, pieces};
+pub use ground::{Indexed, RenderError, RgbaImage};
 pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
 pub use spec::{options, theme};
 
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use art::font::FallbackError;
+#[doc(no_inline)]
 pub use art::font_files::{FontError, add_fonts};
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;

@@ -10,6 +10,7 @@ use crate::chess::game::Game;
 use crate::chess::piece::Piece;
 use crate::chess::position::{BoardSize, Position, Square};
 pub use crate::echo::Echo;
+#[doc(no_inline)]
 pub use crate::render::animate::Play;
 use crate::render::options::{
     Arrow, Check, CommentMarks, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE,

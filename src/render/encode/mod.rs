@@ -1,5 +1,11 @@
 //! Encoding pixels: a tiny-skia pixmap into PNG bytes.
 //!
+//! The last stage, the drawn image written as a file. This file is the PNG encoder (the
+//! format the pipeline is built for); beside it, `deflate` (its compressor), `convert`
+//! (the other formats: PDF from the SVG, WebP and GIF from the indexed pixels) and `lzw`
+//! (GIF's compressor). Reads `ground` and `paint`'s palette (the entries the indexed
+//! composer made), nothing of the layouts.
+//!
 //! Owns the PNG settings. Diagrams have few colours (flat squares, a few hundred
 //! anti-aliasing shades), so an opaque image is written as an 8-bit palette PNG whenever a
 //! palette of at most 256 colours reproduces every pixel within [`PALETTE_TOLERANCE`] per

@@ -4,7 +4,7 @@
 //! Owns the page layout (a grid of cells in page pixels at a resolution) and its two
 //! backends: an SVG page (each diagram is its own SVG, nested; text is glyph outlines) and
 //! a raster page (each diagram is its own pixmap, pasted at whole pixels). A PDF is the
-//! SVG pages through `convert::pdf_pages`. Every
+//! SVG pages through `encode::convert::pdf_pages`. Every
 //! diagram is the same drawing as when rendered alone at its size.
 
 use crate::chess::piece::Color;

@@ -3,7 +3,7 @@
 //!
 //! Owns the exact format below, which is stable: a change to it is a change of the
 //! project's output, made on purpose and shown by the golden files in
-//! `tests/golden_text/`. Drawing in pixels is `scene.rs`.
+//! `tests/golden_text/`. Drawing in pixels is `scene/`.
 //!
 //! Only the position, `orientation`, `coordinates` and the [`TextStyle`] decide the text.
 //! Marks are not drawn (last move, check, arrows, circles, crosses, highlights, the glyph

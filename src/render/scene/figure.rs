@@ -17,7 +17,7 @@
 //! A turned figure is all of that turned clockwise about the square's centre: the raster
 //! backend turns the painted square of pixels (a quarter turn of a square maps its pixels
 //! onto each other exactly), the SVG backend writes a `rotate`. Where figures stand is
-//! `scene.rs`; what they are is `chess/fairy.rs`.
+//! `scene/mod.rs`; what they are is `chess/fairy.rs`.
 
 use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece};

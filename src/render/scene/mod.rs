@@ -1,8 +1,13 @@
 //! The scene: a diagram laid out in pixels, ready for either backend.
 //!
 //! Owns geometry: image size, where each square, piece and label goes, in paint order.
-//! Pure: no I/O, no piece artwork, no encoding. `svg.rs` writes a scene as text and
-//! `raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+//! Pure: no I/O, no piece artwork, no encoding. `paint/svg.rs` writes a scene as text and
+//! `paint/raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+//!
+//! This file builds the scene; beside it, the parts it is laid out with: [`figure`] (what
+//! a square holds beyond an orthodox piece), `markers` (square markers), [`region`] (a
+//! part of the board drawn alone) and [`caption`] (the lines under the board). Reads
+//! `spec` and `art` (the label font), nothing after it.
 
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};

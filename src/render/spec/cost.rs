@@ -11,6 +11,10 @@
 //! beside its time: a mark costs in proportion to the board's pixels (an arrow spans
 //! squares whose size grows with the board), and a long arrow over a large board costs
 //! more than the board itself. The README's Reliability section has the table.
+//!
+//! Here in `spec` because a price is known from what is asked (the options, the format, the
+//! position) before any stage runs. The one import up the pipeline is an animation's
+//! [`Frame`] (`layouts::animate`), which [`frames`] prices.
 
 use crate::render::layouts::animate::Frame;
 use crate::render::spec::options::{Check, Format, RenderOptions};

@@ -3,7 +3,7 @@
 //! stage runs (the service admits, queues or refuses a request by it).
 //!
 //! Everything here is data and arithmetic over it: no drawing, no artwork. The rest of
-//! `render` reads it; it reads only `chess` (and `cost` one type of `layouts`, see there).
+//! `render` reads it; it reads only `chess` (and `cost` one type of `layouts`: see there).
 
 pub mod options;
 pub mod theme;

@@ -1,7 +1,7 @@
 //! Render options: how a position is drawn, as domain values that cannot be invalid.
 //!
 //! Owns the option types and their defaults. Reading them from text (query strings,
-//! command-line flags) and the error messages for bad values are `request.rs`.
+//! command-line flags) and the error messages for bad values are `request/`'s.
 
 use crate::chess::describe::Lang;
 use crate::chess::piece::{Color, Piece};
@@ -77,7 +77,7 @@ pub enum Format {
     Webp,
     /// A still GIF from the PNG's palette.
     Gif,
-    /// The text board: the position as lines of text (see [`crate::render::paint::text_board`]).
+    /// The text board: the position as lines of text (see [`crate::render::text_board`]).
     Txt,
 }
 

@@ -3,8 +3,8 @@
 //! in brackets), NAG glyphs, and a diagram wherever the game marks one, captioned.
 //!
 //! The pipeline, one file each: `flow` turns the game into blocks (paragraphs of words,
-//! diagrams); `pages` sets them on paper; `pdf` writes the pages as a PDF with real text
-//! (`render::pdf_font`) and vector diagrams, `svg` as one SVG; `html` writes the flow as
+//! diagrams); `pages` sets them on paper; `paper` draws the pages as a PDF with real text
+//! (`render::art::pdf_font`) and vector diagrams, or as one SVG; `html` writes the flow as
 //! one self-contained HTML page that reflows.
 
 pub mod flow;
