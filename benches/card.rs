@@ -14,7 +14,7 @@ use http_body_util::BodyExt;
 use staunton::Renderer;
 use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
 use staunton::options::Format;
-use staunton::render::card;
+use staunton::render::layouts::card;
 use staunton::request::Request;
 use staunton::request::share_card::CardRequest;
 use std::hint::black_box;

@@ -1,5 +1,5 @@
 //! The cost model beside what it models: renders of every size and kind of markup, each
-//! printed with the estimate `render::cost` gives it, so the weights can be checked
+//! printed with the estimate `render::spec::cost` gives it, so the weights can be checked
 //! against the time they stand for (and refitted when the pipeline changes).
 //!
 //! `cargo bench --bench cost` (about three minutes). Every iteration draws a different set
@@ -14,7 +14,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
 use staunton::render::animate::{self, Frame};
-use staunton::render::cost;
+use staunton::render::spec::cost;
 use staunton::request::Request;
 use std::hint::black_box;
 use std::time::Duration;

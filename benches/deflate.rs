@@ -5,7 +5,7 @@
 //! `cargo bench --bench deflate`; each run also prints the compressed sizes.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use staunton::render::deflate::Deflater;
+use staunton::render::encode::deflate::Deflater;
 use staunton::{RenderOptions, Renderer, fen};
 use std::hint::black_box;
 

@@ -16,8 +16,8 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
+use staunton::render::art::font::TextFace;
 use staunton::render::article::Article;
-use staunton::render::font::TextFace;
 use staunton::render::share_card::{Block, Role, layout};
 use staunton::request::Query;
 use staunton::request::article::{ArticleFormat, ArticleRequest, marks};

@@ -5,24 +5,25 @@
 //! after it):
 //!
 //! ```text
-//!  request.rs          chess/                render/
-//!  query or flags ──►  fen::parse ─► Position ─► scene::build ─► Scene ─┬─► svg::write ──────────► SVG
-//!  (options)           pgn::read, game::Game    (theme, font,          │
-//!                      (a ply's Position)        pieces)                └─► indexed::context
+//!  request/            chess/                render/
+//!  query or flags ──►  fen::parse ─► Position ─► scene::build ─► Scene ─┬─► paint::svg::write ───► SVG
+//!  (options)           pgn::read, game::Game    (spec: theme;          │
+//!                      (a ply's Position)        art: font, pieces)    └─► paint::indexed::context
 //!                      attacks, describe
 //!                                                                           (palette, base and piece
 //!                                                                            tiles as indices, built
 //!                                                                            once per board)
-//!                                                                          ─► indexed::compose / convert
-//!                                                                           (cell tiles, stamps and
-//!                                                                            raster::paint_within for
-//!                                                                            what tiles do not cover)
+//!                                                                          ─► paint::indexed::compose
+//!                                                                           / convert (cell tiles,
+//!                                                                            stamps, and
+//!                                                                            paint::raster::paint_within
+//!                                                                            for what tiles do not cover)
 //!                                                                          ─► encode (deflate) ──► PNG
-//!                                                                          ─► animate (a game's frames,
-//!                                                                           lzw, text) ─► GIF, APNG
+//!                                                                          ─► layouts::animate (a game's
+//!                                                                           frames, lzw, text) ─► GIF, APNG
 //!  cache.rs: ByteCache, the byte-bounded cache every kept thing lives in (sprites,
 //!            stamps, contexts, cells, SVG parts; http/ keeps the images in its own)
-//!  http/, cli.rs: the service and the command line over `render::Renderer`
+//!  http/, cli/: the service and the command line over `render::Renderer`
 //! ```
 //!
 //! The quickest use, e.g. in a snapshot test:
@@ -74,16 +75,19 @@ pub mod snapshot;
 pub use chess::attacks;
 pub use chess::{describe, fairy, fen, piece, position};
 #[cfg(feature = "bench-internals")]
-pub use render::{encode, scene, svg};
+pub use render::{encode, paint::svg, scene};
 pub use render::{options, pieces};
 
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};
 pub use chess::position::{BoardSize, Position, Square};
+// Shown as re-exports, not inlined: their page is `render::options`'s (which is itself a
+// re-export from `render::spec`, so rustdoc would otherwise copy them here).
+#[doc(no_inline)]
 pub use render::options::{Coordinates, Format, Orientation, RenderOptions, TextStyle};
 pub use render::{RenderError, Renderer};
 
-use std::sync::OnceLock;
+use render::default_renderer;
 
 /// Anything that can go wrong in the library: one variant for each of its error types,
 /// each shown as its own message, one sentence naming what was wrong, fit to show a user.
@@ -129,12 +133,6 @@ pub enum Error {
     /// PNG bytes could not be decoded or encoded.
     #[error(transparent)]
     Png(#[from] snapshot::PngError),
-}
-
-/// A renderer with the built-in pieces, shared by the one-call functions.
-pub(crate) fn default_renderer() -> &'static Renderer {
-    static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(Renderer::default)
 }
 
 /// Render `fen` as a PNG image with the built-in pieces.

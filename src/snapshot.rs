@@ -600,7 +600,7 @@ impl Snapshots {
         diagram: impl Diagram,
         options: &RenderOptions,
     ) -> Result<Outcome, SnapshotError> {
-        self.check_with(crate::default_renderer(), name, diagram, options)
+        self.check_with(crate::render::default_renderer(), name, diagram, options)
     }
 
     /// [`Snapshots::check`] with `renderer` (for piece sets of your own).

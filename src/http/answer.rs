@@ -135,7 +135,7 @@ fn finish(mut common: HeaderMap, content_type: &'static str, body: Bytes) -> Res
 /// The strong ETag of a cache key: the bytes are a function of the key alone, and of
 /// the fonts added at start-up (`--fonts`), when there are any.
 fn etag(key: &str) -> String {
-    let hash = match crate::render::font::fallback_id() {
+    let hash = match crate::render::art::font::fallback_id() {
         0 => crate::hash::fnv1a(key.bytes()),
         fonts => crate::hash::fnv1a(key.bytes().chain(fonts.to_le_bytes())),
     };

@@ -3,7 +3,7 @@
 //!
 //! Owns the decision (the route's format, `Accept`, `errors`), the card's size (`size`
 //! from the query, the default when missing or bad, within the allowed range) and the
-//! cache of cards; the card itself is `render::card`, the sentence `AppError`'s. Every
+//! cache of cards; the card itself is `render::layouts::card`, the sentence `AppError`'s. Every
 //! other answer passes through untouched: successes, 5xx, routes that are not images
 //! (`/describe`, `/game.json`, …) and formats that are not (PDF, text). A card is made on
 //! the render pool, admitted like a plain diagram of its size and format; when it cannot
@@ -13,9 +13,9 @@ use super::AppState;
 use super::api::{self, Animation, Handler};
 use super::error::Sentence;
 use super::pool::{Deadline, run_job};
-use crate::render::card;
-use crate::render::cost;
+use crate::render::layouts::card;
 use crate::render::options::{DEFAULT_SIZE, Format, MIN_SIZE, RenderOptions};
+use crate::render::spec::cost;
 use crate::request::{Param, ParamKind, Query, named};
 use axum::body::Body;
 use axum::extract::{Request as HttpRequest, State};
@@ -119,7 +119,7 @@ pub(super) async fn answer(
     }
 }
 
-/// How many times a plain diagram's estimated cost (`render::cost`) a card is admitted at.
+/// How many times a plain diagram's estimated cost (`render::spec::cost`) a card is admitted at.
 /// `cargo bench --bench card` (release, 2 cores shared with other builds): a 2048 px card
 /// takes 20 ms as PNG, 23 ms as GIF, 85 ms as WebP and 0.8 ms as SVG, against 2.4, 8.2, 59
 /// and 0.02 ms for a warm plain diagram of that size (the cost model prices that PNG at

@@ -1,7 +1,7 @@
 //! The HTTP service: routes, headers, the image cache, and the render pool.
 //!
-//! Owns everything axum knows. Requests are validated by `request.rs`, drawn by
-//! `render.rs`; this module adds caching (moka, keyed by the normalised request, weighted
+//! Owns everything axum knows. Requests are validated by `request/`, drawn by
+//! `render/`; this module adds caching (moka, keyed by the normalised request, weighted
 //! by bytes, single-flight), conditional requests (ETag / 304), and runs renders off the
 //! async executor on a pool bounded to one job per core.
 //!

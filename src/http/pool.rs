@@ -1,6 +1,6 @@
 //! The render pool: admission, where a render runs, and stopping the abandoned ones.
 //!
-//! Every render is admitted with its estimated cost (`render::cost` units) and the deadline
+//! Every render is admitted with its estimated cost (`render::spec::cost` units) and the deadline
 //! of its request. Admission answers 503 at once, with `Retry-After`, when `workers +
 //! queue` renders are already admitted, or when the work already admitted would keep this
 //! one from finishing within three quarters of the time to its deadline (the backlog's
@@ -13,7 +13,7 @@
 
 use super::{AppError, AppState};
 use crate::render::cancel::Cancel;
-use crate::render::cost;
+use crate::render::spec::cost;
 use crate::render::{RenderError, Renderer};
 use crate::request::Request;
 use bytes::Bytes;
@@ -103,7 +103,7 @@ pub(super) async fn admit(
     units: u64,
     deadline: Deadline,
 ) -> Result<(Admitted, tokio::sync::OwnedSemaphorePermit), AppError> {
-    crate::render::cost::within_bound(units, "this image", "choose a smaller size or fewer marks")
+    crate::render::spec::cost::within_bound(units, "this image", "choose a smaller size or fewer marks")
         .map_err(|why| AppError::new(axum::http::StatusCode::BAD_REQUEST, why.to_string()))?;
     let workers = state.config.workers.max(1);
     let limit = workers + state.config.queue;

@@ -81,7 +81,7 @@ pub struct AppState {
     pub(super) pool: Arc<Semaphore>,
     /// Renders admitted and not yet ended (running or waiting for a worker).
     pub(super) queued: AtomicUsize,
-    /// The estimated cost (`render::cost` units) of those renders.
+    /// The estimated cost (`render::spec::cost` units) of those renders.
     pub(super) backlog: AtomicU64,
     /// Measured seconds per cost unit.
     pub(super) pace: Pace,

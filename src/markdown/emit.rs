@@ -5,7 +5,7 @@
 use super::fence::Diagram;
 use super::{MarkdownError, Mode, Report, Settings};
 use crate::render::Renderer;
-use crate::render::card::Card;
+use crate::render::layouts::card::Card;
 use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -198,7 +198,7 @@ impl<'a> Emitter<'a> {
             format.extension()
         );
         let bytes = match format {
-            Format::Pdf => crate::render::convert::pdf(&card.svg(Some(sentence)), 72),
+            Format::Pdf => crate::render::encode::convert::pdf(&card.svg(Some(sentence)), 72),
             other => card.encode(*other),
         };
         let bytes = bytes.map_err(|e| MarkdownError::Fence {
@@ -323,7 +323,7 @@ fn inline(svg: &str, key: &str, alt: &str) -> String {
         "d{}-",
         crate::hash::base36(crate::hash::fnv1a(key.bytes()), 6)
     );
-    let svg = crate::render::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
+    let svg = crate::render::paint::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
     format!(r#"<div class="staunton-diagram">{svg}</div>"#)
 }
 

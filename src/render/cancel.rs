@@ -1,5 +1,8 @@
 //! Stopping a render that nobody waits for any more.
 //!
+//! On the ground floor of `render` beside `ground`: it knows only [`RenderError`], and the
+//! stages that loop (painting, the layouts) and the service all reach it.
+//!
 //! The service runs a render on a pool thread under a [`Cancel`] token ([`Cancel::run`])
 //! and cancels the token when the request's future is dropped (its client went away, or
 //! its time ran out). The pipeline looks at the thread's token at its checkpoints, which
@@ -17,7 +20,7 @@
 //! The token is the thread's, not a parameter, so that the library's entry points stay as
 //! they are: a library user who never installs one never sees a render cancelled.
 
-use crate::render::RenderError;
+use crate::render::ground::RenderError;
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

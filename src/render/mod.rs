@@ -1,64 +1,55 @@
 //! Rendering: position + options in, encoded image out.
 //!
-//! The folder is the pipeline, in order: `options` and `theme` say what is wanted;
-//! `scene` lays it out in pixels (with `font` for labels and `pieces` for artwork); then
-//! either `svg` writes the scene as text, or `raster` paints it (sprites and stamps),
-//! `indexed` composes it as palette indices, and `encode` (with `deflate`) writes the PNG.
-//! Beside the pipeline, `text_board` writes the position as text (`format=txt`), no scene,
-//! and `card` draws an error's sentence as an image.
+//! The folders are the pipeline, in the order the data goes; each reads only the ones
+//! before it (the two exceptions are named in `spec::cost` and `art`):
+//!
+//! ```text
+//!  ground.rs, cancel.rs   RenderError, Indexed, RgbaImage; the stop signal the stages check
+//!  spec/      what is wanted: options, theme, and cost (the price, known from them)
+//!  art/       what is drawn with: pieces, font, font_files, pdf_font, pathdata
+//!  scene/     the diagram laid out in pixels: mod.rs, figure, markers, region, caption
+//!  paint/     the scene drawn: svg (text), or raster (sprites, stamps) and indexed
+//!             (palette indices) over palette; text_board (a position as text, no scene)
+//!  encode/    the file written: mod.rs (PNG, with deflate), convert (PDF, WebP, GIF, lzw)
+//!  mod.rs     this file: the Renderer, spec → scene → paint → encode for one diagram
+//!  layouts/   on top of the Renderer: animate, sheet, article/, share_card, card
+//! ```
+//!
 //! This file is the [`Renderer`] that runs it and owns the caches it keeps.
 //!
 //! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
 //! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
 //! whole images (that is the service's job, `http/`).
 
-pub mod animate;
-internal_mod!(
-    caption, card, cancel, convert, cost, deflate, encode, font, indexed, lzw, palette, pathdata,
-    pdf_font, raster, scene, svg
-);
-pub mod font_files;
-pub mod options;
+// In pipeline order (see above).
+internal_mod!(ground, cancel, spec, art, scene, paint, encode, layouts);
 
-/// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
-pub use cost::CostError;
+// The public modules and types, at the paths they have always had.
+pub use art::{font_files, pieces};
+pub use ground::{Indexed, RenderError, RgbaImage};
+pub use layouts::{animate, article, share_card, sheet};
+pub use paint::text_board;
+pub use spec::{options, theme};
+
 /// Fonts that free text falls back on (`--fonts DIR`).
-pub use font::FallbackError;
-pub use font_files::{FontError, add_fonts};
-pub mod article;
-pub mod pieces;
-pub mod share_card;
-pub mod sheet;
-pub mod text_board;
-pub mod theme;
+pub use art::font::FallbackError;
+#[doc(no_inline)]
+pub use art::font_files::{FontError, add_fonts};
+/// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
+pub use spec::cost::CostError;
 
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
-use font::LabelFont;
-use indexed::Tiles;
-use options::{Format, RenderOptions};
-use pieces::PieceSets;
-use raster::SpriteCache;
+use art::font::LabelFont;
+use art::pieces::PieceSets;
+use encode::convert;
+use paint::indexed::{self, Tiles};
+use paint::raster::{self, SpriteCache};
+use paint::svg;
 use scene::Scene;
-use std::sync::Arc;
-use thiserror::Error;
-
-/// Why a render failed. User input never reaches these when it went through `request.rs`.
-#[derive(Debug, Error)]
-pub enum RenderError {
-    /// The options name a piece set this renderer does not have.
-    #[error("pieces {} is not allowed: expected one of {}", crate::echo::Echo(.0), .1.join(", "))]
-    UnknownPieceSet(String, Vec<String>),
-    /// The image could not be allocated.
-    #[error("cannot allocate a {0}×{1} image")]
-    Allocate(u32, u32),
-    /// An encoder failed (an animation without frames, or frames of different sizes).
-    #[error("{0}")]
-    Encode(String),
-    /// The render was stopped because nobody waits for it any more (see `render::cancel`).
-    #[error("the render was stopped: its request was abandoned")]
-    Cancelled,
-}
+use spec::cost;
+use spec::options::{Format, RenderOptions};
+use std::sync::{Arc, OnceLock};
 
 /// Per-thread buffers kept between renders at most this large (those of a diagram of about
 /// 1000 px). Larger renders allocate theirs and give them back: a service rendering on
@@ -97,35 +88,16 @@ fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
     })
 }
 
-/// An image as palette indices (one byte per pixel, rows top to bottom) and its palette
-/// (RGB triplets, at most 256).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Indexed {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// One palette index per pixel.
-    pub indices: Vec<u8>,
-    /// RGB triplets.
-    pub palette: Vec<u8>,
-}
-
-/// An image as straight (not premultiplied) RGBA: four bytes a pixel, rows top to bottom.
-/// What [`Renderer::rgba`] returns, and what its PNG decodes to.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RgbaImage {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width × height × 4` bytes: red, green, blue, alpha.
-    pub pixels: Vec<u8>,
-}
-
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
 /// cell tiles, SVG parts): 64 MiB. What is not asked for goes after `cache::IDLE` (an idle time).
 pub const DEFAULT_RENDER_CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A renderer with the built-in pieces, shared by the one-call functions
+/// ([`crate::render_png`] and its kin) and the snapshot tests.
+pub(crate) fn default_renderer() -> &'static Renderer {
+    static RENDERER: OnceLock<Renderer> = OnceLock::new();
+    RENDERER.get_or_init(Renderer::default)
+}
 
 /// Renders diagrams. Cheap to share (`Arc`) between threads.
 ///
@@ -286,7 +258,7 @@ impl Renderer {
     fn png_of(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
     ) -> Result<Vec<u8>, RenderError> {
         with_workspace(|ws| self.png_in(scene, set, ws))
     }
@@ -297,7 +269,7 @@ impl Renderer {
     fn png_in(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
         ws: &mut Workspace,
     ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
@@ -314,7 +286,7 @@ impl Renderer {
     fn compose_in(
         &self,
         scene: &Scene,
-        set: &crate::render::pieces::PieceSet,
+        set: &crate::render::art::pieces::PieceSet,
         ws: &mut Workspace,
     ) -> Result<bool, RenderError> {
         let (w, h) = (scene.width, scene.height);
@@ -425,7 +397,7 @@ impl Renderer {
     pub fn set(
         &self,
         options: &RenderOptions,
-    ) -> Result<&crate::render::pieces::PieceSet, RenderError> {
+    ) -> Result<&crate::render::art::pieces::PieceSet, RenderError> {
         self.sets
             .get(&options.piece_set)
             .map(|s| s.as_ref())

@@ -10,6 +10,7 @@ use crate::chess::game::Game;
 use crate::chess::piece::Piece;
 use crate::chess::position::{BoardSize, Position, Square};
 pub use crate::echo::Echo;
+#[doc(no_inline)]
 pub use crate::render::animate::Play;
 use crate::render::options::{
     Arrow, Check, CommentMarks, Coordinates, DEFAULT_PIECE_SET, Format, Glyph, LastMove, MAX_SIZE,
@@ -993,8 +994,8 @@ impl GameRequest {
 /// `Ok` when an animation of `frames` at `size` is within the cost bound. Every frame's
 /// marks count: a thousand plies of 64 arrows at 2048 px would keep a worker for minutes.
 fn within_cost(frames: &[crate::render::animate::Frame], size: u32) -> Result<(), RequestError> {
-    crate::render::cost::within_bound(
-        crate::render::cost::frames(frames),
+    crate::render::spec::cost::within_bound(
+        crate::render::spec::cost::frames(frames),
         &format!(
             "the animation of {} frames of {size}×{size} pixels",
             frames.len()
@@ -1296,7 +1297,7 @@ fn check_figure_text(position: &Position) -> Result<(), RequestError> {
             continue;
         };
         let text = text.to_string();
-        if let Some(c) = crate::render::caption::missing_glyph(&text) {
+        if let Some(c) = crate::render::scene::caption::missing_glyph(&text) {
             let shown: String = text
                 .chars()
                 .map(|c| if c.is_control() { '?' } else { c })

@@ -5,8 +5,8 @@ use super::{Chosen, RequestError, parse_color};
 use crate::chess::describe::{Lang, after_move};
 use crate::chess::position::Position;
 use crate::echo::Echo;
-use crate::render::caption;
 use crate::render::options::{Format, RenderOptions};
+use crate::render::scene::caption;
 use crate::render::theme::{DARK_PAGE, Rgba, Theme, label_for};
 
 /// Longest caption, in characters: three lines at most are drawn, and a longer text would

@@ -162,13 +162,13 @@ fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestErro
             ),
         ));
     }
-    if let Some(c) = crate::render::caption::missing_glyph(value) {
+    if let Some(c) = crate::render::scene::caption::missing_glyph(value) {
         return Err(RequestError::new(
             name,
             format!(
                 "{name} {} has a character that cannot be drawn {}",
                 Echo(value),
-                crate::render::caption::no_glyph_reason(c)
+                crate::render::scene::caption::no_glyph_reason(c)
             ),
         ));
     }
@@ -244,7 +244,7 @@ fn result(game: &Game) -> Option<String> {
 fn after(chosen: &Chosen, lang: Lang) -> Option<String> {
     let label = chosen.game.label(chosen.ply)?;
     Some(after_move(&label, lang))
-        .filter(|t| crate::render::caption::missing_glyph(t).is_none())
+        .filter(|t| crate::render::scene::caption::missing_glyph(t).is_none())
         .or(Some(label))
 }
 

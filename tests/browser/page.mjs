@@ -28,7 +28,7 @@ function check(condition, message) {
 const QUERY = "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR_w_KQkq_-_4_4"
   + "&size=400&background=auto&caption=" + encodeURIComponent("White to play and mate in one");
 const SVG = base + "/diagram.svg?" + QUERY;
-// The page's colours (render/theme.rs): white with the theme's brown ink, or DARK_PAGE.
+// The page's colours (render/spec/theme.rs): white with the theme's brown ink, or DARK_PAGE.
 const PAGES = {
   light: { margin: [255, 255, 255], ink: [0x4a, 0x3d, 0x33] },
   dark: { margin: [0x1e, 0x1f, 0x22], ink: [0xe6, 0xe0, 0xd6] },

@@ -181,14 +181,14 @@ fn wrapped_japanese_keeps_stops_off_a_line_start_and_brackets_off_its_end() {
     }
     let text = "白の手番で勝つ。黒は、まだ気づいていない局面です「詰み」。白は、どう指すか。";
     for width in (120..=480).step_by(7) {
-        let (lines, _) = staunton::render::caption::lay_out(
+        let (lines, _) = staunton::render::scene::caption::lay_out(
             text,
             width,
             0,
             0,
             staunton::render::theme::Rgba::hex(0x000000),
         );
-        let face = staunton::render::caption::face().expect("face");
+        let face = staunton::render::scene::caption::face().expect("face");
         for (i, line) in lines.iter().enumerate() {
             let first = line.text.chars().next().expect("a line has text");
             let last = line.text.chars().last().expect("a line has text");

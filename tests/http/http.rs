@@ -668,7 +668,7 @@ async fn quick_renders_on_the_async_worker_give_the_same_bytes_as_the_pool() {
                 &request.position,
                 &request.options,
                 request.format,
-                staunton::render::cost::QUICK_UNITS
+                staunton::render::spec::cost::QUICK_UNITS
             )
             .is_some(),
         "the size's context is held after the first request"

@@ -102,7 +102,7 @@ fn kept_parts_give_the_same_document_as_writing_afresh() {
             let fresh = staunton::svg::write_titled(
                 &scene,
                 set,
-                staunton::render::font::LabelFont::builtin(),
+                staunton::render::art::font::LabelFont::builtin(),
                 Some(&title),
             );
             assert_eq!(kept, fresh, "round {round}: {query}");

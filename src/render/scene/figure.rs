@@ -17,13 +17,13 @@
 //! A turned figure is all of that turned clockwise about the square's centre: the raster
 //! backend turns the painted square of pixels (a quarter turn of a square maps its pixels
 //! onto each other exactly), the SVG backend writes a `rotate`. Where figures stand is
-//! `scene.rs`; what they are is `chess/fairy.rs`.
+//! `scene/mod.rs`; what they are is `chess/fairy.rs`.
 
 use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece};
-use crate::render::font::TextFace;
+use crate::render::art::font::TextFace;
 use crate::render::scene::{Point, Rect, Shape};
-use crate::render::theme::{INK, Rgba, Theme, label_for};
+use crate::render::spec::theme::{INK, Rgba, Theme, label_for};
 
 /// The light of markers and tokens.
 pub const LIGHT: Rgba = Rgba::hex(0xfbf9f4);

@@ -8,9 +8,9 @@
 //! colour, in the square's top-right corner, in white or ink, whichever reads on it.
 
 use super::{Grid, Halo, Label, Point, Rect, Shape, band, centre, circle};
-use crate::render::font::LabelFont;
-use crate::render::options::{Arrow, Marker, MarkerKind};
-use crate::render::theme::{HALO, INK, MarkColor, Rgba};
+use crate::render::art::font::LabelFont;
+use crate::render::spec::options::{Arrow, Marker, MarkerKind};
+use crate::render::spec::theme::{HALO, INK, MarkColor, Rgba};
 
 /// Lay out `markers` in order: shapes onto `overlays`, label glyphs onto `labels`.
 pub(super) fn lay_out(

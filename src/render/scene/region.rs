@@ -1,7 +1,7 @@
 //! A region of the board drawn alone (`region=a1:d4`): which of its edges are cut, the
 //! marks those edges get, and arrows clipped at them.
 //!
-//! Owns the geometry particular to a region; `scene.rs` decides what is drawn and where
+//! Owns the geometry particular to a region; `scene/mod.rs` decides what is drawn and where
 //! the board goes. The convention: the frame stays on the board's real edges; a cut edge,
 //! where the board goes on, is a dashed line in the frame's colour beside the squares,
 //! two dashes to a square (a quarter square long, centred on each half), so the eye reads
@@ -9,9 +9,9 @@
 
 use crate::chess::piece::Color;
 use crate::chess::position::{BoardSize, Square};
-use crate::render::options::Region;
+use crate::render::spec::options::Region;
 use crate::render::scene::{Fill, Point, Rect};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 
 /// The region to draw of a board `size`: `region` within the board, or the whole board.
 pub fn on_board(region: Option<Region>, size: BoardSize) -> Region {

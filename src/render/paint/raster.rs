@@ -8,10 +8,10 @@
 
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
-use crate::render::font::LabelFont;
-use crate::render::pieces::PieceSet;
+use crate::render::art::font::LabelFont;
+use crate::render::art::pieces::PieceSet;
 use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 use resvg::tiny_skia::{
     Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapMut,
     RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
@@ -67,7 +67,7 @@ impl SpriteCache {
 
     /// The sprite of `piece` from `set` at `px` × `px`, rasterised on first use, in the
     /// drawing for a board of `square` px squares (the set's hinted drawing under
-    /// [`HINT_BELOW_PX`](crate::render::pieces::HINT_BELOW_PX), when it has one): the
+    /// [`HINT_BELOW_PX`](crate::render::art::pieces::HINT_BELOW_PX), when it has one): the
     /// board's square size picks the drawing for every piece of a diagram, pockets too, as
     /// in the SVG backend.
     pub fn sprite(
@@ -109,7 +109,7 @@ impl SpriteCache {
 }
 
 /// Rasterise one drawing into a `px` × `px` pixmap.
-fn rasterise(art: &crate::render::pieces::PieceArt, px: u32) -> Option<Arc<Pixmap>> {
+fn rasterise(art: &crate::render::art::pieces::PieceArt, px: u32) -> Option<Arc<Pixmap>> {
     let mut pixmap = Pixmap::new(px, px)?;
     let (vw, vh) = art.view_box;
     let transform = Transform::from_scale(px as f32 / vw, px as f32 / vh);
@@ -245,7 +245,7 @@ fn paint_into(
 
 /// The caption's lines, with the same outlines the SVG writes.
 fn paint_caption(scene: &Scene, pixmap: &mut PixmapMut) {
-    let Some(face) = crate::render::caption::face() else {
+    let Some(face) = crate::render::scene::caption::face() else {
         return;
     };
     for line in &scene.caption {
@@ -1016,7 +1016,7 @@ mod tests {
 
     #[test]
     fn small_squares_use_the_hinted_drawing_and_classic_never_hints() {
-        use crate::render::pieces::HINT_BELOW_PX;
+        use crate::render::art::pieces::HINT_BELOW_PX;
         let sprites = SpriteCache::new(1 << 24, 1 << 20);
         let set = PieceSet::builtin();
         let classic = PieceSet::builtin_classic();
@@ -1215,7 +1215,7 @@ mod tests {
                 &scene,
                 set,
                 sprites,
-                crate::render::font::LabelFont::builtin(),
+                crate::render::art::font::LabelFont::builtin(),
             )
             .expect("paints");
             let mut bare = scene.clone();
@@ -1224,7 +1224,7 @@ mod tests {
                 &bare,
                 set,
                 sprites,
-                crate::render::font::LabelFont::builtin(),
+                crate::render::art::font::LabelFont::builtin(),
             )
             .expect("paints");
             let (w, h, sq) = (scene.width, scene.height, scene.square);

@@ -1,6 +1,6 @@
 //! Palettes: the colour table and the boxes of colours that both the PNG encoder
 //! ([`encode`](crate::render::encode)) and the indexed renderer
-//! ([`indexed`](crate::render::indexed)) build palettes with, so the two make the same
+//! ([`indexed`](crate::render::paint::indexed)) build palettes with, so the two make the same
 //! entries for the same colours.
 //!
 //! A palette entry stands for every colour within [`PALETTE_TOLERANCE`] of what it draws,

@@ -1,6 +1,6 @@
 //! Colours: the board palette a diagram is drawn with.
 //!
-//! Owns colour values only; where they go is `scene.rs`.
+//! Owns colour values only; where they go is `scene/`.
 
 use std::fmt;
 
@@ -288,7 +288,7 @@ impl Default for Theme {
 }
 
 /// The light halo around crosses and circles, which makes them stand out from dark pieces
-/// and dark squares: the built-in white pieces' fill (see `scene.rs`).
+/// and dark squares: the built-in white pieces' fill (see `scene/mod.rs`).
 pub const HALO: Rgba = Rgba::hex(0xfbf9f4);
 
 /// The ink of crosses and of the rims of circles, which makes them stand out from light and
@@ -339,7 +339,7 @@ impl MarkColor {
     }
 
     /// Circle colour: the arrow colour, opaque (a circle lies on its own rims and halo,
-    /// not on the board; see `scene.rs`).
+    /// not on the board; see `scene/mod.rs`).
     pub fn circle(self) -> Rgba {
         self.arrow().with_alpha(255)
     }

@@ -4,9 +4,9 @@
 //!
 //! Owns glyph geometry only. Both backends draw the same outlines (SVG as `<path>`, raster
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
-//! of the machine or the browser. Where labels go is `scene.rs`.
+//! of the machine or the browser. Where labels go is `scene/`.
 
-use crate::render::pathdata::{PathWriter, Segment, replay};
+use crate::render::art::pathdata::{PathWriter, Segment, replay};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, PixmapMut, Transform};
@@ -461,9 +461,9 @@ impl TextFace {
         Some((f, g, scale, advance))
     }
 
-    /// This face as a PDF embeds it (`render::pdf_font`).
-    pub(crate) fn pdf_face(&'static self) -> crate::render::pdf_font::Face {
-        crate::render::pdf_font::Face {
+    /// This face as a PDF embeds it (`render::art::pdf_font`).
+    pub(crate) fn pdf_face(&'static self) -> crate::render::art::pdf_font::Face {
+        crate::render::art::pdf_font::Face {
             data: self.face.raw_face().data,
             parsed: &self.face,
         }

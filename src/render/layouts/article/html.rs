@@ -4,7 +4,8 @@
 
 use super::Article;
 use super::flow::{Block, Word};
-use crate::render::{RenderError, Renderer};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use std::fmt::Write as _;
 
 /// Escape text for HTML text and attribute values.
@@ -59,7 +60,7 @@ fn figure(
     let svg = renderer.svg(position, &options)?;
     let label = crate::chess::describe::describe_in(position, article.options.lang);
     // Ids prefixed per diagram: several SVGs share the page's id space.
-    let nested = crate::render::svg::nested(&svg, &format!("d{n}-"), 0, 0);
+    let nested = crate::render::paint::svg::nested(&svg, &format!("d{n}-"), 0, 0);
     let _ = write!(
         out,
         r#"<figure id="diagram-{}"><div role="img" aria-label="{}">{}</div><figcaption>{}</figcaption>"#,

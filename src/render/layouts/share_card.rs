@@ -7,10 +7,11 @@
 //! [`colors`]), so a dark diagram gets a dark card.
 
 use crate::chess::position::Position;
-use crate::render::font::TextFace;
-use crate::render::options::RenderOptions;
-use crate::render::theme::{Rgba, Theme};
-use crate::render::{RenderError, Renderer};
+use crate::render::art::font::TextFace;
+use crate::render::spec::options::RenderOptions;
+use crate::render::spec::theme::{Rgba, Theme};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
 
 /// The card's width in pixels (what social sites show for `og:image`).

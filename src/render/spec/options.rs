@@ -1,12 +1,12 @@
 //! Render options: how a position is drawn, as domain values that cannot be invalid.
 //!
 //! Owns the option types and their defaults. Reading them from text (query strings,
-//! command-line flags) and the error messages for bad values are `request.rs`.
+//! command-line flags) and the error messages for bad values are `request/`'s.
 
 use crate::chess::describe::Lang;
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::Square;
-use crate::render::theme::{MarkColor, Rgba, Theme};
+use crate::render::spec::theme::{MarkColor, Rgba, Theme};
 use std::fmt;
 
 /// Smallest accepted image width in pixels.

@@ -8,11 +8,11 @@
 use crate::chess::piece::Piece;
 use crate::chess::fairy::Side;
 use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
-use crate::render::font::{GLYPH_GRID, LabelFont};
-use crate::render::pathdata::PathWriter;
-use crate::render::pieces::{ArtPath, PieceSet};
+use crate::render::art::font::{GLYPH_GRID, LabelFont};
+use crate::render::art::pathdata::PathWriter;
+use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
-use crate::render::theme::Rgba;
+use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
 use std::fmt::{self, Write as _};
@@ -209,7 +209,7 @@ fn page_class(scene: &Scene, color: Rgba, class: &str) -> String {
 
 /// The caption's lines as outlines of the built-in face, one path.
 fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
-    let (Some(first), Some(face)) = (scene.caption.first(), crate::render::caption::face()) else {
+    let (Some(first), Some(face)) = (scene.caption.first(), crate::render::scene::caption::face()) else {
         return Ok(());
     };
     let d: String = scene

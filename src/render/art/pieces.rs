@@ -1,8 +1,8 @@
 //! Piece sets: the artwork of each piece, parsed once, ready for both backends.
 //!
 //! Owns loading and checking piece SVGs. A set holds, for each of the 16 pieces, a parsed
-//! usvg tree (rasterised into sprites by `raster.rs`) and a normalised `<symbol>` body
-//! (written once per used piece by `svg.rs`). The built-in sets are compiled into the
+//! usvg tree (rasterised into sprites by `paint/raster.rs`) and a normalised `<symbol>` body
+//! (written once per used piece by `paint/svg.rs`). The built-in sets are compiled into the
 //! binary. A set may also carry a hinted drawing of each piece, which raster output uses
 //! for squares under [`HINT_BELOW_PX`] (vector output, scaled by its viewer, always draws
 //! the full one).
@@ -224,8 +224,8 @@ fn flat_paths(body: &str) -> Option<Vec<ArtPath>> {
             text = after.trim_start();
             let name = name.trim();
             if name == "d" {
-                let segments = crate::render::pathdata::parse_absolute(value)?;
-                d = Some(crate::render::pathdata::write_segments(&segments, 1.0, 2));
+                let segments = crate::render::art::pathdata::parse_absolute(value)?;
+                d = Some(crate::render::art::pathdata::write_segments(&segments, 1.0, 2));
             } else if STYLE_ATTRIBUTES.contains(&name)
                 && !value.contains(['(', ';', '{', '}', '<', '&'])
             {
@@ -871,8 +871,8 @@ fn trial(
         // Nested as a worksheet nests a diagram (one document, so no ids to prefix).
         diagram.replacen("<svg ", r#"<svg x="1" y="1" "#, 1)
     );
-    crate::render::convert::pdf(&diagram, 72)
-        .and_then(|_| crate::render::convert::pdf_pages(&[page], (page_side, page_side)))
+    crate::render::encode::convert::pdf(&diagram, 72)
+        .and_then(|_| crate::render::encode::convert::pdf_pages(&[page], (page_side, page_side)))
         .map_err(|e| PieceSetError::NoPdf {
             set: set.to_string(),
             file: file.to_string(),
@@ -1011,7 +1011,7 @@ fn compact_path_data(svg: &str) -> String {
 
 macro_rules! builtin_svgs {
     ($dir:literal: $($code:literal),* $(,)?) => {
-        &[$(($code, include_str!(concat!("../../assets/pieces/", $dir, "/", $code, ".svg")))),*]
+        &[$(($code, include_str!(concat!("../../../assets/pieces/", $dir, "/", $code, ".svg")))),*]
     };
 }
 
@@ -1034,10 +1034,12 @@ const BUILTIN_CLASSIC: &[(&str, &str)] = builtin_svgs!["staunton-classic":
 /// The name of the second built-in set: the first design of `staunton`, kept as it was.
 pub const CLASSIC_PIECE_SET: &str = "staunton-classic";
 
-/// The built-in sets' names: the default ([`DEFAULT_PIECE_SET`](crate::render::options::DEFAULT_PIECE_SET))
+/// The built-in sets' names: the default ([`DEFAULT_PIECE_SET`](crate::render::spec::options::DEFAULT_PIECE_SET))
 /// first.
-pub const BUILTIN_PIECE_SETS: [&str; 2] =
-    [crate::render::options::DEFAULT_PIECE_SET, CLASSIC_PIECE_SET];
+pub const BUILTIN_PIECE_SETS: [&str; 2] = [
+    crate::render::spec::options::DEFAULT_PIECE_SET,
+    CLASSIC_PIECE_SET,
+];
 
 /// In raster output (PNG, GIF, WebP), squares narrower than this many pixels are drawn
 /// with a set's hinted drawings, when it has them (the default set does): simpler shapes
@@ -1125,7 +1127,7 @@ impl PieceSet {
     /// hinted drawings for squares under [`HINT_BELOW_PX`].
     pub fn builtin() -> PieceSet {
         PieceSet::compiled(
-            crate::render::options::DEFAULT_PIECE_SET,
+            crate::render::spec::options::DEFAULT_PIECE_SET,
             BUILTIN,
             Some(BUILTIN_HINTED),
         )

@@ -3,7 +3,7 @@
 //!
 //! Owns the exact format below, which is stable: a change to it is a change of the
 //! project's output, made on purpose and shown by the golden files in
-//! `tests/golden_text/`. Drawing in pixels is `scene.rs`.
+//! `tests/golden_text/`. Drawing in pixels is `scene/`.
 //!
 //! Only the position, `orientation`, `coordinates` and the [`TextStyle`] decide the text.
 //! Marks are not drawn (last move, check, arrows, circles, crosses, highlights, the glyph
@@ -62,7 +62,7 @@
 use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Pocket, Position, Square};
-use crate::render::options::{Coordinates, RenderOptions, TextStyle};
+use crate::render::spec::options::{Coordinates, RenderOptions, TextStyle};
 
 /// `position` as text, drawn as `options` ask (see the module documentation).
 pub fn write(position: &Position, options: &RenderOptions) -> String {
@@ -261,7 +261,7 @@ fn hand(pocket: &Pocket, color: Color, style: TextStyle) -> String {
 mod tests {
     use super::*;
     use crate::chess::fen;
-    use crate::render::options::Orientation;
+    use crate::render::spec::options::Orientation;
 
     #[test]
     fn figures_take_two_characters_each() {

@@ -4,9 +4,10 @@
 use super::Article;
 use super::face as face_of;
 use super::pages::Item;
-use crate::render::font::TextFace;
-use crate::render::pdf_font::Fonts;
-use crate::render::{RenderError, Renderer};
+use crate::render::art::font::TextFace;
+use crate::render::art::pdf_font::Fonts;
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
 use std::fmt::Write as _;
 
@@ -169,7 +170,9 @@ pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderEr
         .pages(tree)
         .lang(TextStr(article.options.lang.code()));
     pdf.pages(tree).count(kids.len() as i32).kids(kids);
-    Ok(crate::render::convert::sorted_references(pdf.finish()))
+    Ok(crate::render::encode::convert::sorted_references(
+        pdf.finish(),
+    ))
 }
 
 /// Space between pages in the SVG.
@@ -210,7 +213,12 @@ pub fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError
                     let (position, options) = article.diagram(*n, *size);
                     let svg = renderer.svg(position, &options)?;
                     let (x, y) = (x.round() as u32, (top + y).round() as u32);
-                    out.push_str(&crate::render::svg::nested(&svg, &format!("d{n}-"), x, y));
+                    out.push_str(&crate::render::paint::svg::nested(
+                        &svg,
+                        &format!("d{n}-"),
+                        x,
+                        y,
+                    ));
                 }
                 Item::Rule { x1, x2, y } => {
                     let _ = write!(

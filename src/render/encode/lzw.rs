@@ -5,7 +5,7 @@
 //! major: the strings of the few bytes a frame is made of stay within a few kilobytes,
 //! in cache), so a step is one load; only the slots written since the last clear are reset. On animation
 //! frames (mostly runs of the transparent index) this is several times faster than a
-//! general encoder (`benches/gif.rs`).
+//! general encoder (`benches/games.rs`).
 
 /// Codes are at most 12 bits wide.
 const MAX_CODES: usize = 4096;

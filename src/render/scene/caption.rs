@@ -5,8 +5,8 @@
 //! centred, and the band it adds below the board. Both backends draw the lines with the
 //! built-in text face's outlines ([`TextFace`]), so PNG, SVG and PDF agree.
 
-use crate::render::font::TextFace;
-use crate::render::theme::Rgba;
+use crate::render::art::font::TextFace;
+use crate::render::spec::theme::Rgba;
 
 /// Most lines a caption takes; the last ends in `…` when the text goes on.
 pub const MAX_LINES: usize = 3;

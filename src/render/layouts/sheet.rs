@@ -4,14 +4,16 @@
 //! Owns the page layout (a grid of cells in page pixels at a resolution) and its two
 //! backends: an SVG page (each diagram is its own SVG, nested; text is glyph outlines) and
 //! a raster page (each diagram is its own pixmap, pasted at whole pixels). A PDF is the
-//! SVG pages through `convert::pdf_pages`. Every
+//! SVG pages through `encode::convert::pdf_pages`. Every
 //! diagram is the same drawing as when rendered alone at its size.
 
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
-use crate::render::font::TextFace;
-use crate::render::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
-use crate::render::{Indexed, RenderError, Renderer, encode};
+use crate::render::art::font::TextFace;
+use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
+use crate::render::encode;
+use crate::render::ground::{Indexed, RenderError};
+use crate::render::Renderer;
 use std::fmt::Write as _;
 
 /// A paper size.
@@ -703,7 +705,7 @@ impl Sheet {
                 Item::Diagram { entry, x, y, size } => {
                     let (position, options) = self.diagram(*entry, *size)?;
                     let svg = renderer.svg(position, &options)?;
-                    out.push_str(&crate::render::svg::nested(
+                    out.push_str(&crate::render::paint::svg::nested(
                         &svg,
                         &format!("d{}-", entry + 1),
                         *x,
@@ -750,9 +752,9 @@ impl Sheet {
     }
 
     /// The estimated cost of drawing this sheet in `format` (page `n` for SVG and PNG, every
-    /// page for PDF), in `render::cost` units: its diagrams, and a PNG's page pixels.
-    pub fn units(&self, format: crate::render::options::Format, n: usize) -> u64 {
-        use crate::render::options::Format;
+    /// page for PDF), in `render::spec::cost` units: its diagrams, and a PNG's page pixels.
+    pub fn units(&self, format: crate::render::spec::options::Format, n: usize) -> u64 {
+        use crate::render::spec::options::Format;
         let pages = match format {
             Format::Pdf => &self.pages[..],
             _ => {
@@ -771,12 +773,12 @@ impl Sheet {
             for item in &page.items {
                 if let Item::Diagram { size, .. } = item {
                     let options = self.diagram_options(*size);
-                    units += crate::render::cost::diagram(&options, diagram_format);
+                    units += crate::render::spec::cost::diagram(&options, diagram_format);
                 }
             }
         }
         match format {
-            Format::Pdf => units * crate::render::cost::PDF_FACTOR,
+            Format::Pdf => units * crate::render::spec::cost::PDF_FACTOR,
             _ => units,
         }
     }
@@ -786,7 +788,7 @@ impl Sheet {
         let pages = (0..self.pages.len())
             .map(|n| self.svg(renderer, n))
             .collect::<Result<Vec<_>, _>>()?;
-        crate::render::convert::pdf_pages(&pages, self.options.paper.points())
+        crate::render::encode::convert::pdf_pages(&pages, self.options.paper.points())
     }
 }
 

@@ -3,8 +3,8 @@
 //! in brackets), NAG glyphs, and a diagram wherever the game marks one, captioned.
 //!
 //! The pipeline, one file each: `flow` turns the game into blocks (paragraphs of words,
-//! diagrams); `pages` sets them on paper; `pdf` writes the pages as a PDF with real text
-//! (`render::pdf_font`) and vector diagrams, `svg` as one SVG; `html` writes the flow as
+//! diagrams); `pages` sets them on paper; `paper` draws the pages as a PDF with real text
+//! (`render::art::pdf_font`) and vector diagrams, or as one SVG; `html` writes the flow as
 //! one self-contained HTML page that reflows.
 
 pub mod flow;
@@ -14,10 +14,11 @@ mod paper;
 
 use crate::chess::annotated::Annotated;
 use crate::chess::describe::Lang;
-use crate::render::font::TextFace;
-use crate::render::options::{CommentMarks, LastMove, RenderOptions};
-use crate::render::sheet::Paper;
-use crate::render::{RenderError, Renderer};
+use crate::render::art::font::TextFace;
+use crate::render::layouts::sheet::Paper;
+use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
+use crate::render::Renderer;
+use crate::render::ground::RenderError;
 
 /// How moves are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -29,7 +30,7 @@ pub enum Notation {
     Letters,
 }
 
-/// What a run of text costs to set and write, in `render::cost` units.
+/// What a run of text costs to set and write, in `render::spec::cost` units.
 const TEXT_UNITS: u64 = 200;
 
 /// Most diagrams in one article.
@@ -146,7 +147,7 @@ impl Article {
         (&d.position, options)
     }
 
-    /// The estimated cost of drawing it, in `render::cost` units: each diagram as a PDF
+    /// The estimated cost of drawing it, in `render::spec::cost` units: each diagram as a PDF
     /// diagram costs, and each run of text as a small diagram's label.
     pub fn units(&self) -> u64 {
         let mut units = 0u64;
@@ -154,7 +155,10 @@ impl Article {
             units += match item {
                 pages::Item::Diagram { n, size, .. } => {
                     let (_, options) = self.diagram(*n, *size);
-                    crate::render::cost::diagram(&options, crate::render::options::Format::Pdf)
+                    crate::render::spec::cost::diagram(
+                        &options,
+                        crate::render::spec::options::Format::Pdf,
+                    )
                 }
                 _ => TEXT_UNITS,
             };

@@ -11,9 +11,13 @@
 //! beside its time: a mark costs in proportion to the board's pixels (an arrow spans
 //! squares whose size grows with the board), and a long arrow over a large board costs
 //! more than the board itself. The README's Reliability section has the table.
+//!
+//! Here in `spec` because a price is known from what is asked (the options, the format, the
+//! position) before any stage runs. The one import up the pipeline is an animation's
+//! [`Frame`] (`layouts::animate`), which [`frames`] prices.
 
-use crate::render::animate::Frame;
-use crate::render::options::{Check, Format, RenderOptions};
+use crate::render::layouts::animate::Frame;
+use crate::render::spec::options::{Check, Format, RenderOptions};
 use thiserror::Error;
 
 /// Per mille of the board's pixels that an arrow adds for each square of the box around
@@ -214,8 +218,8 @@ pub fn megapixels(units: u64) -> String {
 mod tests {
     use super::*;
     use crate::chess::position::Square;
-    use crate::render::options::{Arrow, Marker, MarkerKind};
-    use crate::render::theme::{MarkColor, Rgba};
+    use crate::render::spec::options::{Arrow, Marker, MarkerKind};
+    use crate::render::spec::theme::{MarkColor, Rgba};
 
     fn units(size: u32, arrows: &[(Square, Square)], crosses: usize, format: Format) -> u64 {
         let options = RenderOptions {

@@ -8,9 +8,9 @@
 // Only the service draws cards: the renderer alone (without `server`) has no caller.
 #![cfg_attr(not(feature = "server"), allow(dead_code))]
 
-use crate::render::RenderError;
-use crate::render::font::TextFace;
-use crate::render::options::Format;
+use crate::render::ground::RenderError;
+use crate::render::art::font::TextFace;
+use crate::render::spec::options::Format;
 use std::fmt::Write as _;
 use tiny_skia::{Color, Paint, Pixmap, Rect, Transform};
 
@@ -115,7 +115,7 @@ impl Card {
             }
             Format::Gif | Format::Webp => {
                 let pixmap = self.pixmap()?;
-                let mut image = crate::render::Indexed {
+                let mut image = crate::render::ground::Indexed {
                     width: self.size,
                     height: self.size,
                     ..Default::default()
@@ -128,8 +128,8 @@ impl Card {
                     &mut image,
                 );
                 match format {
-                    Format::Gif => crate::render::convert::gif(&image),
-                    _ => crate::render::convert::webp(&image),
+                    Format::Gif => crate::render::encode::convert::gif(&image),
+                    _ => crate::render::encode::convert::webp(&image),
                 }
             }
             Format::Pdf | Format::Txt => Err(RenderError::Encode(format!(

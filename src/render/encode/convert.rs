@@ -1,8 +1,8 @@
 //! The diagram in other encodings: a vector PDF of its SVG (svg2pdf), and lossless WebP
 //! and a still GIF of the pixels its PNG holds.
 
-use crate::render::lzw::Lzw;
-use crate::render::{Indexed, RenderError};
+use crate::render::encode::lzw::Lzw;
+use crate::render::ground::{Indexed, RenderError};
 
 /// A one-page PDF of `svg`, `dpi` pixels to the inch (72: 1 px = 1 pt). Everything stays
 /// vector: pieces, squares, marks and labels are paths (labels are glyph outlines).

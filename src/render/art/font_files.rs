@@ -6,7 +6,7 @@
 //! operator's choice, like piece sets: none is compiled in, so an image never depends on
 //! what happens to be installed on a machine.
 
-use crate::render::font::{FallbackError, add_fallback_faces};
+use crate::render::art::font::{FallbackError, add_fallback_faces};
 use std::path::{Path, PathBuf};
 
 /// Most font files a folder may hold: a few scripts' regular and bold faces.

@@ -8,11 +8,12 @@
 use crate::chess::game::Game;
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
+use crate::render::art::font::TextFace;
 use crate::render::encode;
-use crate::render::font::TextFace;
-use crate::render::lzw::Lzw;
-use crate::render::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
-use crate::render::{Indexed, RenderError, Renderer};
+use crate::render::encode::lzw::Lzw;
+use crate::render::spec::options::{CommentMarks, Glyph, LastMove, Orientation, RenderOptions};
+use crate::render::Renderer;
+use crate::render::ground::{Indexed, RenderError};
 use std::collections::HashMap;
 
 /// A player bar: the player (title, name, rating) on the left, the clock on the right.

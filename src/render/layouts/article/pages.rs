@@ -4,7 +4,7 @@
 
 use super::flow::{Block, Flow, Word};
 use super::{ArticleOptions, face};
-use crate::render::RenderError;
+use crate::render::ground::RenderError;
 
 const MARGIN: f32 = 54.0;
 const COLUMN_GAP: f32 = 22.0;
@@ -360,7 +360,7 @@ pub fn set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::article::flow::Piece;
+    use crate::render::layouts::article::flow::Piece;
 
     #[test]
     fn no_line_is_wider_than_its_column_even_with_a_word_wider_than_one() {

@@ -1,5 +1,11 @@
 //! Encoding pixels: a tiny-skia pixmap into PNG bytes.
 //!
+//! The last stage, the drawn image written as a file. This file is the PNG encoder (the
+//! format the pipeline is built for); beside it, `deflate` (its compressor), `convert`
+//! (the other formats: PDF from the SVG, WebP and GIF from the indexed pixels) and `lzw`
+//! (GIF's compressor). Reads `ground` and `paint`'s palette (the entries the indexed
+//! composer made), nothing of the layouts.
+//!
 //! Owns the PNG settings. Diagrams have few colours (flat squares, a few hundred
 //! anti-aliasing shades), so an opaque image is written as an 8-bit palette PNG whenever a
 //! palette of at most 256 colours reproduces every pixel within [`PALETTE_TOLERANCE`] per
@@ -9,8 +15,10 @@
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-pub use crate::render::palette::PALETTE_TOLERANCE;
-use crate::render::palette::{ColorMap, boxed};
+internal_mod!(convert, deflate, lzw);
+
+pub use crate::render::paint::palette::PALETTE_TOLERANCE;
+use crate::render::paint::palette::{ColorMap, boxed};
 
 /// More distinct colours than this and the image is written as RGB: no palette is tried.
 const MAX_DISTINCT: usize = 32_768;
@@ -25,7 +33,7 @@ pub struct Scratch {
     raw: Vec<u8>,
     filtered: Vec<u8>,
     deflated: Vec<u8>,
-    deflater: crate::render::deflate::Deflater,
+    deflater: crate::render::encode::deflate::Deflater,
 }
 
 impl std::fmt::Debug for Scratch {
@@ -138,7 +146,7 @@ pub fn rgba_of_indexed(indices: &[u8], palette: &[u8], out: &mut Vec<u8>) {
 /// Premultiplied, opaque RGBA `data` of `w` pixels a row as palette indices into `out`: as
 /// [`png_with`] would palettise it, or, past 32,768 colours, on a fixed palette of
 /// 256 colours (3 bits of red and green, 2 of blue).
-pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::Indexed) {
+pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::render::ground::Indexed) {
     out.indices.clear();
     out.palette.clear();
     if let Some(palette) = palettise(data, w as usize, scratch) {
@@ -162,11 +170,11 @@ pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::r
 /// the bytes and takes about 400 times as long as rendering and encoding (zopfli saved 1.4
 /// points more, sixteen times slower still: not worth it; the book's Print and other formats, "The smallest PNG").
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-pub fn optimize(png: &[u8]) -> Result<Vec<u8>, crate::render::RenderError> {
+pub fn optimize(png: &[u8]) -> Result<Vec<u8>, crate::render::ground::RenderError> {
     let mut options = oxipng::Options::from_preset(6);
     options.strip = oxipng::StripChunks::Safe;
     oxipng::optimize_from_memory(png, &options).map_err(|e| {
-        crate::render::RenderError::Encode(format!("the PNG could not be optimised: {e}"))
+        crate::render::ground::RenderError::Encode(format!("the PNG could not be optimised: {e}"))
     })
 }
 
@@ -199,7 +207,7 @@ pub(crate) fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 
 /// Write the PNG: every row with the Up filter (measured on diagrams: it deflates in half
 /// the time of adaptive filtering, for about 15 % more bytes), deflated by
-/// [`crate::render::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
+/// [`crate::render::encode::deflate`] (runs and a Huffman code fitted to each block) into `scratch`, then
 /// copied into an output of exactly the PNG's size.
 fn write(
     w: u32,

@@ -1,18 +1,24 @@
 //! The scene: a diagram laid out in pixels, ready for either backend.
 //!
 //! Owns geometry: image size, where each square, piece and label goes, in paint order.
-//! Pure: no I/O, no piece artwork, no encoding. `svg.rs` writes a scene as text and
-//! `raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+//! Pure: no I/O, no piece artwork, no encoding. `paint/svg.rs` writes a scene as text and
+//! `paint/raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+//!
+//! This file builds the scene; beside it, the parts it is laid out with: [`figure`] (what
+//! a square holds beyond an orthodox piece), `markers` (square markers), [`region`] (a
+//! part of the board drawn alone) and [`caption`] (the lines under the board). Reads
+//! `spec` and `art` (the label font), nothing after it.
 
 use crate::chess::piece::{Color, Piece};
 use crate::chess::position::{Position, Square};
-use crate::render::caption::{self, TextLine};
+use caption::TextLine;
 use figure::PlacedFigure;
-use crate::render::font::LabelFont;
-use crate::render::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
+use crate::render::art::font::LabelFont;
+use crate::render::spec::options::{Arrow, Check, Coordinates, Glyph, Region, RenderOptions};
 use region::{Cut, clip_polygon};
-use crate::render::theme::{HALO, INK, Page, Rgba, Theme};
+use crate::render::spec::theme::{HALO, INK, Page, Rgba, Theme};
 
+pub mod caption;
 pub mod figure;
 mod markers;
 pub mod region;
@@ -299,8 +305,8 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
     let files = u32::from(region.files());
     let ranks = u32::from(region.ranks());
     let size = options.size.clamp(
-        crate::render::options::MIN_SIZE,
-        crate::render::options::MAX_SIZE,
+        crate::render::spec::options::MIN_SIZE,
+        crate::render::spec::options::MAX_SIZE,
     );
     let bottom = options.orientation.bottom(position.turn);
     let cut = Cut::of(region, position.size(), bottom);
@@ -1069,7 +1075,7 @@ pub fn describe_labels(scene: &Scene, key: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::options::Orientation;
+    use crate::render::spec::options::Orientation;
 
     fn scene(fen_files: u8, size: u32, coordinates: Coordinates) -> Scene {
         let pos = if fen_files == 8 {

@@ -25,7 +25,7 @@
 //! or stored bytes is smallest (stored bytes cap the growth of incompressible input).
 //!
 //! ```
-//! use staunton::render::deflate::Deflater;
+//! use staunton::render::encode::deflate::Deflater;
 //!
 //! let mut deflater = Deflater::default();
 //! let mut out = Vec::new();

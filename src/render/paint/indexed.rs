@@ -19,10 +19,10 @@
 
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::chess::piece::Piece;
-use crate::render::font::LabelFont;
-use crate::render::palette::{Boxes, ColorMap};
-use crate::render::pieces::PieceSet;
-use crate::render::raster::{self, SpriteCache};
+use crate::render::art::font::LabelFont;
+use crate::render::paint::palette::{Boxes, ColorMap};
+use crate::render::art::pieces::PieceSet;
+use crate::render::paint::raster::{self, SpriteCache};
 use crate::render::scene::{Point, Rect, Run, Scene, Shape};
 use std::sync::Arc;
 
@@ -155,7 +155,7 @@ impl Context {
         let mut palette = Builder::default();
         // Background and fills: exact entries, never merged, so a cell's entry names its
         // colour exactly.
-        let opaque = |c: crate::render::theme::Rgba| {
+        let opaque = |c: crate::render::spec::theme::Rgba| {
             (c.a == 255).then(|| u32::from_le_bytes([c.r, c.g, c.b, 255]))
         };
         let background = palette.exact_entry(opaque(scene.background)?)?;
@@ -1199,7 +1199,7 @@ impl Builder {
 mod tests {
     use super::*;
     use crate::Renderer;
-    use crate::render::palette::PALETTE_TOLERANCE;
+    use crate::render::paint::palette::PALETTE_TOLERANCE;
     use crate::request::Request;
 
     /// Compose `query` the way `Renderer::png` does; the scratch and whether it was dirty.
