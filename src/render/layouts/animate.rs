@@ -7,7 +7,6 @@
 
 use crate::chess::game::Game;
 use crate::chess::piece::Color;
-use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
 use crate::render::encode;
 use crate::render::encode::lzw::Lzw;
@@ -16,27 +15,7 @@ use crate::render::Renderer;
 use crate::render::ground::{Indexed, RenderError};
 use std::collections::HashMap;
 
-/// A player bar: the player (title, name, rating) on the left, the clock on the right.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Bar {
-    /// Title, name and rating, as shown.
-    pub player: String,
-    /// The clock, as shown (`1:02:03`, `4:59`), if known.
-    pub clock: Option<String>,
-}
-
-/// One frame of an animation.
-#[derive(Debug, Clone)]
-pub struct Frame {
-    /// The position shown.
-    pub position: Position,
-    /// How to draw it (the same options as a still diagram).
-    pub options: RenderOptions,
-    /// How long it shows, in hundredths of a second.
-    pub delay: u16,
-    /// The bars above and below the board, if any.
-    pub bars: Option<[Bar; 2]>,
-}
+pub use crate::render::spec::frame::{Bar, Frame};
 
 /// A game to animate, validated (by `request::GameRequest`): the plies shown, how long
 /// each shows, every frame's options, whether player bars are drawn, and each shown ply's

@@ -13,10 +13,9 @@
 //! more than the board itself. The README's Reliability section has the table.
 //!
 //! Here in `spec` because a price is known from what is asked (the options, the format, the
-//! position) before any stage runs. The one import up the pipeline is an animation's
-//! [`Frame`] (`layouts::animate`), which [`frames`] prices.
+//! position, an animation's [`Frame`]s) before any stage runs.
 
-use crate::render::layouts::animate::Frame;
+use crate::render::spec::frame::Frame;
 use crate::render::spec::options::{Check, Format, RenderOptions};
 use thiserror::Error;
 
