@@ -42,7 +42,22 @@ impl Answer {
 }
 
 async fn get(state: &Arc<AppState>, uri: &str) -> Answer {
-    let request = Request::get(uri).body(Body::empty()).expect("request");
+    send(
+        state,
+        Request::get(uri).body(Body::empty()).expect("request"),
+    )
+    .await
+}
+
+async fn post(state: &Arc<AppState>, uri: &str, body: String) -> Answer {
+    send(
+        state,
+        Request::post(uri).body(Body::from(body)).expect("request"),
+    )
+    .await
+}
+
+async fn send(state: &Arc<AppState>, request: Request<Body>) -> Answer {
     let response = app(state.clone())
         .oneshot(request)
         .await
@@ -443,22 +458,6 @@ fn long_named_game(n: usize) -> String {
     format!(
         "[White \"{name}\"]\n[Black \"{name}\"]\n[Event \"Casual\"]\n\n1. e4 e5 {{[#]}} 2. Nf3 Nc6 *\n"
     )
-}
-
-async fn post(state: &Arc<AppState>, uri: &str, body: String) -> Answer {
-    let request = Request::post(uri).body(Body::from(body)).expect("request");
-    let response = app(state.clone())
-        .oneshot(request)
-        .await
-        .expect("infallible");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.expect("body");
-    Answer {
-        status,
-        headers,
-        body: body.to_bytes().to_vec(),
-    }
 }
 
 /// The freeze a probe found: long player names were laid out on the async workers, so two
