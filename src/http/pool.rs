@@ -261,10 +261,11 @@ pub(super) async fn render(
     if state.fault.is_none() {
         let start = Instant::now();
         let (position, options) = (&request.position, &request.options);
+        // Priced once, above: quick by its units, then by what the renderer holds.
         let quick = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            state
-                .renderer
-                .render_if_quick(position, options, request.format, cost::QUICK_UNITS)
+            (units <= cost::QUICK_UNITS)
+                .then(|| state.renderer.render_if_held(position, options, request.format))
+                .flatten()
         }));
         match quick {
             Ok(Some(out)) => {

@@ -221,7 +221,9 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
         let set = self.set(options)?;
-        self.png_of(&self.scene(position, options), set)
+        let scene = self.scene(position, options);
+        let labels = raster::labels_in_margin(&scene, self.font);
+        self.png_of(&scene, set, labels)
     }
 
     /// `position` in `format` if that is quick: its estimated cost (`cost::diagram`, which
@@ -239,6 +241,18 @@ impl Renderer {
         if cost::position(position, options, format) > max_units {
             return None;
         }
+        self.render_if_held(position, options, format)
+    }
+
+    /// [`Renderer::render_if_quick`] for a render its caller has already priced within
+    /// its bound (the service, which prices every render for admission): `None` when its
+    /// format or a context not yet held makes it slow.
+    pub(crate) fn render_if_held(
+        &self,
+        position: &Position,
+        options: &RenderOptions,
+        format: Format,
+    ) -> Option<Result<Vec<u8>, RenderError>> {
         match format {
             Format::Svg | Format::Txt => return Some(self.render(position, options, format)),
             Format::Png => {}
@@ -251,16 +265,19 @@ impl Renderer {
         };
         let scene = self.scene(position, options);
         let labels = raster::labels_in_margin(&scene, self.font);
-        indexed::has_context(&scene, set, &self.tiles, labels).then(|| self.png_of(&scene, set))
+        indexed::has_context(&scene, set, &self.tiles, labels)
+            .then(|| self.png_of(&scene, set, labels))
     }
 
-    /// [`Renderer::png`] of a laid-out scene.
+    /// [`Renderer::png`] of a laid-out scene (`labels`: whether its labels all lie in the
+    /// margin, `raster::labels_in_margin`, known once per scene).
     fn png_of(
         &self,
         scene: &Scene,
         set: &crate::render::art::pieces::PieceSet,
+        labels: bool,
     ) -> Result<Vec<u8>, RenderError> {
-        with_workspace(|ws| self.png_in(scene, set, ws))
+        with_workspace(|ws| self.png_in(scene, set, labels, ws))
     }
 
     /// Render `scene` as PNG in `ws`: composed as palette indices when the board's context
@@ -270,10 +287,11 @@ impl Renderer {
         &self,
         scene: &Scene,
         set: &crate::render::art::pieces::PieceSet,
+        labels: bool,
         ws: &mut Workspace,
     ) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
-        if self.compose_in(scene, set, ws)? {
+        if self.compose_in(scene, set, labels, ws)? {
             let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
             return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
         }
@@ -287,10 +305,10 @@ impl Renderer {
         &self,
         scene: &Scene,
         set: &crate::render::art::pieces::PieceSet,
+        labels: bool,
         ws: &mut Workspace,
     ) -> Result<bool, RenderError> {
         let (w, h) = (scene.width, scene.height);
-        let labels = raster::labels_in_margin(scene, self.font);
         let caches = (&self.sprites, &self.tiles);
         let context = indexed::context(scene, set, caches, self.font, labels);
         if let Some(context) = context {
@@ -327,8 +345,9 @@ impl Renderer {
         let scene = self.scene(position, options);
         out.width = scene.width;
         out.height = scene.height;
+        let labels = raster::labels_in_margin(&scene, self.font);
         with_workspace(|ws| {
-            if self.compose_in(&scene, set, ws)? {
+            if self.compose_in(&scene, set, labels, ws)? {
                 // Handed over, not copied: the next composition refills the buffers.
                 std::mem::swap(&mut out.indices, &mut ws.indexed.indices);
                 std::mem::swap(&mut out.palette, &mut ws.indexed.palette);
@@ -350,8 +369,9 @@ impl Renderer {
         let set = self.set(options)?;
         let scene = self.scene(position, options);
         let mut pixels = Vec::new();
+        let labels = raster::labels_in_margin(&scene, self.font);
         with_workspace(|ws| {
-            if self.compose_in(&scene, set, ws)? {
+            if self.compose_in(&scene, set, labels, ws)? {
                 encode::rgba_of_indexed(&ws.indexed.indices, &ws.indexed.palette, &mut pixels);
             } else {
                 encode::rgba_of(&ws.pixels, scene.width, &mut ws.encode, &mut pixels);
