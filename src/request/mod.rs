@@ -45,9 +45,10 @@ pub use params::{GAME_PARAMS, PARAMS, Param, ParamKind};
 pub use values::{Annotations, parse_lang};
 pub(crate) use values::{command_size, parse_annotations, parse_fen, parse_flag, parse_reading};
 // What the other parts of the request (sheets, cards, marks, pages) read through `super::`.
-use game::choose_game;
 use params::param;
-use values::{items, parse_arrow, parse_color, parse_piece_set};
+use values::{items, parse_arrow, parse_color};
+#[cfg(feature = "server")]
+use {game::choose_game, values::parse_piece_set};
 
 /// Longest accepted `fen` value, in bytes: room for a 16×16 board in Fairy FEN.
 pub const MAX_FEN_BYTES: usize = 1024;
