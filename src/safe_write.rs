@@ -77,6 +77,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
 
 /// Write every file of `files`, or none: all are written to temporaries first and renamed
 /// into place only when every one is written (devices get their bytes last).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's worksheets
 pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut ready = Vec::with_capacity(files.len());
     for (path, bytes) in files {
@@ -103,6 +104,7 @@ pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
 }
 
 /// A file of [`write_all`] ready to be put in place.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 enum Prepared<'a> {
     Through(&'a Path),
     Replace(Temporary, &'a Path),

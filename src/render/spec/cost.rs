@@ -74,9 +74,11 @@ pub const ENCODER_FACTOR: u64 = 1200;
 /// lines. The heaviest text is an article's: a POSTed PGN of 64 KiB of comments took
 /// 12.4 ms to read and lay out (`cargo bench --bench text`, `article/comments-64KiB`),
 /// about 190 ns a byte; long names cost far less, as only what the box shows is measured.
+#[cfg_attr(not(feature = "server"), allow(dead_code))] // only the service admits text
 pub const TEXT_BYTE: u64 = 200;
 
 /// What reading and laying out `bytes` of a request's text costs.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub fn text(bytes: usize) -> u64 {
     (bytes as u64).saturating_mul(TEXT_BYTE)
 }
