@@ -1,7 +1,7 @@
 //! Piece sets: the artwork of each piece, parsed once, ready for both backends.
 //!
 //! Owns loading and checking piece SVGs. A set holds, for each of the 16 pieces, a parsed
-//! usvg tree (rasterised into sprites by `paint/raster.rs`) and a normalised `<symbol>` body
+//! usvg tree (rasterised into sprites by `paint/raster/`) and a normalised `<symbol>` body
 //! (written once per used piece by `paint/svg.rs`). The built-in sets are compiled into the
 //! binary. A set may also carry a hinted drawing of each piece, which raster output uses
 //! for squares under [`HINT_BELOW_PX`] (vector output, scaled by its viewer, always draws

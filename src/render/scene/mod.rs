@@ -2,7 +2,7 @@
 //!
 //! Owns geometry: image size, where each square, piece and label goes, in paint order.
 //! Pure: no I/O, no piece artwork, no encoding. `paint/svg.rs` writes a scene as text and
-//! `paint/raster.rs` paints it; because both draw the same scene, PNG and SVG look the same.
+//! `paint/raster/` paints it; because both draw the same scene, PNG and SVG look the same.
 //!
 //! This file builds the scene; beside it, the parts it is laid out with: [`figure`] (what
 //! a square holds beyond an orthodox piece), `markers` (square markers), [`region`] (a

@@ -1,6 +1,6 @@
 //! The raster backend: paints a [`Scene`] into a tiny-skia pixmap.
 //!
-//! Owns pixels. Pieces are sprites: each piece is rasterised by resvg once per
+//! Owns pixels (its stamps in `stamp`). Pieces are sprites: each piece is rasterised by resvg once per
 //! (set, piece, square size) and kept in a [`SpriteCache`] bounded by bytes; every other
 //! shape (marks, arrows, circles, crosses) is a stamp, painted once at its origin and kept
 //! there too. A render is copies and blends of cached pixels and a few small glyph fills:
@@ -17,6 +17,10 @@ use resvg::tiny_skia::{
     RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
 };
 use std::sync::Arc;
+
+mod stamp;
+pub(crate) use stamp::{Stamp, describe, footprint};
+use stamp::{moved, stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SpriteKey {
@@ -46,12 +50,6 @@ pub struct SpriteCache {
 impl Weight for Pixmap {
     fn weight(&self) -> usize {
         self.data().len()
-    }
-}
-
-impl Weight for Stamp {
-    fn weight(&self) -> usize {
-        self.rows.capacity() * 8 + self.pixels.capacity()
     }
 }
 
@@ -724,283 +722,6 @@ fn paint_glow(pixmap: &mut PixmapMut, center: Point, radius: f32, stops: &[(f32,
         pixmap.fill_path(&path, &paint, FillRule::Winding, id, None);
     }
 }
-
-/// Most pixels a shape's stamp may span (its reach, before the unpainted parts are
-/// dropped); a larger shape (a long diagonal arrow on a very large board) is painted in
-/// place.
-const MAX_STAMP_PIXELS: u64 = 1 << 20;
-
-/// A shape painted once on transparent pixels at the origin of the pixels it reaches:
-/// each row's painted run, premultiplied RGBA. Blending it where a scene puts the shape
-/// gives what painting the shape there gives (tiny-skia's rasteriser is exact under whole
-/// pixel translation), and touches only the painted pixels.
-#[derive(Debug)]
-pub(crate) struct Stamp {
-    /// Per row, the painted columns `start..end` (empty when none).
-    rows: Vec<(u32, u32)>,
-    /// The runs' pixels, row after row.
-    pixels: Vec<u8>,
-}
-
-impl Stamp {
-    /// `shape` (already moved to the origin) painted on `w` × `h` transparent pixels.
-    fn of(shape: &Shape, w: u32, h: u32) -> Stamp {
-        let (mut rows, mut pixels) = (Vec::with_capacity(h as usize), Vec::new());
-        if let Some(mut pixmap) = Pixmap::new(w, h) {
-            paint_shape(&mut pixmap.as_mut(), shape);
-            for row in pixmap.data().chunks_exact(w as usize * 4) {
-                let painted = |p: &[u8]| p[3] != 0;
-                let start = row.chunks_exact(4).position(painted).unwrap_or(0);
-                let end = row.chunks_exact(4).rposition(painted).map_or(0, |e| e + 1);
-                pixels.extend_from_slice(&row[start * 4..end.max(start) * 4]);
-                rows.push((start as u32, end.max(start) as u32));
-            }
-        }
-        Stamp { rows, pixels }
-    }
-
-    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), clipped to the pixmap
-    /// and to `within`.
-    fn blend(&self, pixmap: &mut PixmapMut, x: u32, y: u32, within: Option<&[Run]>) {
-        let (w, h) = (pixmap.width(), pixmap.height());
-        let stride = w as usize * 4;
-        let data = pixmap.data_mut();
-        let mut at = 0;
-        for (row, &(start, end)) in (y..h).zip(&self.rows) {
-            let painted = &self.pixels[at..at + (end - start) as usize * 4];
-            at += painted.len();
-            let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
-            if from >= to {
-                continue;
-            }
-            let rect = Rect {
-                x: from,
-                y: row,
-                w: to - from,
-                h: 1,
-            };
-            clip(within, rect, &mut |_, x0, x1| {
-                let src = &painted[(x0 - from) as usize * 4..(x1 - from) as usize * 4];
-                let dst = &mut data[row as usize * stride + x0 as usize * 4..];
-                blend_into(dst, stride, src, src.len(), 1);
-            });
-        }
-    }
-
-    /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), which may lie before
-    /// the pixmap's origin (a part of a stamp cut out for one cell), clipped to the pixmap.
-    fn blend_at(&self, pixmap: &mut PixmapMut, (x, y): (i64, i64)) {
-        let (w, h) = (i64::from(pixmap.width()), i64::from(pixmap.height()));
-        let stride = w as usize * 4;
-        let data = pixmap.data_mut();
-        let mut at = 0;
-        for (row, &(start, end)) in (y..).zip(&self.rows) {
-            let painted = &self.pixels[at..at + (end - start) as usize * 4];
-            at += painted.len();
-            if row >= h {
-                break;
-            }
-            let (from, to) = ((x + i64::from(start)).max(0), (x + i64::from(end)).min(w));
-            if row < 0 || from >= to {
-                continue;
-            }
-            let skip = (from - x - i64::from(start)) as usize * 4;
-            let src = &painted[skip..skip + (to - from) as usize * 4];
-            let dst = &mut data[row as usize * stride + from as usize * 4..];
-            blend_into(dst, stride, src, src.len(), 1);
-        }
-    }
-}
-
-/// The stamp of `shape` in a `w` × `h` image from the stamp cache, and where its origin
-/// goes; `None` for a shape reaching too many pixels. The stamp is cut where the image
-/// ends, as painting in place cuts the path there (tiny-skia clips curves by splitting
-/// them, which moves their edges a little; see [`cut_at_edges`]).
-fn stamp(
-    sprites: &SpriteCache,
-    shape: &Shape,
-    (w, h): (u32, u32),
-) -> Option<(Arc<Stamp>, u32, u32)> {
-    let mut at = reach(shape);
-    at.w = at.w.min(w.saturating_sub(at.x));
-    at.h = at.h.min(h.saturating_sub(at.y));
-    if at.w == 0 || at.h == 0 || u64::from(at.w) * u64::from(at.h) > MAX_STAMP_PIXELS {
-        return None;
-    }
-    let (dx, dy) = (at.x as f32, at.y as f32);
-    let key = stamp_key(shape, (dx, dy), (at.w, at.h));
-    let stamp = sprites.stamps.get_with(key, || {
-        Arc::new(Stamp::of(&moved(shape, dx, dy), at.w, at.h))
-    });
-    Some((stamp, at.x, at.y))
-}
-
-/// The painted run of each row of `shape` inside `w` × `h`, as one-row rectangles given
-/// to `out`; `false` (nothing given) when the shape has no stamp, and the caller must
-/// bound it another way.
-pub(crate) fn footprint(
-    sprites: &SpriteCache,
-    shape: &Shape,
-    (w, h): (u32, u32),
-    out: &mut impl FnMut(Rect),
-) -> bool {
-    let Some((stamp, x, y)) = stamp(sprites, shape, (w, h)) else {
-        return false;
-    };
-    for (row, &(start, end)) in (y..h).zip(&stamp.rows) {
-        let (from, to) = (x.saturating_add(start), x.saturating_add(end).min(w));
-        if from < to {
-            out(Rect {
-                x: from,
-                y: row,
-                w: to - from,
-                h: 1,
-            });
-        }
-    }
-    true
-}
-
-/// `shape` moved by (−`dx`, −`dy`).
-fn moved(shape: &Shape, dx: f32, dy: f32) -> Shape {
-    let at = |p: &Point| (p.0 - dx, p.1 - dy);
-    match shape {
-        Shape::Rect { rect, color } => Shape::Rect {
-            rect: Rect {
-                x: rect.x.saturating_sub(dx as u32),
-                y: rect.y.saturating_sub(dy as u32),
-                ..*rect
-            },
-            color: *color,
-        },
-        Shape::Polygon { points, color } => Shape::Polygon {
-            points: points.iter().map(at).collect(),
-            color: *color,
-        },
-        Shape::Line {
-            points,
-            width,
-            color,
-        } => Shape::Line {
-            points: points.iter().map(at).collect(),
-            width: *width,
-            color: *color,
-        },
-        Shape::Ring {
-            center,
-            radius,
-            width,
-            color,
-        } => Shape::Ring {
-            center: at(center),
-            radius: *radius,
-            width: *width,
-            color: *color,
-        },
-        Shape::Disc {
-            center,
-            radius,
-            color,
-        } => Shape::Disc {
-            center: at(center),
-            radius: *radius,
-            color: *color,
-        },
-        Shape::Glow {
-            center,
-            radius,
-            stops,
-        } => Shape::Glow {
-            center: at(center),
-            radius: *radius,
-            stops: stops.clone(),
-        },
-    }
-}
-
-/// The exact description of [`moved`]`(shape, dx, dy)` painted on `w` × `h` pixels.
-fn stamp_key(shape: &Shape, origin: (f32, f32), (w, h): (u32, u32)) -> Vec<u8> {
-    let mut key = Vec::with_capacity(64);
-    key.extend_from_slice(&w.to_le_bytes());
-    key.extend_from_slice(&h.to_le_bytes());
-    describe(shape, origin, &mut key);
-    key
-}
-
-/// Append the exact description of `shape` moved by (−`dx`, −`dy`) to `key`: shapes with
-/// equal descriptions paint the same pixels relative to their origins (for cache keys).
-pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
-    let num = |key: &mut Vec<u8>, v: f32| key.extend_from_slice(&v.to_bits().to_le_bytes());
-    let colour = |key: &mut Vec<u8>, c: &Rgba| key.extend_from_slice(&[c.r, c.g, c.b, c.a]);
-    let points = |key: &mut Vec<u8>, points: &[Point]| {
-        key.extend_from_slice(&(points.len() as u32).to_le_bytes());
-        for p in points {
-            num(key, p.0 - dx);
-            num(key, p.1 - dy);
-        }
-    };
-    match shape {
-        Shape::Rect { rect, color } => {
-            key.push(0);
-            let (x, y) = (rect.x as f32 - dx, rect.y as f32 - dy);
-            for v in [x, y, rect.w as f32, rect.h as f32] {
-                num(key, v);
-            }
-            colour(key, color);
-        }
-        Shape::Polygon { points: p, color } => {
-            key.push(1);
-            points(key, p);
-            colour(key, color);
-        }
-        Shape::Line {
-            points: p,
-            width,
-            color,
-        } => {
-            key.push(2);
-            points(key, p);
-            num(key, *width);
-            colour(key, color);
-        }
-        Shape::Ring {
-            center,
-            radius,
-            width,
-            color,
-        } => {
-            key.push(3);
-            points(key, &[*center]);
-            num(key, *radius);
-            num(key, *width);
-            colour(key, color);
-        }
-        Shape::Disc {
-            center,
-            radius,
-            color,
-        } => {
-            key.push(4);
-            points(key, &[*center]);
-            num(key, *radius);
-            colour(key, color);
-        }
-        Shape::Glow {
-            center,
-            radius,
-            stops,
-        } => {
-            key.push(5);
-            points(key, &[*center]);
-            num(key, *radius);
-            for (offset, c) in stops {
-                num(key, *offset);
-                colour(key, c);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
