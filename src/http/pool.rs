@@ -13,6 +13,7 @@
 
 use super::{AppError, AppState};
 use crate::render::cancel::Cancel;
+use crate::render::pieces::PieceSet;
 use crate::render::spec::cost;
 use crate::render::{RenderError, Renderer};
 use crate::request::Request;
@@ -253,7 +254,7 @@ pub(super) fn rendered(out: Result<Vec<u8>, RenderError>) -> Result<Bytes, AppEr
 /// installed every render goes to the pool.
 pub(super) async fn render(
     state: Arc<AppState>,
-    request: Request,
+    (request, set): (Request, Arc<PieceSet>),
     deadline: Deadline,
 ) -> Result<Bytes, AppError> {
     let units = cost::position(&request.position, &request.options, request.format);
@@ -264,7 +265,7 @@ pub(super) async fn render(
         // Priced once, above: quick by its units, then by what the renderer holds.
         let quick = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             (units <= cost::QUICK_UNITS)
-                .then(|| state.renderer.render_if_held(position, options, request.format))
+                .then(|| state.renderer.render_if_held(&set, position, options, request.format))
                 .flatten()
         }));
         match quick {
@@ -292,7 +293,7 @@ pub(super) async fn render(
         if let Some(hook) = &hook {
             hook(&request);
         }
-        renderer.render(&request.position, &request.options, request.format)
+        renderer.render_with(&set, &request.position, &request.options, request.format)
     };
     let what = ("diagram", request_format);
     blocking(&state, admitted, what, job).await

@@ -10,6 +10,7 @@ use super::{AppError, AppState, metrics, move_list};
 use crate::render::Renderer;
 use crate::render::animate;
 use crate::render::options::{Format, RenderOptions};
+use crate::render::pieces::PieceSet;
 use crate::render::spec::cost;
 use crate::request::{GameRequest, Request};
 use axum::Router;
@@ -197,20 +198,21 @@ async fn diagram(
     let limits = state.config.limits;
     let request = prepare(&state, (query.text_bytes(), deadline), move |renderer| {
         let request = Request::read(&query, path_format, &limits).map_err(AppError::bad_request)?;
-        known_set(renderer, &request.options)?;
-        Ok(request)
+        let set = known_set(renderer, &request.options)?;
+        Ok((request, set))
     })
     .await?;
-    let image = Image::new(request.cache_key(), request.format.content_type());
+    let image = Image::new(request.0.cache_key(), request.0.format.content_type());
     let made = render(state.clone(), request, deadline);
     answer::cached(&state, &headers, image, made).await
 }
 
-/// 400 when `options` name a piece set the renderer has not loaded.
-fn known_set(renderer: &Renderer, options: &RenderOptions) -> Result<(), AppError> {
+/// The piece set `options` name, looked up once for the whole request; 400 when the
+/// renderer has not loaded it.
+fn known_set(renderer: &Renderer, options: &RenderOptions) -> Result<Arc<PieceSet>, AppError> {
     renderer
-        .set(options)
-        .map(|_| ())
+        .shared_set(options)
+        .cloned()
         .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))
 }
 

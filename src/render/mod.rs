@@ -41,9 +41,11 @@ pub use spec::cost::CostError;
 use crate::cache::{ByteCache, Usage};
 use crate::chess::position::Position;
 use art::font::LabelFont;
+use art::pieces::PieceSet;
 use art::pieces::PieceSets;
 use encode::convert;
-use paint::indexed::{self, Tiles};
+use paint::compose::{self, Canvas, Painters, Pixels};
+use paint::indexed::Tiles;
 use paint::raster::{self, SpriteCache};
 use paint::svg;
 use scene::Scene;
@@ -61,17 +63,16 @@ thread_local! {
     static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
 }
 
-/// A thread's buffers: RGBA pixels, indexed composition, encoder.
+/// A thread's buffers: the painters' canvas and the encoder's.
 #[derive(Default)]
 struct Workspace {
-    pixels: Vec<u8>,
-    indexed: indexed::Scratch,
+    canvas: Canvas,
     encode: encode::Scratch,
 }
 
 impl Workspace {
     fn capacity(&self) -> usize {
-        self.pixels.capacity() + self.indexed.capacity() + self.encode.capacity()
+        self.canvas.capacity() + self.encode.capacity()
     }
 }
 
@@ -162,33 +163,32 @@ impl Renderer {
         &self.sets
     }
 
-    /// The sprite cache (for tests).
-    pub fn sprites(&self) -> &SpriteCache {
-        &self.sprites
-    }
-
-    /// The caches of palette contexts and cell tiles (for tests).
-    pub fn tiles(&self) -> &Tiles {
-        &self.tiles
-    }
-
     /// Lay out `position` as `options` ask.
-    pub fn scene(&self, position: &Position, options: &RenderOptions) -> Scene {
+    pub(crate) fn layout(&self, position: &Position, options: &RenderOptions) -> Scene {
         scene::build(position, options, self.font)
+    }
+
+    /// What `set` is painted with here.
+    fn painters<'a>(&'a self, set: &'a PieceSet) -> Painters<'a> {
+        Painters {
+            set,
+            sprites: &self.sprites,
+            tiles: &self.tiles,
+            font: self.font,
+        }
     }
 
     /// Render `position` as SVG text, titled with its description in `options.lang` (for
     /// screen readers).
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
-        let set = self.set(options)?;
+        Ok(self.svg_with(self.set(options)?, position, options))
+    }
+
+    /// [`Renderer::svg`] in `set`.
+    fn svg_with(&self, set: &PieceSet, position: &Position, options: &RenderOptions) -> String {
         let title = crate::chess::describe::describe_in(position, options.lang);
-        Ok(svg::write_with(
-            &self.scene(position, options),
-            set,
-            self.font,
-            Some(&title),
-            &self.svg_parts,
-        ))
+        let scene = self.layout(position, options);
+        svg::write_with(&scene, set, self.font, Some(&title), &self.svg_parts)
     }
 
     /// `position` as a text board in `options.text_style`, for terminals and text
@@ -205,7 +205,7 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<resvg::tiny_skia::Pixmap, RenderError> {
         let set = self.set(options)?;
-        let scene = self.scene(position, options);
+        let scene = self.layout(position, options);
         raster::paint(&scene, set, &self.sprites, self.font)
             .ok_or(RenderError::Allocate(scene.width, scene.height))
     }
@@ -220,10 +220,7 @@ impl Renderer {
         position: &Position,
         options: &RenderOptions,
     ) -> Result<Vec<u8>, RenderError> {
-        let set = self.set(options)?;
-        let scene = self.scene(position, options);
-        let labels = raster::labels_in_margin(&scene, self.font);
-        self.png_of(&scene, set, labels)
+        self.png_of(&self.layout(position, options), self.set(options)?)
     }
 
     /// `position` in `format` if that is quick: its estimated cost (`cost::diagram`, which
@@ -241,94 +238,48 @@ impl Renderer {
         if cost::position(position, options, format) > max_units {
             return None;
         }
-        self.render_if_held(position, options, format)
+        match self.set(options) {
+            Ok(set) => self.render_if_held(set, position, options, format),
+            Err(e) => Some(Err(e)),
+        }
     }
 
-    /// [`Renderer::render_if_quick`] for a render its caller has already priced within
-    /// its bound (the service, which prices every render for admission): `None` when its
-    /// format or a context not yet held makes it slow.
+    /// [`Renderer::render_if_quick`] in `set`, for a render its caller has already priced
+    /// within its bound (the service, which prices every render for admission): `None`
+    /// when its format or a context not yet held makes it slow.
     pub(crate) fn render_if_held(
         &self,
+        set: &PieceSet,
         position: &Position,
         options: &RenderOptions,
         format: Format,
     ) -> Option<Result<Vec<u8>, RenderError>> {
         match format {
-            Format::Svg | Format::Txt => return Some(self.render(position, options, format)),
+            Format::Svg | Format::Txt => {
+                return Some(self.render_with(set, position, options, format));
+            }
             Format::Png => {}
             // PDF conversion and the other encoders take longer: the pool.
             Format::Pdf | Format::Webp | Format::Gif => return None,
         }
-        let set = match self.set(options) {
-            Ok(set) => set,
-            Err(e) => return Some(Err(e)),
-        };
-        let scene = self.scene(position, options);
-        let labels = raster::labels_in_margin(&scene, self.font);
-        indexed::has_context(&scene, set, &self.tiles, labels)
-            .then(|| self.png_of(&scene, set, labels))
+        let scene = self.layout(position, options);
+        compose::is_held(&scene, self.painters(set)).then(|| self.png_of(&scene, set))
     }
 
-    /// [`Renderer::png`] of a laid-out scene (`labels`: whether its labels all lie in the
-    /// margin, `raster::labels_in_margin`, known once per scene).
-    fn png_of(
-        &self,
-        scene: &Scene,
-        set: &crate::render::art::pieces::PieceSet,
-        labels: bool,
-    ) -> Result<Vec<u8>, RenderError> {
-        with_workspace(|ws| self.png_in(scene, set, labels, ws))
-    }
-
-    /// Render `scene` as PNG in `ws`: composed as palette indices when the board's context
-    /// covers it (painting RGBA only for what it does not), else painted in RGBA and
-    /// encoded by `encode::png_with`.
-    fn png_in(
-        &self,
-        scene: &Scene,
-        set: &crate::render::art::pieces::PieceSet,
-        labels: bool,
-        ws: &mut Workspace,
-    ) -> Result<Vec<u8>, RenderError> {
+    /// The PNG of a laid-out scene: painted by `paint::compose` in this thread's canvas,
+    /// then encoded.
+    fn png_of(&self, scene: &Scene, set: &PieceSet) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
-        if self.compose_in(scene, set, labels, ws)? {
-            let (indices, palette) = (&ws.indexed.indices, &ws.indexed.palette);
-            return Ok(encode::indexed_png(indices, palette, w, h, &mut ws.encode));
-        }
-        Ok(encode::png_with(&ws.pixels, w, h, &mut ws.encode))
-    }
-
-    /// Compose `scene` as palette indices in `ws.indexed` (`true`) when the board's context
-    /// covers it, painting RGBA only where it does not; else paint it all in RGBA in
-    /// `ws.pixels` (`false`).
-    fn compose_in(
-        &self,
-        scene: &Scene,
-        set: &crate::render::art::pieces::PieceSet,
-        labels: bool,
-        ws: &mut Workspace,
-    ) -> Result<bool, RenderError> {
-        let (w, h) = (scene.width, scene.height);
-        let caches = (&self.sprites, &self.tiles);
-        let context = indexed::context(scene, set, caches, self.font, labels);
-        if let Some(context) = context {
-            let layers = (set, &self.sprites, &self.tiles);
-            if indexed::compose(&context, scene, layers, self.font, labels, &mut ws.indexed) {
-                // Only the dirty runs are read: paint just those.
-                let within = Some(ws.indexed.dirty());
-                let (sprites, pixels) = (&self.sprites, &mut ws.pixels);
-                if !raster::paint_within(scene, set, sprites, self.font, within, pixels) {
-                    return Err(RenderError::Allocate(w, h));
-                }
-            }
-            if indexed::convert(&context, &ws.pixels, &mut ws.indexed) {
-                return Ok(true);
-            }
-        }
-        if !raster::paint_buffer(scene, set, &self.sprites, self.font, &mut ws.pixels) {
-            return Err(RenderError::Allocate(w, h));
-        }
-        Ok(false)
+        with_workspace(|ws| {
+            Ok(
+                match compose::paint(scene, self.painters(set), &mut ws.canvas)? {
+                    Pixels::Indexed { indices, palette } => {
+                        encode::indexed_png(indices, palette, w, h, &mut ws.encode)
+                    }
+                    Pixels::Rgba(pixels) => encode::png_with(pixels, w, h, &mut ws.encode),
+                },
+            )
+        })
     }
 
     /// Render `position` as palette indices and their palette, as its PNG holds them (for
@@ -341,18 +292,29 @@ impl Renderer {
         options: &RenderOptions,
         out: &mut Indexed,
     ) -> Result<(), RenderError> {
-        let set = self.set(options)?;
-        let scene = self.scene(position, options);
+        self.indexed_with(self.set(options)?, position, options, out)
+    }
+
+    /// [`Renderer::indexed`] in `set`.
+    fn indexed_with(
+        &self,
+        set: &PieceSet,
+        position: &Position,
+        options: &RenderOptions,
+        out: &mut Indexed,
+    ) -> Result<(), RenderError> {
+        let scene = self.layout(position, options);
         out.width = scene.width;
         out.height = scene.height;
-        let labels = raster::labels_in_margin(&scene, self.font);
         with_workspace(|ws| {
-            if self.compose_in(&scene, set, labels, ws)? {
+            match compose::paint(&scene, self.painters(set), &mut ws.canvas)? {
                 // Handed over, not copied: the next composition refills the buffers.
-                std::mem::swap(&mut out.indices, &mut ws.indexed.indices);
-                std::mem::swap(&mut out.palette, &mut ws.indexed.palette);
-            } else {
-                encode::indexed_of(&ws.pixels, scene.width, &mut ws.encode, out);
+                Pixels::Indexed { .. } => {
+                    ws.canvas.take_indexed(&mut out.indices, &mut out.palette)
+                }
+                Pixels::Rgba(pixels) => {
+                    encode::indexed_of(pixels, scene.width, &mut ws.encode, out)
+                }
             }
             Ok(())
         })
@@ -367,14 +329,16 @@ impl Renderer {
         options: &RenderOptions,
     ) -> Result<RgbaImage, RenderError> {
         let set = self.set(options)?;
-        let scene = self.scene(position, options);
+        let scene = self.layout(position, options);
         let mut pixels = Vec::new();
-        let labels = raster::labels_in_margin(&scene, self.font);
         with_workspace(|ws| {
-            if self.compose_in(&scene, set, labels, ws)? {
-                encode::rgba_of_indexed(&ws.indexed.indices, &ws.indexed.palette, &mut pixels);
-            } else {
-                encode::rgba_of(&ws.pixels, scene.width, &mut ws.encode, &mut pixels);
+            match compose::paint(&scene, self.painters(set), &mut ws.canvas)? {
+                Pixels::Indexed { indices, palette } => {
+                    encode::rgba_of_indexed(indices, palette, &mut pixels)
+                }
+                Pixels::Rgba(rgba) => {
+                    encode::rgba_of(rgba, scene.width, &mut ws.encode, &mut pixels)
+                }
             }
             Ok::<_, RenderError>(())
         })?;
@@ -392,19 +356,28 @@ impl Renderer {
         options: &RenderOptions,
         format: Format,
     ) -> Result<Vec<u8>, RenderError> {
+        self.render_with(self.set(options)?, position, options, format)
+    }
+
+    /// [`Renderer::render`] in `set`, already looked up (by [`Renderer::set`]): the service
+    /// looks a request's set up once, when it reads the request.
+    pub(crate) fn render_with(
+        &self,
+        set: &PieceSet,
+        position: &Position,
+        options: &RenderOptions,
+        format: Format,
+    ) -> Result<Vec<u8>, RenderError> {
         match format {
-            Format::Png => self.png(position, options),
-            Format::Svg => self.svg(position, options).map(String::into_bytes),
-            Format::Pdf => convert::pdf(&self.svg(position, options)?, options.dpi),
-            Format::Txt => {
-                // Piece sets do not apply to text, but a request naming an unknown one is
-                // refused as it is for images.
-                self.set(options)?;
-                Ok(self.text(position, options).into_bytes())
-            }
+            Format::Png => self.png_of(&self.layout(position, options), set),
+            Format::Svg => Ok(self.svg_with(set, position, options).into_bytes()),
+            Format::Pdf => convert::pdf(&self.svg_with(set, position, options), options.dpi),
+            // Piece sets do not apply to text, but a request naming an unknown one was
+            // refused (by its lookup) as it is for images.
+            Format::Txt => Ok(self.text(position, options).into_bytes()),
             Format::Webp | Format::Gif => {
                 let mut image = Indexed::default();
-                self.indexed(position, options, &mut image)?;
+                self.indexed_with(set, position, options, &mut image)?;
                 match format {
                     Format::Webp => convert::webp(&image),
                     _ => convert::gif(&image),
@@ -414,18 +387,40 @@ impl Renderer {
     }
 
     /// The piece set `options` ask for, or the error naming the sets there are.
-    pub fn set(
+    pub fn set(&self, options: &RenderOptions) -> Result<&PieceSet, RenderError> {
+        self.shared_set(options).map(Arc::as_ref)
+    }
+
+    /// [`Renderer::set`], shared: for a caller that keeps it beyond the renderer's borrow.
+    pub(crate) fn shared_set(
         &self,
         options: &RenderOptions,
-    ) -> Result<&crate::render::art::pieces::PieceSet, RenderError> {
-        self.sets
-            .get(&options.piece_set)
-            .map(|s| s.as_ref())
-            .ok_or_else(|| {
-                RenderError::UnknownPieceSet(
-                    options.piece_set.clone(),
-                    self.sets.names().map(str::to_string).collect(),
-                )
-            })
+    ) -> Result<&Arc<PieceSet>, RenderError> {
+        self.sets.get(&options.piece_set).ok_or_else(|| {
+            RenderError::UnknownPieceSet(
+                options.piece_set.clone(),
+                self.sets.names().map(str::to_string).collect(),
+            )
+        })
+    }
+}
+
+/// Internals for the tests and benches (the `bench-internals` feature): not an API.
+#[cfg(feature = "bench-internals")]
+#[doc(hidden)]
+impl Renderer {
+    /// `position` laid out as `options` ask.
+    pub fn scene(&self, position: &Position, options: &RenderOptions) -> Scene {
+        self.layout(position, options)
+    }
+
+    /// The sprite cache.
+    pub fn sprites(&self) -> &SpriteCache {
+        &self.sprites
+    }
+
+    /// The caches of palette contexts and cell tiles.
+    pub fn tiles(&self) -> &Tiles {
+        &self.tiles
     }
 }

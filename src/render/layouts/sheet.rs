@@ -453,7 +453,7 @@ impl Sheet {
             }
             seen.push(shape);
             let options = self.diagram_options(size);
-            tallest = tallest.max(renderer.scene(&e.position, &options).height);
+            tallest = tallest.max(renderer.layout(&e.position, &options).height);
         }
         tallest
     }
@@ -573,7 +573,7 @@ impl Sheet {
         });
         let position = &self.entries[i].position;
         let text = side_to_move(position);
-        let shown = renderer.scene(position, &self.diagram_options(size)).height as f32;
+        let shown = renderer.layout(position, &self.diagram_options(size)).height as f32;
         page.items.push(Item::Text {
             text: text.to_string(),
             bold: false,

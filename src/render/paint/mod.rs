@@ -6,5 +6,5 @@
 //!
 //! Reads `spec`, `art` and `scene`; nothing here encodes a file.
 
-internal_mod!(indexed, palette, raster, svg);
+internal_mod!(compose, indexed, palette, raster, svg);
 pub mod text_board;

@@ -37,7 +37,8 @@ pub struct Rect {
 }
 
 impl Rect {
-    /// Whether the two share a pixel.
+    /// Whether the two share a pixel (the tests' measure of overlap).
+    #[cfg(any(test, feature = "bench-internals"))]
     pub fn intersects(&self, other: &Rect) -> bool {
         self.x < other.x + other.w
             && other.x < self.x + self.w
@@ -173,6 +174,9 @@ pub struct Scene {
     pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
+    /// Whether every label's ink lies in the margin, where nothing but the base is drawn
+    /// (then the painters draw the labels with the base), known once per scene.
+    pub labels_in_margin: bool,
     /// The caption's lines, under the board.
     pub caption: Vec<TextLine>,
     /// The caption as given (an SVG's `<desc>`): its lines may break a word after a `/`.
@@ -379,6 +383,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         pieces,
         figures,
         overlays,
+        labels_in_margin: in_margin(&labels, board, font),
         labels,
         caption,
         caption_text: options.caption.clone(),
@@ -388,6 +393,21 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         square: sq,
         bottom: grid.bottom,
     }
+}
+
+/// Whether the ink of every one of `labels` lies outside `board`.
+fn in_margin(labels: &[Label], board: Rect, font: &LabelFont) -> bool {
+    // A label's ink lies within its glyph's horizontal extent and between the baseline and
+    // the cap height (labels are digits and the letters a–j; descenders only go further
+    // from the board).
+    let (left, top) = (board.x as f32, board.y as f32);
+    let (right, bottom) = ((board.x + board.w) as f32, (board.y + board.h) as f32);
+    labels.iter().all(|l| {
+        let (ink0, ink1) = font.glyph(l.ch).map_or((0.0, 0.0), |g| g.ink_x);
+        let (x0, x1) = (l.x + ink0 * l.scale, l.x + ink1 * l.scale);
+        let (y0, y1) = (l.y - font.cap_height() * l.scale, l.y);
+        x1 <= left || x0 >= right || y1 <= top || y0 >= bottom
+    })
 }
 
 /// The frame (or a region's edges: see [`Cut`]) and the squares, in paint order.

@@ -118,7 +118,7 @@ impl Article {
         };
         let height = |n: usize, size: u32| {
             let (position, options) = article.diagram(n, size);
-            let scene = renderer.scene(position, &options);
+            let scene = renderer.layout(position, &options);
             scene.height as f32
         };
         let pages = pages::set(&article.flow, &article.options, &height)?;

@@ -204,8 +204,7 @@ fn paint_into(
     pixmap: &mut PixmapMut,
 ) {
     paint_base(scene, within, pixmap);
-    let labels_in_margin = labels_in_margin(scene, font);
-    if labels_in_margin {
+    if scene.labels_in_margin {
         paint_labels(scene, font, pixmap);
     }
     for shape in &scene.marks {
@@ -235,7 +234,7 @@ fn paint_into(
         }
         draw_shape(pixmap, sprites, shape, within);
     }
-    if !labels_in_margin {
+    if !scene.labels_in_margin {
         paint_labels(scene, font, pixmap);
     }
     paint_caption(scene, pixmap);
@@ -399,23 +398,6 @@ pub(crate) fn paint_cell(
         }
     }
     pixels
-}
-
-/// Whether every label lies in the margin, where nothing but the base is drawn (then the
-/// labels belong to the base layers).
-pub(crate) fn labels_in_margin(scene: &Scene, font: &LabelFont) -> bool {
-    // A label's ink lies within its glyph's horizontal extent and between the baseline and
-    // the cap height (labels are digits and the letters a–j; descenders only go further
-    // from the board).
-    let b = scene.board;
-    let (left, top) = (b.x as f32, b.y as f32);
-    let (right, bottom) = ((b.x + b.w) as f32, (b.y + b.h) as f32);
-    scene.labels.iter().all(|l| {
-        let (ink0, ink1) = font.glyph(l.ch).map_or((0.0, 0.0), |g| g.ink_x);
-        let (x0, x1) = (l.x + ink0 * l.scale, l.x + ink1 * l.scale);
-        let (y0, y1) = (l.y - font.cap_height() * l.scale, l.y);
-        x1 <= left || x0 >= right || y1 <= top || y0 >= bottom
-    })
 }
 
 /// Background, frame and squares, over the whole pixmap or only inside `within` (as
