@@ -22,7 +22,7 @@
 use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
 use crate::chess::piece::{Color, Piece};
 use crate::render::art::font::TextFace;
-use crate::render::scene::{Point, Rect, Shape};
+use crate::render::scene::parts::{Point, Rect, Shape};
 use crate::render::spec::theme::{INK, Rgba, Theme, label_for};
 
 /// The light of markers and tokens.

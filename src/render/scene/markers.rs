@@ -7,7 +7,9 @@
 //! size. A label is one or two characters of the label font on a plate of the marker's
 //! colour, in the square's top-right corner, in white or ink, whichever reads on it.
 
-use super::{Grid, Halo, Label, Point, Rect, Shape, band, centre, circle};
+use super::grid::{Grid, centre};
+use super::marks::{Halo, band, circle};
+use super::parts::{Label, Point, Rect, Shape};
 use crate::render::art::font::LabelFont;
 use crate::render::spec::options::{Arrow, Marker, MarkerKind};
 use crate::render::spec::theme::{HALO, INK, MarkColor, Rgba};

@@ -10,7 +10,7 @@
 use crate::chess::piece::Color;
 use crate::chess::position::{BoardSize, Square};
 use crate::render::spec::options::Region;
-use crate::render::scene::{Fill, Point, Rect};
+use crate::render::scene::parts::{Fill, Point, Rect};
 use crate::render::spec::theme::Rgba;
 
 /// The region to draw of a board `size`: `region` within the board, or the whole board.
