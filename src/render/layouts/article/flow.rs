@@ -2,7 +2,7 @@
 //! comments) and diagrams, in reading order. No measuring here: pages are `pages.rs`, the
 //! HTML page is `html.rs`.
 
-use super::{ArticleOptions, Notation};
+use super::options::{ArticleOptions, Notation};
 use crate::chess::annotated::{Annotated, Node};
 use crate::chess::describe::{self, Lang};
 use crate::chess::piece::Color;

@@ -81,7 +81,7 @@ fn figure(
 }
 
 /// The article as HTML.
-pub fn write(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
+fn write(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
     let flow = &article.flow;
     let mut out = String::with_capacity(128 * 1024);
     let _ = write!(
@@ -113,4 +113,11 @@ pub fn write(article: &Article, renderer: &Renderer) -> Result<String, RenderErr
     }
     out.push_str("</div></article></body></html>\n");
     Ok(out)
+}
+
+impl Article {
+    /// The article as one self-contained HTML page (inline SVG diagrams with alt text).
+    pub fn html(&self, renderer: &Renderer) -> Result<String, RenderError> {
+        write(self, renderer)
+    }
 }

@@ -5,81 +5,25 @@
 //! The pipeline, one file each: `flow` turns the game into blocks (paragraphs of words,
 //! diagrams); `pages` sets them on paper; `paper` draws the pages as a PDF with real text
 //! (`render::art::pdf_font`) and vector diagrams, or as one SVG; `html` writes the flow as
-//! one self-contained HTML page that reflows.
+//! one self-contained HTML page that reflows. `options` is what they all read. Each output's
+//! method ([`Article::pdf`], [`Article::svg`], [`Article::html`]) is written beside its
+//! writer, so the writers read the article and nothing reads back.
 
 pub mod flow;
 mod html;
+mod options;
 pub mod pages;
 mod paper;
 
+pub use options::{ArticleOptions, MAX_DIAGRAMS, Notation, SIZE_RANGE};
+
 use crate::chess::annotated::Annotated;
-use crate::chess::describe::Lang;
-use crate::render::art::font::TextFace;
-use crate::render::layouts::sheet::Paper;
 use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
 use crate::render::Renderer;
 use crate::render::ground::RenderError;
 
-/// How moves are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Notation {
-    /// Figurines (`♘f3`): the same in every language.
-    #[default]
-    Figurine,
-    /// The piece letters of the article's language (`Sf3` in German).
-    Letters,
-}
-
 /// What a run of text costs to set and write, in `render::spec::cost` units.
 const TEXT_UNITS: u64 = 200;
-
-/// Most diagrams in one article.
-pub const MAX_DIAGRAMS: usize = 64;
-/// Diagram widths allowed, in points.
-pub const SIZE_RANGE: std::ops::RangeInclusive<u32> = 96..=480;
-
-/// What an article looks like.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ArticleOptions {
-    /// The paper.
-    pub paper: Paper,
-    /// One or two columns.
-    pub columns: u8,
-    /// A main-line diagram's width in points (at most the column's); variations' are ¾.
-    pub size: u32,
-    /// A diagram after every N plies of the main line, besides the game's markers.
-    pub every: Option<u32>,
-    /// A diagram of the final position (unless the last move has one already).
-    pub at_end: bool,
-    /// Whether the game's diagram markers (`{[#]}`, `[D]`, `$201`, …) are followed.
-    pub markers: bool,
-    /// The FEN under each diagram.
-    pub fen: bool,
-    /// Figurines or letters.
-    pub notation: Notation,
-    /// The language of captions and (with [`Notation::Letters`]) piece letters.
-    pub lang: Lang,
-    /// How every diagram is drawn (theme, pieces, coordinates, orientation); its size,
-    /// last move and marks are the article's.
-    pub diagram: RenderOptions,
-}
-
-impl Default for ArticleOptions {
-    fn default() -> Self {
-        ArticleOptions {
-            paper: Paper::A4,
-            columns: 1,
-            size: 216,
-            every: None,
-            at_end: false,
-            markers: true,
-            fen: false,
-            notation: Notation::Figurine,
-            lang: Lang::En,
-            diagram: RenderOptions::default(),
-        }
-    }
-}
 
 /// An article, laid out.
 #[derive(Debug)]
@@ -92,11 +36,6 @@ pub struct Article {
     pub pages: Vec<pages::Page>,
     /// How it looks.
     pub options: ArticleOptions,
-}
-
-fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
-    TextFace::builtin(bold)
-        .ok_or_else(|| RenderError::Encode("the built-in font could not be read".into()))
 }
 
 impl Article {
@@ -164,20 +103,5 @@ impl Article {
             };
         }
         units
-    }
-
-    /// The article as a PDF: real text, vector diagrams.
-    pub fn pdf(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-        paper::write(self, renderer)
-    }
-
-    /// The article's pages as one SVG, one under the other (text as outlines).
-    pub fn svg(&self, renderer: &Renderer) -> Result<String, RenderError> {
-        paper::svg(self, renderer)
-    }
-
-    /// The article as one self-contained HTML page (inline SVG diagrams with alt text).
-    pub fn html(&self, renderer: &Renderer) -> Result<String, RenderError> {
-        html::write(self, renderer)
     }
 }

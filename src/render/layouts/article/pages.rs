@@ -3,7 +3,7 @@
 //! page, a running title and page numbers. Units are points, y down from the page's top.
 
 use super::flow::{Block, Flow, Word};
-use super::{ArticleOptions, face};
+use super::options::{ArticleOptions, face};
 use crate::render::ground::RenderError;
 
 const MARGIN: f32 = 54.0;

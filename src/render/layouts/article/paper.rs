@@ -2,7 +2,7 @@
 //! XObjects) or as one SVG (text as outlines, diagrams nested).
 
 use super::Article;
-use super::face as face_of;
+use super::options::face as face_of;
 use super::pages::Item;
 use crate::render::art::font::TextFace;
 use crate::render::art::pdf_font::Fonts;
@@ -79,7 +79,7 @@ fn diagram_object(svg: &str, next: &mut Ref) -> Result<(pdf_writer::Chunk, Ref, 
 }
 
 /// The article as a PDF.
-pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
     let (w, h) = article.options.paper.points();
     let mut next = Ref::new(1);
     let (catalog, tree, info) = (next.bump(), next.bump(), next.bump());
@@ -179,7 +179,7 @@ pub fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderEr
 const PAGE_GAP: f32 = 24.0;
 
 /// The pages as one SVG, one under the other on a grey ground.
-pub fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
+fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
     let (w, h) = article.options.paper.points();
     let count = article.pages.len() as f32;
     let total = count * h + (count - 1.0) * PAGE_GAP;
@@ -232,4 +232,16 @@ pub fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError
     }
     out.push_str("</svg>");
     Ok(out)
+}
+
+impl Article {
+    /// The article as a PDF: real text, vector diagrams.
+    pub fn pdf(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
+        write(self, renderer)
+    }
+
+    /// The article's pages as one SVG, one under the other (text as outlines).
+    pub fn svg(&self, renderer: &Renderer) -> Result<String, RenderError> {
+        svg(self, renderer)
+    }
 }
