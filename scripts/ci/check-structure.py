@@ -734,16 +734,6 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(module_name("a/b/mod.rs"), "crate::a::b")
         self.assertEqual(module_name("a/b.rs"), "crate::a::b")
 
-    def test_reexports_lead_to_the_defining_module(self):
-        _, edges = fake_tree({
-            "lib.rs": "pub mod a;\n",
-            "a/mod.rs": "mod b;\nmod c;\npub use b::Thing;\n",
-            "a/b.rs": "pub struct Thing;\n",
-            "a/c.rs": "use super::Thing;\nfn f() { crate::a::b::g() }\n",
-        })
-        self.assertEqual(set(edges["crate::a::c"]), {"crate::a::b"})
-        self.assertEqual(edges["crate::a"], {})
-
     def test_a_parent_that_uses_a_child_that_uses_it_is_a_circle(self):
         sources, edges = fake_tree({
             "lib.rs": "pub mod a;\n",
@@ -754,15 +744,31 @@ class SelfTest(unittest.TestCase):
         self.assertTrue(found[0].startswith("import circle of 2 modules: crate::a, crate::a::b"))
         self.assertEqual(floors(set(sources), edges), 1)
 
-    def test_a_glob_import_is_a_use_of_the_names_the_code_takes_from_it(self):
-        _, edges = fake_tree({
-            "lib.rs": "mod a;\nmod c;\n",
-            "a/mod.rs": "mod b;\nuse crate::c::Far;\npub(crate) use b::Near;\nfn own() {}\n",
-            "a/b.rs": "use super::*;\npub struct Near(Far);\n",
-            "c.rs": "pub struct Far;\n",
-        })
-        self.assertEqual(set(edges["crate::a::b"]), {"crate::c"})
-        self.assertEqual(set(edges["crate::a"]), {"crate::c"})
+    def test_edges(self):
+        cases = [
+            # A re-export leads to where the item is defined; a parent's `pub use` of a
+            # child's item is no use by the parent.
+            (
+                {
+                    "a/mod.rs": "mod b;\nmod c;\npub use b::Thing;\n",
+                    "a/b.rs": "pub struct Thing;\n",
+                    "a/c.rs": "use super::Thing;\nfn f() { crate::a::b::g() }\n",
+                },
+                {"crate::a": set(), "crate::a::b": set(), "crate::a::c": {"crate::a::b"}},
+            ),
+            # A glob import uses the names the code takes from it, where they are defined.
+            (
+                {
+                    "a/mod.rs": "mod b;\nuse crate::c::Far;\npub(crate) use b::Near;\n",
+                    "a/b.rs": "use super::*;\npub struct Near(Far);\n",
+                    "c.rs": "pub struct Far;\n",
+                },
+                {"crate::a": {"crate::c"}, "crate::a::b": {"crate::c"}, "crate::c": set()},
+            ),
+        ]
+        for files, expected in cases:
+            _, edges = fake_tree(files)
+            self.assertEqual({a: set(out) for a, out in edges.items()}, expected)
 
     def test_floors_count_the_longest_chain(self):
         sources, edges = fake_tree({
