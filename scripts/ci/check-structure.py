@@ -31,6 +31,8 @@ Usage:
   scripts/ci/check-structure.py --numbers     print the numbers only; never fails
   scripts/ci/check-structure.py --rev REV     check `git archive REV` of REPO instead
   scripts/ci/check-structure.py --self-test   run the script's own tests
+Exit status: 0 when every rule holds (or with --numbers), 1 when one is broken, 2 when
+REV is no commit.
 
 Python 3 standard library only.
 """
@@ -658,10 +660,14 @@ def check(root, numbers_only, label):
 
 def check_rev(repo, rev, numbers_only):
     """Check src/ as it was at `rev` (`git archive`), in a temporary folder."""
-    sha = subprocess.run(
-        ["git", "-C", repo, "rev-parse", "--short", rev],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()
+    found = subprocess.run(
+        ["git", "-C", repo, "rev-parse", "--short", "--verify", "--quiet", rev + "^{commit}"],
+        capture_output=True, text=True,
+    )
+    if found.returncode != 0:
+        print(f"check-structure: {rev} is no commit of {repo}", file=sys.stderr)
+        return 2
+    sha = found.stdout.strip()
     with tempfile.TemporaryDirectory(prefix="check-structure-") as tmp:
         archive = os.path.join(tmp, "src.tar")
         subprocess.run(
