@@ -19,6 +19,9 @@ Rules (each broken one prints one line and makes the exit status 1):
      declarations, and a parent's `use`/`pub use` of a child's item that the parent's own
      code does not name (a re-export). Each circle is one line, followed by one indented
      example line per edge inside it.
+  4. One way through the render pipeline: a module of src/render reads only its own stage
+     and earlier ones, in the order ground, cancel, spec, art, scene, paint, encode,
+     render/mod.rs (the Renderer), layouts (STAGES below).
 
 Numbers (printed, not rules), for each top-level folder of src/ and the whole crate: .rs
 files, folders below it, lines (tests included) and floors: the number of modules in the
@@ -562,6 +565,34 @@ def circle_violations(sources, edges):
     return out
 
 
+# The stages of src/render in the order the data goes: a module may read its own stage and
+# the ones before it, never one after it ("" is render/mod.rs, the Renderer).
+STAGES = ["ground", "cancel", "spec", "art", "scene", "paint", "encode", "", "layouts"]
+
+
+def stage_of(module):
+    """The index in STAGES of a module of src/render, or None for a module elsewhere."""
+    if module == "crate::render":
+        return STAGES.index("")
+    if not module.startswith("crate::render::"):
+        return None
+    first = module.split("::")[2]
+    return STAGES.index(first) if first in STAGES else None
+
+
+def backward_violations(sources, edges):
+    """One line per import in src/render that reads a later stage than its own."""
+    out = []
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            sa, sb = stage_of(a), stage_of(b)
+            if sa is not None and sb is not None and sb > sa:
+                rel, line, text = edges[a][b]
+                name = lambda k: STAGES[k] or "render/mod.rs"
+                out.append(f"{name(sa)} reads {name(sb)}: {a} -> {b}  (src/{rel}:{line}: {text})")
+    return out
+
+
 def longest_chain(nodes, edges):
     """The longest chain of imports among `nodes`, from the top floor down: a list of
     components (a circle is one component, so one floor)."""
@@ -645,6 +676,7 @@ def check(root, numbers_only, label):
             (f"files over {FILE_LIMIT} lines before their tests", file_size_violations),
             (f"functions over {FN_LIMIT} lines", function_violations),
             ("import circles", lambda s: circle_violations(s, edges)),
+            ("render stages reading a later stage", lambda s: backward_violations(s, edges)),
         ]
         for title, rule in rules:
             found = rule(sources)
@@ -775,6 +807,16 @@ class SelfTest(unittest.TestCase):
         for files, expected in cases:
             _, edges = fake_tree(files)
             self.assertEqual({a: set(out) for a, out in edges.items()}, expected)
+
+    def test_a_render_stage_may_not_read_a_later_one(self):
+        sources, edges = fake_tree({
+            "render/mod.rs": "mod art;\nmod encode;\n",
+            "render/art.rs": "pub fn draw() { crate::render::encode::png() }\n",
+            "render/encode.rs": "pub fn png() {}\nfn f() { crate::render::art::draw() }\n",
+        })
+        found = backward_violations(sources, edges)
+        self.assertEqual(len(found), 1)
+        self.assertTrue(found[0].startswith("art reads encode: crate::render::art"))
 
     def test_floors_count_the_longest_chain(self):
         sources, edges = fake_tree({
