@@ -48,7 +48,7 @@ impl<T: Weight> Weight for Option<T> {
     }
 }
 
-/// How full a cache is, for `/metrics`.
+/// How full a cache is, for `/metrics` and [`crate::Renderer::cache_usage`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
     /// What the cache holds (`sprites`, `contexts`…), the metric's label.

@@ -35,10 +35,12 @@ pub use spec::{options, theme};
 pub use art::font::FallbackError;
 #[doc(no_inline)]
 pub use art::font_files::{FontError, add_fonts};
+/// How full one of the renderer's caches is ([`Renderer::cache_usage`]).
+pub use crate::cache::Usage as CacheUsage;
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;
 
-use crate::cache::{ByteCache, Usage};
+use crate::cache::ByteCache;
 use crate::chess::position::Position;
 use art::font::LabelFont;
 use art::pieces::PieceSet;
@@ -149,8 +151,9 @@ impl Renderer {
         }
     }
 
-    /// How full each of the renderer's caches is, for metrics and tests.
-    pub fn cache_usage(&self) -> Vec<Usage> {
+    /// How full each of the renderer's caches is (sprites, stamps, palette contexts, cell
+    /// tiles, SVG parts), for metrics.
+    pub fn cache_usage(&self) -> Vec<CacheUsage> {
         let mut all = Vec::with_capacity(5);
         all.extend(self.sprites.usage());
         all.extend(self.tiles.usage());
