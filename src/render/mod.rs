@@ -31,12 +31,12 @@ pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
 pub use spec::{options, theme};
 
+/// How full one of the renderer's caches is ([`Renderer::cache_usage`]).
+pub use crate::cache::Usage as CacheUsage;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use art::font::FallbackError;
 #[doc(no_inline)]
 pub use art::font_files::{FontError, add_fonts};
-/// How full one of the renderer's caches is ([`Renderer::cache_usage`]).
-pub use crate::cache::Usage as CacheUsage;
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;
 

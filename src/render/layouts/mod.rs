@@ -11,6 +11,7 @@
 
 pub mod animate;
 pub mod article;
+pub mod page_text;
 pub mod share_card;
 pub mod sheet;
 internal_mod!(card);

@@ -10,6 +10,7 @@
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
+use crate::render::layouts::page_text::{FONT_UNREADABLE, PageText, face};
 use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 use crate::render::encode;
 use crate::render::ground::{Indexed, RenderError};
@@ -119,19 +120,8 @@ impl Default for SheetOptions {
 /// Something drawn on a page, in page pixels.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    /// A line of text, the left end of its baseline at (`x`, `baseline`).
-    Text {
-        /// The text.
-        text: String,
-        /// Bold or book weight.
-        bold: bool,
-        /// Pixels per em.
-        px: f32,
-        /// Left end of the baseline.
-        x: f32,
-        /// The baseline.
-        baseline: f32,
-    },
+    /// A line of text.
+    Text(PageText),
     /// Entry `entry`'s diagram, `size` pixels wide, its top left corner at (`x`, `y`).
     Diagram {
         /// Index into the entries.
@@ -205,7 +195,6 @@ pub enum SheetErrorKind {
 }
 
 /// Why the text font is missing.
-const FONT_UNREADABLE: &str = "the built-in text font could not be read";
 
 /// Copy `image`'s pixels (opaque) into `page` with their top left corner at `at`, clipped
 /// to the page.
@@ -246,9 +235,6 @@ const LEADING: f32 = 1.3;
 /// Lines a caption may take.
 const CAPTION_LINES: usize = 2;
 
-fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
-    TextFace::builtin(bold).ok_or_else(|| RenderError::Encode(FONT_UNREADABLE.into()))
-}
 
 /// A sheet's pages in page pixels: their size, margin and columns, and the type faces.
 struct Frame {
@@ -313,13 +299,13 @@ impl Frame {
         let px = self.pt(FOOTER);
         for (n, page) in pages.iter_mut().enumerate() {
             let text = format!("{} / {count}", n + 1);
-            page.items.push(Item::Text {
+            page.items.push(Item::Text(PageText {
                 x: (self.width as f32 - self.book.width(&text, px)) / 2.0,
                 baseline: self.height as f32 - self.margin + self.pt(FOOTER),
                 text,
                 bold: false,
-                px,
-            });
+                size: px,
+            }));
         }
     }
 }
@@ -413,13 +399,13 @@ impl Sheet {
             let text = bold.fit(title.trim(), px, f.width as f32 - 2.0 * f.margin);
             let x = (f.width as f32 - bold.width(&text, px)) / 2.0;
             top += bold.cap_height(px);
-            first.items.push(Item::Text {
+            first.items.push(Item::Text(PageText {
                 text,
                 bold: true,
-                px,
+                size: px,
                 x,
                 baseline: top,
-            });
+            }));
             top += f.pt(TITLE * 0.9);
         }
         top
@@ -545,22 +531,22 @@ impl Sheet {
         let (book, bold) = (f.book, f.bold);
         let (caption_px, side_px) = (f.pt(CAPTION), f.pt(SIDE));
         let mut baseline = y0 + bold.cap_height(caption_px);
-        page.items.push(Item::Text {
+        page.items.push(Item::Text(PageText {
             text: number.clone(),
             bold: true,
-            px: caption_px,
+            size: caption_px,
             x,
             baseline,
-        });
+        }));
         let indent = bold.width(&format!("{number} "), caption_px);
         for line in lines {
-            page.items.push(Item::Text {
+            page.items.push(Item::Text(PageText {
                 text: line.clone(),
                 bold: false,
-                px: caption_px,
+                size: caption_px,
                 x: x + indent,
                 baseline,
-            });
+            }));
             baseline += f.pt(CAPTION * LEADING);
         }
         let size = grid.size;
@@ -574,13 +560,13 @@ impl Sheet {
         let position = &self.entries[i].position;
         let text = side_to_move(position);
         let shown = renderer.layout(position, &self.diagram_options(size)).height as f32;
-        page.items.push(Item::Text {
+        page.items.push(Item::Text(PageText {
             text: text.to_string(),
             bold: false,
-            px: side_px,
+            size: side_px,
             x: x + (size as f32 - book.width(text, side_px)) / 2.0,
             baseline: y + shown + f.pt(4.0) + book.cap_height(side_px),
-        });
+        }));
     }
 
     /// The answer key: a heading, then each entry's number and solution, wrapped, on as
@@ -609,13 +595,13 @@ impl Sheet {
         };
         let heading = pt(TITLE * 0.85);
         let mut baseline = margin + bold.cap_height(heading);
-        page.items.push(Item::Text {
+        page.items.push(Item::Text(PageText {
             text: "Solutions".into(),
             bold: true,
-            px: heading,
+            size: heading,
             x: margin,
             baseline,
-        });
+        }));
         baseline += pt(TITLE * 1.2);
         let indent = bold.width(&format!("{}. ", self.entries.len()), px) + pt(4.0);
         let wide = width as f32 - 2.0 * margin - indent;
@@ -640,21 +626,21 @@ impl Sheet {
                     baseline = margin + book.cap_height(px);
                 }
                 if n == 0 {
-                    page.items.push(Item::Text {
+                    page.items.push(Item::Text(PageText {
                         text: format!("{}.", i + 1),
                         bold: true,
-                        px,
+                        size: px,
                         x: margin,
                         baseline,
-                    });
+                    }));
                 }
-                page.items.push(Item::Text {
+                page.items.push(Item::Text(PageText {
                     text,
                     bold: false,
-                    px,
+                    size: px,
                     x: margin + indent,
                     baseline,
-                });
+                }));
                 baseline += line;
             }
             baseline += pt(3.0);
@@ -690,18 +676,7 @@ impl Sheet {
         );
         for item in &page.items {
             match item {
-                Item::Text {
-                    text,
-                    bold,
-                    px,
-                    x,
-                    baseline,
-                } => {
-                    let d = face(*bold)?.svg_path(text, *px, (*x, *baseline));
-                    if !d.is_empty() {
-                        let _ = write!(out, r##"<path fill="#000000" d="{d}"/>"##);
-                    }
-                }
+                Item::Text(line) => line.write_svg(0.0, &mut out)?,
                 Item::Diagram { entry, x, y, size } => {
                     let (position, options) = self.diagram(*entry, *size)?;
                     let svg = renderer.svg(position, &options)?;
@@ -726,19 +701,7 @@ impl Sheet {
         pixmap.fill(resvg::tiny_skia::Color::WHITE);
         for item in &page.items {
             match item {
-                Item::Text {
-                    text,
-                    bold,
-                    px,
-                    x,
-                    baseline,
-                } => face(*bold)?.paint(
-                    text,
-                    *px,
-                    (*x, *baseline),
-                    [0, 0, 0, 255],
-                    &mut pixmap.as_mut(),
-                ),
+                Item::Text(line) => line.paint(&mut pixmap.as_mut())?,
                 Item::Diagram { entry, x, y, size } => {
                     // The diagram's own PNG pixels, copied in.
                     let (position, options) = self.diagram(*entry, *size)?;

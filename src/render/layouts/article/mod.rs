@@ -86,6 +86,13 @@ impl Article {
         (&d.position, options)
     }
 
+    /// Diagram `n` drawn `size` wide as SVG (the render stops here when cancelled).
+    fn diagram_svg(&self, renderer: &Renderer, n: usize, size: u32) -> Result<String, RenderError> {
+        crate::render::cancel::check()?;
+        let (position, options) = self.diagram(n, size);
+        renderer.svg(position, &options)
+    }
+
     /// The estimated cost of drawing it, in `render::spec::cost` units: each diagram as a PDF
     /// diagram costs, and each run of text as a small diagram's label.
     pub fn units(&self) -> u64 {

@@ -1,9 +1,7 @@
 //! What an article looks like ([`ArticleOptions`]: paper, columns, diagrams, notation,
-//! language) and the faces its text is set in: what every stage of an article reads.
+//! language): what every stage of an article reads.
 
 use crate::chess::describe::Lang;
-use crate::render::art::font::TextFace;
-use crate::render::ground::RenderError;
 use crate::render::layouts::sheet::Paper;
 use crate::render::spec::options::RenderOptions;
 
@@ -63,10 +61,4 @@ impl Default for ArticleOptions {
             diagram: RenderOptions::default(),
         }
     }
-}
-
-/// The built-in text face, bold or regular.
-pub(super) fn face(bold: bool) -> Result<&'static TextFace, RenderError> {
-    TextFace::builtin(bold)
-        .ok_or_else(|| RenderError::Encode("the built-in font could not be read".into()))
 }

@@ -3,7 +3,8 @@
 //! page, a running title and page numbers. Units are points, y down from the page's top.
 
 use super::flow::{Block, Flow, Word};
-use super::options::{ArticleOptions, face};
+use super::options::ArticleOptions;
+use crate::render::layouts::page_text::{PageText, face};
 use crate::render::ground::RenderError;
 
 const MARGIN: f32 = 54.0;
@@ -23,19 +24,8 @@ const DIAGRAM_GAP: f32 = 10.0;
 /// One thing drawn on a page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    /// Text in one weight, the left end of its baseline at (x, baseline).
-    Text {
-        /// Left end.
-        x: f32,
-        /// Baseline.
-        baseline: f32,
-        /// Size in points.
-        size: f32,
-        /// Weight.
-        bold: bool,
-        /// The text.
-        text: String,
-    },
+    /// A line of text in one weight, in points.
+    Text(PageText),
     /// Diagram `n` of the flow, its top-left corner at (x, y), `size` points wide.
     Diagram {
         /// Which diagram.
@@ -116,24 +106,24 @@ impl Setter<'_> {
         let (bold, book) = (face(true)?, face(false)?);
         let mut y = MARGIN + bold.cap_height(TITLE);
         for line in bold.wrap(&flow.header.title, TITLE, self.width - 2.0 * MARGIN, 3) {
-            self.page().items.push(Item::Text {
+            self.page().items.push(Item::Text(PageText {
                 x: MARGIN,
                 baseline: y,
                 size: TITLE,
                 bold: true,
                 text: line,
-            });
+            }));
             y += TITLE * 1.3;
         }
         for line in &flow.header.lines {
             for part in book.wrap(line, SUBTITLE, self.width - 2.0 * MARGIN, 3) {
-                self.page().items.push(Item::Text {
+                self.page().items.push(Item::Text(PageText {
                     x: MARGIN,
                     baseline: y,
                     size: SUBTITLE,
                     bold: false,
                     text: part,
-                });
+                }));
                 y += SUBTITLE * LEADING;
             }
         }
@@ -161,13 +151,13 @@ impl Setter<'_> {
             for word in &line {
                 for piece in word {
                     let w = face(piece.bold)?.width(&piece.text, size);
-                    self.page().items.push(Item::Text {
+                    self.page().items.push(Item::Text(PageText {
                         x,
                         baseline,
                         size,
                         bold: piece.bold,
                         text: piece.text.clone(),
-                    });
+                    }));
                     x += w;
                 }
                 x += face(false)?.width(" ", size);
@@ -214,13 +204,13 @@ impl Setter<'_> {
             .chain(fen.iter().map(|l| (l, FEN)));
         for (line, px) in lines {
             let w = book.width(line, px);
-            self.page().items.push(Item::Text {
+            self.page().items.push(Item::Text(PageText {
                 x: centre - w / 2.0,
                 baseline,
                 size: px,
                 bold: false,
                 text: line.clone(),
-            });
+            }));
             baseline += px * LEADING;
         }
         self.at.y += h;
@@ -235,22 +225,22 @@ impl Setter<'_> {
         for (i, page) in self.at.pages.iter_mut().enumerate() {
             let number = format!("{}", i + 1);
             if count > 1 {
-                page.items.push(Item::Text {
+                page.items.push(Item::Text(PageText {
                     x: (self.width - book.width(&number, FOOTER)) / 2.0,
                     baseline: self.height - MARGIN / 2.0,
                     size: FOOTER,
                     bold: false,
                     text: number,
-                });
+                }));
             }
             if i > 0 {
-                page.items.push(Item::Text {
+                page.items.push(Item::Text(PageText {
                     x: MARGIN,
                     baseline: MARGIN / 2.0 + FOOTER,
                     size: FOOTER,
                     bold: false,
                     text: title.clone(),
-                });
+                }));
             }
         }
         Ok(())

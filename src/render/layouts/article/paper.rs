@@ -2,7 +2,6 @@
 //! XObjects) or as one SVG (text as outlines, diagrams nested).
 
 use super::Article;
-use super::options::face as face_of;
 use super::pages::Item;
 use crate::render::art::font::TextFace;
 use crate::render::art::pdf_font::Fonts;
@@ -92,31 +91,23 @@ fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError>
         let mut objects = Vec::new();
         for item in &page.items {
             match item {
-                Item::Text {
-                    x,
-                    baseline,
-                    size,
-                    bold,
-                    text,
-                } => {
-                    let mut pen = *x;
-                    for (f, run) in face_of(*bold)?.runs(text) {
+                Item::Text(line) => {
+                    let (size, mut pen) = (line.size, line.x);
+                    for (f, run) in line.face()?.runs(&line.text) {
                         match f.pdf_face().embeddable() {
                             true => fonts.show(
                                 &mut content,
                                 f.pdf_face(),
-                                (*size, pen, h - baseline),
+                                (size, pen, h - line.baseline),
                                 &run,
                             ),
-                            false => outline(&mut content, f, &run, (*size, pen, *baseline), h),
+                            false => outline(&mut content, f, &run, (size, pen, line.baseline), h),
                         }
-                        pen += f.width(&run, *size);
+                        pen += f.width(&run, size);
                     }
                 }
                 Item::Diagram { n, x, y, size } => {
-                    crate::render::cancel::check()?;
-                    let (position, options) = article.diagram(*n, *size);
-                    let svg = renderer.svg(position, &options)?;
+                    let svg = article.diagram_svg(renderer, *n, *size)?;
                     let (chunk, root, ratio) = diagram_object(&svg, &mut next)?;
                     let (dw, dh) = (*size as f32, *size as f32 * ratio);
                     let name = format!("D{n}");
@@ -196,22 +187,9 @@ fn svg(article: &Article, renderer: &Renderer) -> Result<String, RenderError> {
         );
         for item in &page.items {
             match item {
-                Item::Text {
-                    x,
-                    baseline,
-                    size,
-                    bold,
-                    text,
-                } => {
-                    let d = face_of(*bold)?.svg_path(text, *size, (*x, top + baseline));
-                    if !d.is_empty() {
-                        let _ = write!(out, r##"<path fill="#000000" d="{d}"/>"##);
-                    }
-                }
+                Item::Text(line) => line.write_svg(top, &mut out)?,
                 Item::Diagram { n, x, y, size } => {
-                    crate::render::cancel::check()?;
-                    let (position, options) = article.diagram(*n, *size);
-                    let svg = renderer.svg(position, &options)?;
+                    let svg = article.diagram_svg(renderer, *n, *size)?;
                     let (x, y) = (x.round() as u32, (top + y).round() as u32);
                     out.push_str(&crate::render::paint::svg::nested(
                         &svg,
