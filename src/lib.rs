@@ -1,29 +1,29 @@
 //! Staunton turns a chess position written in FEN into a diagram, PNG or SVG.
 //!
 //! One core, three faces: this library, the `staunton` command line and an HTTP service.
-//! The folders are the pipeline, and it runs one way (no module imports one that comes
-//! after it):
+//! The folders are the pipeline, and it runs one way: no module imports one that comes
+//! after it, and no two import each other (`scripts/ci/check-structure.py` checks both).
 //!
 //! ```text
-//!  request/            chess/                render/
-//!  query or flags ──►  fen::parse ─► Position ─► scene::build ─► Scene ─┬─► paint::svg::write ───► SVG
-//!  (options)           pgn::read, game::Game    (spec: theme;          │
-//!                      (a ply's Position)        art: font, pieces)    └─► paint::indexed::context
-//!                      attacks, describe
-//!                                                                           (palette, base and piece
-//!                                                                            tiles as indices, built
-//!                                                                            once per board)
-//!                                                                          ─► paint::indexed::compose
-//!                                                                           / convert (cell tiles,
-//!                                                                            stamps, and
-//!                                                                            paint::raster::paint_within
-//!                                                                            for what tiles do not cover)
-//!                                                                          ─► encode (deflate) ──► PNG
-//!                                                                          ─► layouts::animate (a game's
-//!                                                                           frames, lzw, text) ─► GIF, APNG
-//!  cache.rs: ByteCache, the byte-bounded cache every kept thing lives in (sprites,
-//!            stamps, contexts, cells, SVG parts; http/ keeps the images in its own)
-//!  http/, cli/: the service and the command line over `render::Renderer`
+//!  request/          chess/                  render/
+//!  query or flags ─► fen::parse ─► Position ─► spec (options, theme, cost: the price first)
+//!  (the options)     pgn, game, annotated       │
+//!                    describe (alt text)        ▼
+//!                                             scene::build ─► Scene: where everything goes
+//!                                               │             (grid, marks, labels, figures;
+//!                                               │              art: the label font)
+//!                                   ┌───────────┴──────────────┐
+//!                                   ▼                          ▼
+//!                         paint::svg ─► SVG           paint::compose ─► pixels: tiles of
+//!                                   │                 palette indices (paint::indexed), RGBA
+//!                                   │                 where they miss (paint::raster; art: pieces)
+//!                                   ▼                          ▼
+//!                         encode::convert ─► PDF      encode ─► PNG (deflate), WebP, GIF
+//!
+//!  render::Renderer (render/mod.rs) runs spec → scene → paint → encode for one diagram and
+//!  keeps the caches; render::layouts puts its diagrams on pages, frames and cards
+//!  (worksheets, articles, animations, share cards); http/, cli/ and markdown/ are the
+//!  faces over it. cache.rs: ByteCache, the byte-bounded cache everything kept lives in.
 //! ```
 //!
 //! The quickest use, e.g. in a snapshot test:

@@ -1,25 +1,28 @@
 //! Rendering: position + options in, encoded image out.
 //!
 //! The folders are the pipeline, in the order the data goes; each reads only the ones
-//! before it (the two exceptions are named in `spec::cost` and `art`):
+//! before it (`scripts/ci/check-structure.py` checks it):
 //!
 //! ```text
 //!  ground.rs, cancel.rs   RenderError, Indexed, RgbaImage; the stop signal the stages check
-//!  spec/      what is wanted: options, theme, and cost (the price, known from them)
-//!  art/       what is drawn with: pieces, font, font_files, pdf_font, pathdata
-//!  scene/     the diagram laid out in pixels: mod.rs, figure, markers, region, caption
-//!  paint/     the scene drawn: svg (text), or raster (sprites, stamps) and indexed
-//!             (palette indices) over palette; text_board (a position as text, no scene)
+//!  spec/      what is wanted: options, theme, frame (an animation's), cost (the price,
+//!             known from them before anything is drawn)
+//!  art/       what is drawn with: pieces (drawn, vetted, loaded), font, font_files,
+//!             pdf_font, pathdata
+//!  scene/     the diagram laid out in pixels: parts (the data), grid, region, marks,
+//!             markers, labels, figure, caption; mod.rs builds it
+//!  paint/     the scene drawn: svg (text), or compose (the pixels of a PNG): indexed
+//!             (palette tiles) and raster (RGBA, for what tiles miss) over palette;
+//!             text_board (a position as text, no scene)
 //!  encode/    the file written: mod.rs (PNG, with deflate), convert (PDF, WebP, GIF, lzw)
-//!  mod.rs     this file: the Renderer, spec → scene → paint → encode for one diagram
-//!  layouts/   on top of the Renderer: animate, sheet, article/, share_card, card
+//!  mod.rs     this file: the Renderer
+//!  layouts/   on top of the Renderer: animate, sheet, article/, share_card, card, page_text
 //! ```
 //!
-//! This file is the [`Renderer`] that runs it and owns the caches it keeps.
-//!
-//! Owns the assembly of the pipeline (scene → SVG text, or scene → pixmap → PNG) and the
-//! long-lived state it needs: piece sets and the sprite cache. No I/O and no caching of
-//! whole images (that is the service's job, `http/`).
+//! This file is the [`Renderer`] alone: it runs spec → scene → paint → encode for one
+//! diagram, one way (each stage is called once and hands its result on), and owns the
+//! long-lived state the stages use: piece sets, the painters' caches, a per-thread canvas.
+//! No I/O and no caching of whole images (that is the service's job, `http/`).
 
 // In pipeline order (see above).
 internal_mod!(ground, cancel, spec, art, scene, paint, encode, layouts);
