@@ -496,11 +496,12 @@ fn diagram_operation(
 ) -> (Vec<Value>, Value) {
     // `style` only matters to text: left out where the path fixes an image format.
     let image_path = path_format.is_some_and(|f| f != Format::Txt);
-    let keep = |p: &Param| {
-        !(p.name == "format" && path_format.is_some())
-            && !(p.name == "style" && image_path)
-            // `lang` only matters to an SVG's title.
-            && !(p.name == "lang" && path_format.is_some_and(|f| f != Format::Svg))
+    let keep = |p: &Param| match p.name {
+        "format" => path_format.is_none(),
+        "style" => !image_path,
+        // `lang` only matters to an SVG's title.
+        "lang" => path_format.is_none_or(|f| f == Format::Svg),
+        _ => true,
     };
     let handler = Handler::Diagram(path_format);
     let parameters = parameters(handler, (limits, piece_sets), keep, |_, _| {});

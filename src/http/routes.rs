@@ -21,6 +21,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use bytes::Bytes;
+use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -186,17 +187,46 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
 }
 
 /// How an image's bytes are made, under the pool's admission (see `pool`).
-enum Made<J> {
-    /// A diagram, with its piece set: priced, and drawn right on the async worker when it
-    /// is quick, by `pool::render`.
-    Diagram(Request, Arc<PieceSet>),
-    /// Any other image: its price in units, its labels in the metrics (route, format), and
-    /// the job that draws it on the blocking pool.
-    Job(u64, (&'static str, &'static str), J),
+trait Made: Send + 'static {
+    /// The bytes, made by `deadline`.
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send;
 }
 
-/// The job of a [`Made::Diagram`], which has none of its own.
-type NoJob = fn(&Renderer) -> Result<Vec<u8>, RenderError>;
+/// A diagram, with its piece set: priced, and drawn right on the async worker when it is
+/// quick, by `pool::render`.
+struct Diagram(Request, Arc<PieceSet>);
+
+impl Made for Diagram {
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send {
+        render(state, (self.0, self.1), deadline)
+    }
+}
+
+/// Any other image: its price in units, its labels in the metrics (route, format), and the
+/// job that draws it on the blocking pool.
+struct Job<J>(u64, (&'static str, &'static str), J);
+
+impl<J> Made for Job<J>
+where
+    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
+{
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send {
+        let Job(units, what, job) = self;
+        run_job(state, (units, deadline), what, job)
+    }
+}
 
 /// A request read by `read` from its query, the PGN its POST carries in `body` (none for a
 /// GET) and the service's limits: right here when its text is short, else on the blocking
@@ -219,24 +249,15 @@ async fn read<T: Send + 'static>(
 /// The answer of an image route: its request read by `read` (see [`read`]) into its image
 /// (cache key, content type, headers of its own) and how that is made; then answered
 /// through the image cache, made under admission on a miss.
-async fn drawn<J>(
+async fn drawn<M: Made>(
     mut asked: Asked,
     body: Option<Body>,
-    read: impl FnOnce(&Renderer, &Query, Option<&str>, &Limits) -> Result<(Image, Made<J>), AppError>
+    read: impl FnOnce(&Renderer, &Query, Option<&str>, &Limits) -> Result<(Image, M), AppError>
     + Send
     + 'static,
-) -> Result<Response, AppError>
-where
-    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
-{
+) -> Result<Response, AppError> {
     let (image, made) = self::read(&mut asked, body, read).await?;
-    let (state, deadline) = (asked.state.clone(), asked.deadline);
-    let made = async move {
-        match made {
-            Made::Diagram(request, set) => render(state, (request, set), deadline).await,
-            Made::Job(units, what, job) => run_job(state, (units, deadline), what, job).await,
-        }
-    };
+    let made = made.made(asked.state.clone(), asked.deadline);
     answer::cached(&asked.state, &asked.headers, image, made).await
 }
 
@@ -245,7 +266,7 @@ async fn diagram(asked: Asked, path_format: Option<Format>) -> Result<Response, 
         let request = Request::read(query, path_format, limits).map_err(AppError::bad_request)?;
         let set = known_set(r, &request.options)?;
         let image = Image::new(request.cache_key(), request.format.content_type());
-        Ok((image, Made::<NoJob>::Diagram(request, set)))
+        Ok((image, Diagram(request, set)))
     })
     .await
 }
@@ -273,7 +294,7 @@ async fn game(asked: Asked, body: Option<Body>, kind: Animation) -> Result<Respo
             Animation::Gif => animate::gif(renderer, &frames, looped),
             Animation::Apng => animate::apng(renderer, &frames, looped),
         };
-        Ok((image, Made::Job(units, ("game", kind.name()), job)))
+        Ok((image, Job(units, ("game", kind.name()), job)))
     })
     .await
 }
@@ -338,7 +359,7 @@ async fn image(asked: Asked) -> Result<Response, AppError> {
                 animate::gif(renderer, std::slice::from_ref(&frame), false)
             }
         };
-        Ok((image, Made::Job(units, ("image", "gif"), job)))
+        Ok((image, Job(units, ("image", "gif"), job)))
     })
     .await
 }
@@ -378,7 +399,7 @@ async fn card(asked: Asked) -> Result<Response, AppError> {
         let units = cost::diagram(&request.diagram.options, Format::Png)
             .saturating_add(cost::diagram(&page, Format::Png) / 2);
         let job = move |renderer: &Renderer| request.png(renderer);
-        Ok((image, Made::Job(units, ("card", "png"), job)))
+        Ok((image, Job(units, ("card", "png"), job)))
     })
     .await
 }
@@ -415,7 +436,7 @@ async fn sheet(asked: Asked, path_format: Option<Format>) -> Result<Response, Ap
             Format::Png => sheet.png(renderer, page),
             _ => sheet.pdf(renderer),
         };
-        Ok((image, Made::Job(units, ("sheet", format.extension()), job)))
+        Ok((image, Job(units, ("sheet", format.extension()), job)))
     })
     .await
 }
@@ -446,10 +467,7 @@ async fn article(
             ArticleFormat::Html => article.html(renderer).map(String::into_bytes),
             ArticleFormat::Svg => article.svg(renderer).map(String::into_bytes),
         };
-        Ok((
-            image,
-            Made::Job(units, ("article", format.extension()), job),
-        ))
+        Ok((image, Job(units, ("article", format.extension()), job)))
     })
     .await
 }
