@@ -13,7 +13,7 @@
 //! - `resvg/rasterise/<pos>`: usvg parse of Staunton's SVG of the diagram (written once,
 //!   outside the loop) and a resvg render into a pixmap of the tree's size;
 //! - `resvg/rasterise+encode/<pos>`: the same plus tiny-skia's `encode_png`: the per-request
-//!   work of `examples/resvg_server.rs`, the baseline of `scripts/cold.sh`.
+//!   work of `examples/resvg_server.rs`, the baseline of `scripts/bench/cold.sh`.
 //!
 //! Each run prints the PNG sizes (Staunton's and resvg's) and the SVG size of every case.
 

@@ -6,7 +6,7 @@
 //! - `pgn/still/long`: the validated request of its last position (`pgn=…`) and a warm PNG
 //!   at 400 px, beside `fen/still/long`, the same diagram from its FEN;
 //! - `animation/gif|apng/long-720`: the whole game at 720 px without coordinates, with
-//!   player bars, on a warm renderer (the case `scripts/gif-vs-lila.sh` times over HTTP).
+//!   player bars, on a warm renderer (the case `scripts/bench/gif-vs-lila.sh` times over HTTP).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;

@@ -1,6 +1,6 @@
 //! The HTTP floor for the load test: axum answering fixed bytes (a rendered start position)
 //! with the same headers as Staunton, on 127.0.0.1. `cargo run --release --example
-//! bare_server -- 127.0.0.1:18081`; used by `scripts/load.sh`.
+//! bare_server -- 127.0.0.1:18081`; used by `scripts/bench/load.sh`.
 
 use axum::Router;
 use axum::http::header;

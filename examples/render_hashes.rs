@@ -1,5 +1,5 @@
 //! Prints a hash of every format of every render case (`tests/fixtures/render-cases.txt`),
-//! one line each: `NAME FORMAT HASH`. `scripts/record-hashes.sh` runs it from a release build
+//! one line each: `NAME FORMAT HASH`. `scripts/ci/record-hashes.sh` runs it from a release build
 //! and keeps the result in `tests/fixtures/render-hashes.txt`, which `tests/render/determinism.rs`
 //! checks the debug build against: optimisation must not change a byte.
 //!

@@ -1,4 +1,4 @@
-//! The naive baseline for `scripts/cold.sh`: "resvg rasterising the whole SVG per request".
+//! The naive baseline for `scripts/bench/cold.sh`: "resvg rasterising the whole SVG per request".
 //!
 //! An axum server answering `GET /diagram?<query>` (the same query as Staunton's) by writing
 //! Staunton's SVG of the diagram, then, per request and with no caching of any kind,

@@ -117,7 +117,7 @@ where
     /// Once the entries inserted since the last eviction weigh an eighth of the bound, the
     /// cache evicts down to its bound before returning: moka otherwise evicts in batches,
     /// later, and a burst of large new entries (contexts of 5 MB at 2048 px) held several
-    /// times the bound meanwhile (peak resident size 210 MiB against 110 MiB, scripts/cold.sh).
+    /// times the bound meanwhile (peak resident size 210 MiB against 110 MiB, scripts/bench/cold.sh).
     pub fn get_with(&self, key: K, make: impl FnOnce() -> V) -> V {
         let mut made = 0;
         let value = self.inner.get_with(key, || {

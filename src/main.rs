@@ -9,7 +9,7 @@ use std::process::ExitCode;
 /// the heap's free top is returned past 128 KiB, and two arenas serve all threads. Under a
 /// flood of new sizes this holds the resident size near what the caches report; with the
 /// defaults (or mimalloc, used before) freed buffers of ever-different sizes stayed
-/// resident (scripts/cold.sh, README "Memory").
+/// resident (scripts/bench/cold.sh, README "Memory").
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn return_memory_promptly() {
     // SAFETY: mallopt only sets allocator parameters; it is called before any thread starts.

@@ -269,6 +269,14 @@ mod tests {
         dir
     }
 
+    /// A scratch folder holding `out.txt`, which says "old"; the folder and the file.
+    fn old_file(name: &str) -> (PathBuf, PathBuf) {
+        let dir = scratch(name);
+        let path = dir.join("out.txt");
+        fs::write(&path, "old").unwrap();
+        (dir, path)
+    }
+
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)
             .unwrap()
@@ -295,9 +303,7 @@ mod tests {
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {
-        let dir = scratch("failed");
-        let path = dir.join("out.txt");
-        fs::write(&path, "old").unwrap();
+        let (dir, path) = old_file("failed");
         let result: io::Result<()> = write_with(&path, |out| {
             out.write_all(b"half")?;
             Err(io::Error::other("the document is bad"))
@@ -310,9 +316,7 @@ mod tests {
 
     #[test]
     fn a_regular_file_is_replaced_keeping_its_permissions() {
-        let dir = scratch("replace");
-        let path = dir.join("out.txt");
-        fs::write(&path, "old").unwrap();
+        let (dir, path) = old_file("replace");
         fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
         write(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");

@@ -119,7 +119,7 @@ HASHES = recorded_hashes()
 
 @pytest.mark.parametrize("name, query", CASES, ids=[c[0] for c in CASES])
 def test_golden_case_bytes_are_the_recorded_ones(name, query):
-    # render-hashes.txt is FNV-1a of the bytes of every format (scripts/record-hashes.sh).
+    # render-hashes.txt is FNV-1a of the bytes of every format (scripts/ci/record-hashes.sh).
     for fmt in ["png", "svg", "pdf", "webp", "gif", "txt"]:
         try:
             made = call(query, fmt)

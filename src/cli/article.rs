@@ -1,7 +1,7 @@
 //! `staunton article GAME.pgn -o OUT.pdf|.html|.svg`: an annotated game typeset. The
 //! options are the service's (`/article.pdf`) query parameters, read by the same parser.
 
-use super::{BoardArgs, push_given, renderer};
+use super::{BoardArgs, command_renderer, option_pairs};
 use crate::render::article::Article;
 use crate::request::Query;
 use crate::request::article::{ArticleFormat, ArticleRequest, marks};
@@ -65,9 +65,8 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
             args.output.display()
         );
     };
-    let mut pairs = Vec::new();
-    push_given(
-        &mut pairs,
+    let pairs = option_pairs(
+        None,
         [
             ("columns", &args.columns),
             ("page", &args.page),
@@ -76,27 +75,19 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
             ("notation", &args.notation),
             ("lang", &args.lang),
         ],
+        &args.board,
+        [
+            (args.end, "end", "1"),
+            (args.no_markers, "markers", "0"),
+            (args.fen_under, "fenUnder", "1"),
+        ],
     );
-    args.board.push_pairs(&mut pairs);
-    for (given, name, value) in [
-        (args.end, "end", "1"),
-        (args.no_markers, "markers", "0"),
-        (args.fen_under, "fenUnder", "1"),
-    ] {
-        if given {
-            pairs.push((name, value.to_string()));
-        }
-    }
     let text = std::fs::read_to_string(&args.input)
         .with_context(|| format!("cannot read {}", args.input.display()))?;
     let query = Query::from_pairs(pairs);
     let request = ArticleRequest::read(&query, Some(&text), format, &Default::default())
         .map_err(|e| anyhow!("{}: {e}", args.input.display()))?;
-    let renderer = renderer(
-        args.pieces_dir.as_deref(),
-        crate::render::DEFAULT_RENDER_CACHE_BYTES,
-        |p| eprintln!("staunton: warning: {p}"),
-    );
+    let renderer = command_renderer(args.pieces_dir.as_deref());
     let article = Article::new(&renderer, &request.game, request.options, &marks)?;
     let bytes = match format {
         ArticleFormat::Pdf => article.pdf(&renderer)?,

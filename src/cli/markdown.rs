@@ -100,10 +100,7 @@ impl FenceOptions {
     }
 
     fn renderer(&self) -> Renderer {
-        let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
-        super::renderer(self.pieces_dir.as_deref(), cache, |p| {
-            eprintln!("staunton: warning: {p}")
-        })
+        super::command_renderer(self.pieces_dir.as_deref())
     }
 }
 

@@ -152,6 +152,33 @@ fn push_given<const N: usize>(
     }
 }
 
+/// A command's options as query pairs, so they are validated exactly like HTTP
+/// parameters: `first`, each optional value `given`, the board's, then `name=value` for
+/// each flag that is set.
+fn option_pairs<const N: usize, const F: usize>(
+    first: Option<(&'static str, String)>,
+    given: [(&'static str, &Option<String>); N],
+    board: &BoardArgs,
+    flags: [(bool, &'static str, &'static str); F],
+) -> Vec<(&'static str, String)> {
+    let mut pairs: Vec<(&'static str, String)> = first.into_iter().collect();
+    push_given(&mut pairs, given);
+    board.push_pairs(&mut pairs);
+    for (set, name, value) in flags {
+        if set {
+            pairs.push((name, value.to_string()));
+        }
+    }
+    pairs
+}
+
+/// A command's renderer: the built-in set and the sets of `dir`, the default cache, and a
+/// warning on standard error for each skipped set.
+fn command_renderer(dir: Option<&Path>) -> Renderer {
+    let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
+    renderer(dir, cache, |p| eprintln!("staunton: warning: {p}"))
+}
+
 /// A renderer with the built-in set and the sets of `dir`; `report` hears each skipped set.
 fn renderer(dir: Option<&Path>, cache_bytes: u64, report: impl Fn(&str)) -> Renderer {
     let sets = match dir {

@@ -1,7 +1,7 @@
 //! `staunton render`: its flags, and one FEN, one game (a position or an animation), a
 //! share card or every line of a FEN/EPD file written as image files or to standard output.
 
-use super::{BoardArgs, format_of, push_given, renderer};
+use super::{BoardArgs, command_renderer, format_of, option_pairs, push_given};
 use crate::render::Renderer;
 use crate::render::options::Format;
 use crate::request::Request;
@@ -143,10 +143,8 @@ pub(super) struct RenderArgs {
 impl RenderArgs {
     /// The options as query pairs, so they are validated exactly like HTTP parameters.
     fn pairs(&self, fen: Option<&str>) -> Vec<(&'static str, String)> {
-        let mut pairs: Vec<(&'static str, String)> =
-            fen.map(|f| ("fen", f.to_string())).into_iter().collect();
-        push_given(
-            &mut pairs,
+        option_pairs(
+            fen.map(|f| ("fen", f.to_string())),
             [
                 ("ply", &self.ply),
                 ("move", &self.move_),
@@ -157,12 +155,6 @@ impl RenderArgs {
                 ("to", &self.to),
                 ("players", &self.players),
                 ("size", &self.size),
-            ],
-        );
-        self.board.push_pairs(&mut pairs);
-        push_given(
-            &mut pairs,
-            [
                 ("lastMove", &self.last_move),
                 ("check", &self.check),
                 ("arrows", &self.arrows),
@@ -178,22 +170,14 @@ impl RenderArgs {
                 ("style", &self.style),
                 ("lang", &self.lang),
             ],
-        );
-        if self.turn {
-            pairs.push(("turn", "1".to_string()));
-        }
-        if self.once {
-            pairs.push(("loop", "0".to_string()));
-        }
-        pairs
+            &self.board,
+            [(self.turn, "turn", "1"), (self.once, "loop", "0")],
+        )
     }
 }
 
 pub(super) fn render(args: RenderArgs) -> anyhow::Result<()> {
-    let cache = crate::render::DEFAULT_RENDER_CACHE_BYTES;
-    let renderer = renderer(args.pieces_dir.as_deref(), cache, |p| {
-        eprintln!("staunton: warning: {p}")
-    });
+    let renderer = command_renderer(args.pieces_dir.as_deref());
     if let (Some(input), Some(out_dir)) = (&args.input, &args.out_dir) {
         return render_file(&renderer, &args, input, out_dir);
     }

@@ -1,7 +1,7 @@
 //! `staunton sheet INPUT -o OUT`: its flags, and a worksheet of the positions of an EPD,
 //! PGN or FEN file written as a PDF or as one SVG or PNG file a page.
 
-use super::{BoardArgs, format_of, push_given, renderer};
+use super::{BoardArgs, command_renderer, format_of, option_pairs};
 use crate::render::options::Format;
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
@@ -71,9 +71,8 @@ pub(super) fn sheet(args: SheetArgs) -> anyhow::Result<()> {
             format.extension()
         );
     }
-    let mut pairs = Vec::new();
-    push_given(
-        &mut pairs,
+    let pairs = option_pairs(
+        None,
         [
             ("columns", &args.columns),
             ("rows", &args.rows),
@@ -81,13 +80,9 @@ pub(super) fn sheet(args: SheetArgs) -> anyhow::Result<()> {
             ("title", &args.title),
             ("dpi", &args.dpi),
         ],
+        &args.board,
+        [(args.solutions, "solutions", "1"), (args.turn, "turn", "1")],
     );
-    args.board.push_pairs(&mut pairs);
-    for (flag, name) in [(args.solutions, "solutions"), (args.turn, "turn")] {
-        if flag {
-            pairs.push((name, "1".to_string()));
-        }
-    }
     let pairs: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     let request = SheetRequest::from_pairs(
         &pairs,
@@ -101,11 +96,7 @@ pub(super) fn sheet(args: SheetArgs) -> anyhow::Result<()> {
     let entries = puzzles::read(&text, kind, MAX_CLI_SHEET_DIAGRAMS)
         .map_err(|e| anyhow!("{}, {e}", input.display()))?;
     let count = entries.len();
-    let renderer = renderer(
-        args.pieces_dir.as_deref(),
-        crate::render::DEFAULT_RENDER_CACHE_BYTES,
-        |p| eprintln!("staunton: warning: {p}"),
-    );
+    let renderer = command_renderer(args.pieces_dir.as_deref());
     let sheet = Sheet::new(&renderer, entries, request.options)?;
     let pages = sheet.pages.len();
     let mut written = Vec::new();

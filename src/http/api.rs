@@ -379,6 +379,39 @@ fn parameter(param: &Param, limits: &Limits, piece_sets: &[String], required: bo
     })
 }
 
+/// The documents of the parameters `handler` reads and `keep` keeps: each the common one
+/// (see [`parameter`]), then changed by `edit` where the route documents it its own way.
+fn parameters(
+    handler: Handler,
+    (limits, piece_sets): (&Limits, &[String]),
+    keep: impl Fn(&Param) -> bool,
+    edit: impl Fn(&Param, &mut Value),
+) -> Vec<Value> {
+    reads(handler)
+        .into_iter()
+        .filter(|p| keep(p))
+        .map(|p| {
+            let mut v = parameter(p, limits, piece_sets, false);
+            edit(p, &mut v);
+            v
+        })
+        .collect()
+}
+
+/// `own` answers, and each of `codes` that routes share (304, 413, 414, 503), described
+/// as they all describe it.
+fn shared(mut own: Value, codes: &[&str]) -> Value {
+    for &code in codes {
+        own[code] = match code {
+            "304" => json!({ "description": "Not modified (the `If-None-Match` ETag matched)." }),
+            "413" => error("The POSTed PGN is too long."),
+            "414" => error("The query string is too long."),
+            _ => error("Too many renders waiting; retry after the `Retry-After` seconds."),
+        };
+    }
+    own
+}
+
 fn text(description: &str, content_type: &str) -> Value {
     json!({
         "description": description,
@@ -404,10 +437,7 @@ fn operation(route: &Route, limits: &Limits, piece_sets: &[String]) -> Value {
         Handler::Piece => piece_operation(limits, piece_sets),
         Handler::Card => card_operation(limits, piece_sets),
         Handler::Describe => (
-            reads(route.handler)
-                .into_iter()
-                .map(|p| parameter(p, limits, piece_sets, false))
-                .collect(),
+            parameters(route.handler, (limits, piece_sets), |_| true, |_, _| {}),
             json!({
                 "200": text("The position in words, one line, in the language `lang` names (English by default).", "text/plain"),
                 "400": error("A bad `fen`, game or `lang`: one sentence naming the fault (for `lang`, listing the languages)."),
@@ -466,14 +496,15 @@ fn diagram_operation(
 ) -> (Vec<Value>, Value) {
     // `style` only matters to text: left out where the path fixes an image format.
     let image_path = path_format.is_some_and(|f| f != Format::Txt);
-    let parameters: Vec<Value> = reads(Handler::Diagram(path_format))
-        .into_iter()
-        .filter(|p| !(p.name == "format" && path_format.is_some()))
-        .filter(|p| !(p.name == "style" && image_path))
+    let keep = |p: &Param| match p.name {
+        "format" => path_format.is_none(),
+        "style" => !image_path,
         // `lang` only matters to an SVG's title.
-        .filter(|p| !(p.name == "lang" && path_format.is_some_and(|f| f != Format::Svg)))
-        .map(|p| parameter(p, limits, piece_sets, false))
-        .collect();
+        "lang" => path_format.is_none_or(|f| f == Format::Svg),
+        _ => true,
+    };
+    let handler = Handler::Diagram(path_format);
+    let parameters = parameters(handler, (limits, piece_sets), keep, |_, _| {});
     let mut content = Map::new();
     for format in Format::ALL {
         if path_format.is_none_or(|f| f == format) {
@@ -484,48 +515,43 @@ fn diagram_operation(
             content.insert(format.content_type().into(), schema);
         }
     }
-    let responses = json!({
-        "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
-        "414": error("The query string is too long."),
-        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-    });
+    let responses = shared(
+        json!({
+            "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
+            "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
+        }),
+        &["304", "414", "503"],
+    );
     (parameters, responses)
 }
 
 /// The parameters and answers of a whole-game route.
 fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
     // The frames are PNGs without words: format, style and lang change nothing.
-    let parameters: Vec<Value> = reads(Handler::Game(kind))
-        .into_iter()
-        .filter(|p| !["format", "style", "lang"].contains(&p.name))
-        .map(|p| parameter(p, limits, piece_sets, false))
-        .collect();
-    let responses = json!({
-        "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
-        "413": error("The POSTed PGN is too long."),
-        "414": error("The query string is too long."),
-        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-    });
+    let keep = |p: &Param| !["format", "style", "lang"].contains(&p.name);
+    let parameters = parameters(Handler::Game(kind), (limits, piece_sets), keep, |_, _| {});
+    let responses = shared(
+        json!({
+            "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
+            "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
+        }),
+        &["304", "413", "414", "503"],
+    );
     (parameters, responses)
 }
 
 /// The parameters and answers of `/image.gif`.
 fn image_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::Image)
-        .into_iter()
-        .filter(|p| !["format", "style", "dpi", "lang"].contains(&p.name))
-        .map(|p| match PLAYER_PARAMS.contains(p) {
-            false => parameter(p, limits, piece_sets, false),
-            true => json!({
+    let keep = |p: &Param| !["format", "style", "dpi", "lang"].contains(&p.name);
+    let edit = |p: &Param, v: &mut Value| {
+        if PLAYER_PARAMS.contains(p) {
+            *v = json!({
                 "name": p.name, "in": "query", "required": false, "description": p.doc,
                 "schema": { "type": "string", "maxLength": MAX_PLAYER_CHARS },
-            }),
-        })
-        .collect();
+            });
+        }
+    };
+    let parameters = parameters(Handler::Image, (limits, piece_sets), keep, edit);
     let responses = json!({
         "200": { "description": "The diagram as a GIF; cacheable for a year.", "content": { "image/gif": { "schema": { "type": "string", "format": "binary" } } } },
         "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
@@ -539,23 +565,21 @@ fn sheet_operation(
     limits: &Limits,
     piece_sets: &[String],
 ) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::Sheet(path_format))
-        .into_iter()
-        .filter(|p| !(p.name == "format" && path_format.is_some()))
-        .map(|p| {
-            let mut v = parameter(p, limits, piece_sets, p.name == "fen");
-            if p.name == "fen" {
-                v["explode"] = json!(true);
-                v["schema"] = json!({
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": MAX_SHEET_DIAGRAMS,
-                    "items": schema(p, limits, piece_sets),
-                });
-            }
-            v
-        })
-        .collect();
+    let keep = |p: &Param| !(p.name == "format" && path_format.is_some());
+    let edit = |p: &Param, v: &mut Value| {
+        if p.name == "fen" {
+            v["required"] = json!(true);
+            v["explode"] = json!(true);
+            v["schema"] = json!({
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_SHEET_DIAGRAMS,
+                "items": schema(p, limits, piece_sets),
+            });
+        }
+    };
+    let handler = Handler::Sheet(path_format);
+    let parameters = parameters(handler, (limits, piece_sets), keep, edit);
     let mut content = Map::new();
     for format in [Format::Pdf, Format::Svg, Format::Png] {
         if path_format.is_none_or(|f| f == format) {
@@ -565,13 +589,13 @@ fn sheet_operation(
             );
         }
     }
-    let responses = json!({
-        "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
-        "414": error("The query string is too long."),
-        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-    });
+    let responses = shared(
+        json!({
+            "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
+            "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
+        }),
+        &["304", "414", "503"],
+    );
     (parameters, responses)
 }
 
@@ -581,53 +605,44 @@ fn article_operation(
     limits: &Limits,
     piece_sets: &[String],
 ) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::Article(format))
-        .into_iter()
-        .map(|p| parameter(p, limits, piece_sets, false))
-        .collect();
-    let responses = json!({
-        "200": { "description": "The article; cacheable for a year. `X-Article-Pages` and `X-Article-Diagrams` say how many pages and diagrams it has.", "content": { format.content_type(): { "schema": { "type": "string" } } } },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why; a limit: which)."),
-        "413": error("The POSTed PGN is too long."),
-        "414": error("The query string is too long."),
-        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-    });
+    let handler = Handler::Article(format);
+    let parameters = parameters(handler, (limits, piece_sets), |_| true, |_, _| {});
+    let responses = shared(
+        json!({
+            "200": { "description": "The article; cacheable for a year. `X-Article-Pages` and `X-Article-Diagrams` say how many pages and diagrams it has.", "content": { format.content_type(): { "schema": { "type": "string" } } } },
+            "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why; a limit: which)."),
+        }),
+        &["304", "413", "414", "503"],
+    );
     (parameters, responses)
 }
 
 /// The parameters and answers of `/card.png`.
 fn card_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::Card)
-        .into_iter()
-        .map(|p| {
-            let mut v = parameter(p, limits, piece_sets, false);
-            if CARD_PARAMS.contains(p) {
-                v["schema"] = json!({
-                    "type": "string",
-                    "maxLength": MAX_CARD_TEXT_CHARS,
-                    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
-                });
-            }
-            v
-        })
-        .collect();
-    let responses = json!({
-        "200": { "description": "The card, 1200×630 pixels; cacheable for a year.", "content": { "image/png": { "schema": { "type": "string", "format": "binary" } } } },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad parameter: one sentence naming it, the value and what is allowed (a title or subtitle over 200 characters or with control characters, a bad position or game)."),
-        "414": error("The query string is too long."),
-        "503": error("Too many renders waiting; retry after the `Retry-After` seconds."),
-    });
+    let edit = |p: &Param, v: &mut Value| {
+        if CARD_PARAMS.contains(p) {
+            v["schema"] = json!({
+                "type": "string",
+                "maxLength": MAX_CARD_TEXT_CHARS,
+                "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+            });
+        }
+    };
+    let parameters = parameters(Handler::Card, (limits, piece_sets), |_| true, edit);
+    let responses = shared(
+        json!({
+            "200": { "description": "The card, 1200×630 pixels; cacheable for a year.", "content": { "image/png": { "schema": { "type": "string", "format": "binary" } } } },
+            "400": error("A bad parameter: one sentence naming it, the value and what is allowed (a title or subtitle over 200 characters or with control characters, a bad position or game)."),
+        }),
+        &["304", "414", "503"],
+    );
     (parameters, responses)
 }
 
 /// The parameters and answers of `/game.json`.
 fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::MoveList)
-        .into_iter()
-        .map(|p| parameter(p, limits, piece_sets, false))
-        .collect();
+    let handler = Handler::MoveList;
+    let parameters = parameters(handler, (limits, piece_sets), |_| true, |_, _| {});
     let ply = json!({
         "type": "object",
         "required": ["ply", "number", "side", "san", "uci", "fen"],
@@ -651,34 +666,32 @@ fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, V
             "result": { "type": "string", "nullable": true, "example": "1-0", "description": "The result token ending the movetext, else the `Result` tag, else null." },
         },
     });
-    let responses = json!({
-        "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
-        "413": error("The POSTed PGN is too long."),
-        "414": error("The query string is too long."),
-    });
+    let responses = shared(
+        json!({
+            "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
+            "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
+        }),
+        &["304", "413", "414"],
+    );
     (parameters, responses)
 }
 
 /// The parameters and answers of `/piece.svg`.
 fn piece_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let parameters: Vec<Value> = reads(Handler::Piece)
-        .into_iter()
-        .map(|p| {
-            let mut v = parameter(p, limits, piece_sets, p.name == "piece");
-            if p.name == "piece" {
-                v["schema"] =
-                    json!({ "type": "string", "enum": crate::request::piece::PIECE_CODES });
-            }
-            v
-        })
-        .collect();
-    let responses = json!({
-        "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
-        "304": { "description": "Not modified (the `If-None-Match` ETag matched)." },
-        "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
-    });
+    let edit = |p: &Param, v: &mut Value| {
+        if p.name == "piece" {
+            v["required"] = json!(true);
+            v["schema"] = json!({ "type": "string", "enum": crate::request::piece::PIECE_CODES });
+        }
+    };
+    let parameters = parameters(Handler::Piece, (limits, piece_sets), |_| true, edit);
+    let responses = shared(
+        json!({
+            "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
+            "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
+        }),
+        &["304"],
+    );
     (parameters, responses)
 }
 

@@ -1,7 +1,9 @@
-//! What handlers take from a request beyond axum's own extractors: the query within the
-//! service's length limit (and, with `strict=1`, only names its route reads), a POSTed
-//! PGN within its body limit; and the `Staunton-Warning` naming the names a route ignores.
+//! What handlers take from a request ([`Asked`]): the query within the service's length
+//! limit (and, with `strict=1`, only names its route reads), the headers, the deadline, a
+//! POSTed PGN within its body limit; and the `Staunton-Warning` naming the names a route
+//! ignores.
 
+use super::pool::Deadline;
 use super::{AppError, AppState};
 use crate::request::{Query, query_names};
 use axum::body::Body;
@@ -11,19 +13,26 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The query string (empty when there is none), read once, at most
-/// `Config::max_query_bytes` long: a longer one is answered 414 before the handler runs.
-/// With `strict=1`, a name the route does not read is answered 400 (see [`warning`]).
+/// What a route's handler takes: the service; the query string (empty when there is none),
+/// read once, at most `Config::max_query_bytes` long (a longer one is answered 414 before
+/// the handler runs; with `strict=1`, a name the route does not read is answered 400: see
+/// [`warning`]); the request's headers, its deadline and its [`Upload`].
 #[derive(Debug, Clone)]
-pub(super) struct Checked(pub Query);
+pub(super) struct Asked {
+    pub state: Arc<AppState>,
+    pub query: Query,
+    pub headers: HeaderMap,
+    pub deadline: Deadline,
+    pub upload: Upload,
+}
 
-impl FromRequestParts<Arc<AppState>> for Checked {
+impl FromRequestParts<Arc<AppState>> for Asked {
     type Rejection = AppError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         state: &Arc<AppState>,
-    ) -> Result<Checked, AppError> {
+    ) -> Result<Asked, AppError> {
         let query = parts.uri.query().unwrap_or_default();
         let max = state.config.max_query_bytes;
         if query.len() > max {
@@ -45,7 +54,33 @@ impl FromRequestParts<Arc<AppState>> for Checked {
                 .check_strict(&query, route)
                 .map_err(AppError::bad_request)?;
         }
-        Ok(Checked(query))
+        // The deadline layer puts both in every request's extensions.
+        let missing = || AppError::internal("the request has no deadline".to_string());
+        let deadline = parts
+            .extensions
+            .get::<Deadline>()
+            .copied()
+            .ok_or_else(missing)?;
+        let upload = parts
+            .extensions
+            .get::<Upload>()
+            .cloned()
+            .ok_or_else(missing)?;
+        Ok(Asked {
+            state: state.clone(),
+            query,
+            headers: parts.headers.clone(),
+            deadline,
+            upload,
+        })
+    }
+}
+
+impl Asked {
+    /// The PGN this request POSTs (see [`pgn_body`]); `None` for a GET (no `body`).
+    pub async fn posted(&self, body: Option<Body>) -> Result<Option<String>, AppError> {
+        let max = self.state.config.max_body_bytes;
+        pgn_body(body, &self.headers, max, &self.upload).await
     }
 }
 
@@ -102,7 +137,7 @@ impl Reading<'_> {
 /// The PGN of a POST: at most `max` bytes (else 413, at once, before `100 Continue`
 /// when the declared `Content-Length` is over), UTF-8 text, not blank, and whole (a body
 /// cut short or malformed is 400). `None` for a GET.
-pub(super) async fn pgn_body(
+async fn pgn_body(
     body: Option<Body>,
     headers: &HeaderMap,
     max: usize,

@@ -4,23 +4,24 @@
 
 use super::answer::{self, CacheStatus, Image};
 use super::api::{self, Animation, Asset, Handler};
-use super::extract::{Checked, Upload, pgn_body};
+use super::extract::{Asked, Upload};
 use super::pool::{Deadline, prepare, render, run_job};
 use super::{AppError, AppState, metrics, move_list};
-use crate::render::Renderer;
 use crate::render::animate;
 use crate::render::options::{Format, RenderOptions};
 use crate::render::pieces::PieceSet;
 use crate::render::spec::cost;
-use crate::request::{GameRequest, Request};
+use crate::render::{RenderError, Renderer};
+use crate::request::{GameRequest, Limits, Query, Request};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Extension, Request as HttpRequest, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{Request as HttpRequest, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use bytes::Bytes;
+use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -48,16 +49,18 @@ pub fn app(state: Arc<AppState>) -> Router {
 fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     match handler {
         Handler::Page(asset) => get(move || page(asset)),
-        Handler::Diagram(format) => get(move |s, q, h, d| diagram(s, q, h, d, format)),
-        Handler::Game(kind) => get(move |s, q, h, d, u| game(s, q, h, d, u, None, kind))
-            .post(move |s, q, h, d, u, body: Body| game(s, q, h, d, u, Some(body), kind)),
+        Handler::Diagram(format) => get(move |a| diagram(a, format)),
+        Handler::Game(kind) => {
+            get(move |a| game(a, None, kind)).post(move |a, body: Body| game(a, Some(body), kind))
+        }
         Handler::Image => get(image),
         Handler::Piece => get(piece),
-        Handler::MoveList => get(|s, q, h, d, u| game_json(s, q, h, d, u, None))
-            .post(|s, q, h, d, u, body: Body| game_json(s, q, h, d, u, Some(body))),
-        Handler::Sheet(format) => get(move |s, q, h, d| sheet(s, q, h, d, format)),
-        Handler::Article(format) => get(move |s, q, h, d, u| article(s, q, h, d, u, None, format))
-            .post(move |s, q, h, d, u, body: Body| article(s, q, h, d, u, Some(body), format)),
+        Handler::MoveList => {
+            get(|a| game_json(a, None)).post(|a, body: Body| game_json(a, Some(body)))
+        }
+        Handler::Sheet(format) => get(move |a| sheet(a, format)),
+        Handler::Article(format) => get(move |a| article(a, None, format))
+            .post(move |a, body: Body| article(a, Some(body), format)),
         Handler::Card => get(card),
         Handler::Describe => get(describe),
         Handler::OpenApi => get(openapi),
@@ -85,14 +88,9 @@ async fn page(asset: Asset) -> impl IntoResponse {
     )
 }
 
-async fn describe(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    Extension(deadline): Extension<Deadline>,
-) -> Result<Response, AppError> {
-    let limits = state.config.limits;
-    let (described, text) = prepare(&state, (query.text_bytes(), deadline), move |_| {
-        let described = Request::described(&query, &limits).map_err(AppError::bad_request)?;
+async fn describe(mut asked: Asked) -> Result<Response, AppError> {
+    let (described, text) = read(&mut asked, None, move |_, query, _, limits| {
+        let described = Request::described(query, limits).map_err(AppError::bad_request)?;
         let mut text = described.text();
         text.push('\n');
         Ok((described, text))
@@ -188,23 +186,89 @@ async fn not_found(uri: axum::http::Uri) -> AppError {
     )
 }
 
-async fn diagram(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-    path_format: Option<Format>,
-) -> Result<Response, AppError> {
-    let limits = state.config.limits;
-    let request = prepare(&state, (query.text_bytes(), deadline), move |renderer| {
-        let request = Request::read(&query, path_format, &limits).map_err(AppError::bad_request)?;
-        let set = known_set(renderer, &request.options)?;
-        Ok((request, set))
+/// How an image's bytes are made, under the pool's admission (see `pool`).
+trait Made: Send + 'static {
+    /// The bytes, made by `deadline`.
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send;
+}
+
+/// A diagram, with its piece set: priced, and drawn right on the async worker when it is
+/// quick, by `pool::render`.
+struct Diagram(Request, Arc<PieceSet>);
+
+impl Made for Diagram {
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send {
+        render(state, (self.0, self.1), deadline)
+    }
+}
+
+/// Any other image: its price in units, its labels in the metrics (route, format), and the
+/// job that draws it on the blocking pool.
+struct Job<J>(u64, (&'static str, &'static str), J);
+
+impl<J> Made for Job<J>
+where
+    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
+{
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send {
+        let Job(units, what, job) = self;
+        run_job(state, (units, deadline), what, job)
+    }
+}
+
+/// A request read by `read` from its query, the PGN its POST carries in `body` (none for a
+/// GET) and the service's limits: right here when its text is short, else on the blocking
+/// pool (see `prepare`). The query is taken out of `asked`.
+async fn read<T: Send + 'static>(
+    asked: &mut Asked,
+    body: Option<Body>,
+    read: impl FnOnce(&Renderer, &Query, Option<&str>, &Limits) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    let text = asked.posted(body).await?;
+    let query = std::mem::take(&mut asked.query);
+    let limits = asked.state.config.limits;
+    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
+    prepare(&asked.state, (bytes, asked.deadline), move |renderer| {
+        read(renderer, &query, text.as_deref(), &limits)
     })
-    .await?;
-    let image = Image::new(request.0.cache_key(), request.0.format.content_type());
-    let made = render(state.clone(), request, deadline);
-    answer::cached(&state, &headers, image, made).await
+    .await
+}
+
+/// The answer of an image route: its request read by `read` (see [`read`]) into its image
+/// (cache key, content type, headers of its own) and how that is made; then answered
+/// through the image cache, made under admission on a miss.
+async fn drawn<M: Made>(
+    mut asked: Asked,
+    body: Option<Body>,
+    read: impl FnOnce(&Renderer, &Query, Option<&str>, &Limits) -> Result<(Image, M), AppError>
+    + Send
+    + 'static,
+) -> Result<Response, AppError> {
+    let (image, made) = self::read(&mut asked, body, read).await?;
+    let made = made.made(asked.state.clone(), asked.deadline);
+    answer::cached(&asked.state, &asked.headers, image, made).await
+}
+
+async fn diagram(asked: Asked, path_format: Option<Format>) -> Result<Response, AppError> {
+    drawn(asked, None, move |r, query, _, limits| {
+        let request = Request::read(query, path_format, limits).map_err(AppError::bad_request)?;
+        let set = known_set(r, &request.options)?;
+        let image = Image::new(request.cache_key(), request.format.content_type());
+        Ok((image, Diagram(request, set)))
+    })
+    .await
 }
 
 /// The piece set `options` name, looked up once for the whole request; 400 when the
@@ -218,104 +282,94 @@ fn known_set(renderer: &Renderer, options: &RenderOptions) -> Result<Arc<PieceSe
 
 /// A whole game as an animation: the game from the query (`pgn`, `moves`) or the POSTed
 /// body, rendered on the blocking pool, cached like a diagram.
-async fn game(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-    Extension(upload): Extension<Upload>,
-    body: Option<Body>,
-    kind: Animation,
-) -> Result<Response, AppError> {
-    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
-    let limits = state.config.limits;
-    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
-    let (key, frames, looped) = prepare(&state, (bytes, deadline), move |renderer| {
-        let request = GameRequest::read(&query, text.as_deref(), kind.name(), &limits)
-            .map_err(AppError::bad_request)?;
-        known_set(renderer, &request.play.options)?;
-        Ok((
-            request.cache_key().to_string(),
-            request.frames(),
-            request.looped,
-        ))
+async fn game(asked: Asked, body: Option<Body>, kind: Animation) -> Result<Response, AppError> {
+    drawn(asked, body, move |r, query, text, limits| {
+        let request =
+            GameRequest::read(query, text, kind.name(), limits).map_err(AppError::bad_request)?;
+        known_set(r, &request.play.options)?;
+        let image = Image::new(request.cache_key(), kind.content_type());
+        let (frames, looped) = (request.frames(), request.looped);
+        let units = cost::frames(&frames);
+        let job = move |renderer: &Renderer| match kind {
+            Animation::Gif => animate::gif(renderer, &frames, looped),
+            Animation::Apng => animate::apng(renderer, &frames, looped),
+        };
+        Ok((image, Job(units, ("game", kind.name()), job)))
     })
-    .await?;
-    let image = Image::new(key, kind.content_type());
-    let units = cost::frames(&frames);
-    let job = move |renderer: &Renderer| match kind {
-        Animation::Gif => animate::gif(renderer, &frames, looped),
-        Animation::Apng => animate::apng(renderer, &frames, looped),
-    };
-    let made = run_job(state.clone(), (units, deadline), ("game", kind.name()), job);
-    answer::cached(&state, &headers, image, made).await
+    .await
 }
 
 /// `/game.json`: the main line of the game from the query (`pgn`, `moves`) or the POSTed
 /// body, as JSON. Reading and playing a game takes microseconds: no cache, no pool; the
 /// ETag of the game's text answers revalidations.
-async fn game_json(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-    Extension(upload): Extension<Upload>,
-    body: Option<Body>,
-) -> Result<Response, AppError> {
+async fn game_json(mut asked: Asked, body: Option<Body>) -> Result<Response, AppError> {
     use crate::request::move_list::MoveListRequest;
-    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
-    let limits = state.config.limits;
-    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
-    let (key, json) = prepare(&state, (bytes, deadline), move |_| {
-        let request = MoveListRequest::from_pairs_with(&query, text.as_deref(), &limits)
-            .map_err(AppError::bad_request)?;
+    let (key, json) = read(&mut asked, body, move |_, query, text, limits| {
+        let request =
+            MoveListRequest::from_pairs_with(query, text, limits).map_err(AppError::bad_request)?;
         let json = Bytes::from(move_list::json(&request.game));
         Ok((request.cache_key().to_string(), json))
     })
     .await?;
     let image = Image::new(key, "application/json; charset=utf-8");
-    Ok(answer::held(&headers, image, || json))
+    Ok(answer::held(&asked.headers, image, || json))
 }
 
 /// `/piece.svg`: one piece of a set, alone, for a palette: the document the set wrote once
 /// at load, shared (no copy); cacheable like an image.
-async fn piece(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-) -> Result<Response, AppError> {
+async fn piece(asked: Asked) -> Result<Response, AppError> {
     let request =
-        crate::request::piece::PieceRequest::read(&query).map_err(AppError::bad_request)?;
-    let sets = state.renderer.piece_sets();
+        crate::request::piece::PieceRequest::read(&asked.query).map_err(AppError::bad_request)?;
+    let sets = asked.state.renderer.piece_sets();
     let Some(set) = sets.get(&request.piece_set) else {
         let known = sets.names().map(str::to_string).collect();
         let e = crate::render::RenderError::UnknownPieceSet(request.piece_set, known);
         return Err(AppError::new(StatusCode::BAD_REQUEST, e.to_string()));
     };
     let image = Image::new(request.cache_key(), "image/svg+xml");
-    Ok(answer::held(&headers, image, || {
+    Ok(answer::held(&asked.headers, image, || {
         set.piece_svg(request.piece)
     }))
 }
 
 /// `/image.gif`, lila-gif's still route: a diagram as GIF, with player bars when `white` or
 /// `black` names a player.
-async fn image(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-) -> Result<Response, AppError> {
-    let limits = state.config.limits;
-    let (request, [white, black]) = prepare(&state, (query.text_bytes(), deadline), move |r| {
+async fn image(asked: Asked) -> Result<Response, AppError> {
+    drawn(asked, None, move |r, query, _, limits| {
         let request =
-            Request::read(&query, Some(Format::Gif), &limits).map_err(AppError::bad_request)?;
+            Request::read(query, Some(Format::Gif), limits).map_err(AppError::bad_request)?;
         known_set(r, &request.options)?;
-        let players = crate::request::players::players(&query).map_err(AppError::bad_request)?;
-        Ok((request, players))
+        let players = crate::request::players::players(query).map_err(AppError::bad_request)?;
+        let bars = player_bars(&request, players);
+        let mut key = crate::request::key::KeyWriter::new("image");
+        request.key_fields(&mut key);
+        key.optional(bars.as_ref().map(|[top, _]| &top.player))
+            .optional(bars.as_ref().map(|[_, bottom]| &bottom.player));
+        let image = Image::new(key.finish(), "image/gif");
+        let units = cost::diagram(&request.options, Format::Gif);
+        let job = move |renderer: &Renderer| match bars {
+            None => renderer.render(&request.position, &request.options, Format::Gif),
+            Some(bars) => {
+                let frame = animate::Frame {
+                    position: request.position,
+                    options: request.options,
+                    delay: 0,
+                    bars: Some(bars),
+                };
+                animate::gif(renderer, std::slice::from_ref(&frame), false)
+            }
+        };
+        Ok((image, Job(units, ("image", "gif"), job)))
     })
-    .await?;
-    let bars = (white.is_some() || black.is_some()).then(|| {
+    .await
+}
+
+/// `/image.gif`'s player bars, top then bottom, when `white` or `black` names a player.
+fn player_bars(
+    request: &Request,
+    [white, black]: [Option<String>; 2],
+) -> Option<[animate::Bar; 2]> {
+    (white.is_some() || black.is_some()).then(|| {
         let bar = |n: Option<String>, side: &str| animate::Bar {
             player: n.unwrap_or_else(|| side.to_string()),
             clock: None,
@@ -325,155 +379,97 @@ async fn image(
             crate::chess::piece::Color::White => [black, white],
             crate::chess::piece::Color::Black => [white, black],
         }
-    });
-    let mut key = crate::request::key::KeyWriter::new("image");
-    request.key_fields(&mut key);
-    key.optional(bars.as_ref().map(|[top, _]| &top.player))
-        .optional(bars.as_ref().map(|[_, bottom]| &bottom.player));
-    let image = Image::new(key.finish(), "image/gif");
-    let units = cost::diagram(&request.options, Format::Gif);
-    let job = move |renderer: &Renderer| match bars {
-        None => renderer.render(&request.position, &request.options, Format::Gif),
-        Some(bars) => {
-            let frame = animate::Frame {
-                position: request.position,
-                options: request.options,
-                delay: 0,
-                bars: Some(bars),
-            };
-            animate::gif(renderer, std::slice::from_ref(&frame), false)
-        }
-    };
-    let made = run_job(state.clone(), (units, deadline), ("image", "gif"), job);
-    answer::cached(&state, &headers, image, made).await
+    })
 }
 
 /// `/card.png`, a share card: read here, drawn on the blocking pool, cached like a diagram
 /// (one entry per normalised key, so a hit costs what a diagram's does).
-async fn card(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-) -> Result<Response, AppError> {
+async fn card(asked: Asked) -> Result<Response, AppError> {
     use crate::render::share_card::{HEIGHT, WIDTH};
     use crate::request::share_card::CardRequest;
-    let limits = state.config.limits;
-    let request = prepare(&state, (query.text_bytes(), deadline), move |renderer| {
-        let request = CardRequest::read(&query, &limits).map_err(AppError::bad_request)?;
-        known_set(renderer, &request.diagram.options)?;
-        Ok(request)
+    drawn(asked, None, move |r, query, _, limits| {
+        let request = CardRequest::read(query, limits).map_err(AppError::bad_request)?;
+        known_set(r, &request.diagram.options)?;
+        let image = Image::new(request.cache_key(), "image/png");
+        // The diagram, and the card's pixels as a plain diagram's of its width would count.
+        let page = RenderOptions {
+            size: WIDTH.max(HEIGHT),
+            ..RenderOptions::default()
+        };
+        let units = cost::diagram(&request.diagram.options, Format::Png)
+            .saturating_add(cost::diagram(&page, Format::Png) / 2);
+        let job = move |renderer: &Renderer| request.png(renderer);
+        Ok((image, Job(units, ("card", "png"), job)))
     })
-    .await?;
-    let image = Image::new(request.cache_key(), "image/png");
-    // The diagram, and the card's pixels as a plain diagram's of its width would count.
-    let page = RenderOptions {
-        size: WIDTH.max(HEIGHT),
-        ..RenderOptions::default()
-    };
-    let units = cost::diagram(&request.diagram.options, Format::Png)
-        .saturating_add(cost::diagram(&page, Format::Png) / 2);
-    let job = move |renderer: &Renderer| request.png(renderer);
-    let made = run_job(state.clone(), (units, deadline), ("card", "png"), job);
-    answer::cached(&state, &headers, image, made).await
+    .await
 }
 
 /// A worksheet: read and laid out (on the blocking pool when its query is long), drawn on
 /// the blocking pool, cached like a diagram.
 /// SVG and PNG are one page (`pageNumber`); every answer says how many pages there are.
-async fn sheet(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-    path_format: Option<Format>,
-) -> Result<Response, AppError> {
+async fn sheet(asked: Asked, path_format: Option<Format>) -> Result<Response, AppError> {
     use crate::render::sheet::Sheet;
     use crate::request::sheet::{MAX_SHEET_DIAGRAMS, SheetRequest};
-    let limits = state.config.limits;
-    let (key, format, page, sheet) = prepare(&state, (query.text_bytes(), deadline), move |r| {
-        let request = SheetRequest::read(&query, path_format, MAX_SHEET_DIAGRAMS, true, &limits)
+    drawn(asked, None, move |r, query, _, limits| {
+        let request = SheetRequest::read(query, path_format, MAX_SHEET_DIAGRAMS, true, limits)
             .map_err(AppError::bad_request)?;
         known_set(r, &request.options.diagram)?;
         let (format, page, key) = (request.format, request.page, request.cache_key());
         let sheet = Sheet::new(r, request.entries, request.options)
             .map_err(|e| AppError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-        Ok((key, format, page, sheet))
+        let pages = sheet.pages.len();
+        if format != Format::Pdf && page >= pages {
+            return Err(AppError::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "pageNumber {} is not allowed: this sheet has {pages} page{}",
+                    page + 1,
+                    if pages == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let image = Image::new(key, format.content_type())
+            .with_header("x-sheet-pages", HeaderValue::from(pages));
+        let units = sheet.units(format, page);
+        let job = move |renderer: &Renderer| match format {
+            Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
+            Format::Png => sheet.png(renderer, page),
+            _ => sheet.pdf(renderer),
+        };
+        Ok((image, Job(units, ("sheet", format.extension()), job)))
     })
-    .await?;
-    let pages = sheet.pages.len();
-    if format != Format::Pdf && page >= pages {
-        return Err(AppError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "pageNumber {} is not allowed: this sheet has {pages} page{}",
-                page + 1,
-                if pages == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    let image = Image::new(key, format.content_type())
-        .with_header("x-sheet-pages", HeaderValue::from(pages));
-    let units = sheet.units(format, page);
-    let job = move |renderer: &Renderer| match format {
-        Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
-        Format::Png => sheet.png(renderer, page),
-        _ => sheet.pdf(renderer),
-    };
-    let made = run_job(
-        state.clone(),
-        (units, deadline),
-        ("sheet", format.extension()),
-        job,
-    );
-    answer::cached(&state, &headers, image, made).await
+    .await
 }
 
 /// An article: the game read and laid out (on the blocking pool when it is long), drawn on the blocking pool,
 /// cached like a diagram. The answer says how many pages and diagrams it has.
 async fn article(
-    State(state): State<Arc<AppState>>,
-    Checked(query): Checked,
-    headers: HeaderMap,
-    Extension(deadline): Extension<Deadline>,
-    Extension(upload): Extension<Upload>,
+    asked: Asked,
     body: Option<Body>,
     format: crate::request::article::ArticleFormat,
 ) -> Result<Response, AppError> {
     use crate::render::article::Article;
     use crate::request::article::{ArticleFormat, ArticleRequest, marks};
-    let text = pgn_body(body, &headers, state.config.max_body_bytes, &upload).await?;
-    let limits = state.config.limits;
-    let bytes = query.text_bytes() + text.as_ref().map_or(0, String::len);
-    let (key, article) = prepare(&state, (bytes, deadline), move |renderer| {
-        let request = ArticleRequest::read(&query, text.as_deref(), format, &limits)
-            .map_err(AppError::bad_request)?;
-        known_set(renderer, &request.options.diagram)?;
+    drawn(asked, body, move |r, query, text, limits| {
+        let request =
+            ArticleRequest::read(query, text, format, limits).map_err(AppError::bad_request)?;
+        known_set(r, &request.options.diagram)?;
         let key = request.cache_key();
-        let article = Article::new(renderer, &request.game, request.options, &marks)
+        let article = Article::new(r, &request.game, request.options, &marks)
             .map_err(|e| AppError::internal(e.to_string()))?;
-        Ok((key, article))
+        let (pages, diagrams) = (article.pages.len(), article.flow.diagrams.len());
+        let image = Image::new(key, format.content_type())
+            .with_header("x-article-pages", HeaderValue::from(pages))
+            .with_header("x-article-diagrams", HeaderValue::from(diagrams));
+        let units = article.units();
+        let job = move |renderer: &Renderer| match format {
+            ArticleFormat::Pdf => article.pdf(renderer),
+            ArticleFormat::Html => article.html(renderer).map(String::into_bytes),
+            ArticleFormat::Svg => article.svg(renderer).map(String::into_bytes),
+        };
+        Ok((image, Job(units, ("article", format.extension()), job)))
     })
-    .await?;
-    let image = Image::new(key, format.content_type())
-        .with_header("x-article-pages", HeaderValue::from(article.pages.len()))
-        .with_header(
-            "x-article-diagrams",
-            HeaderValue::from(article.flow.diagrams.len()),
-        );
-    let units = article.units();
-    let job = move |renderer: &Renderer| match format {
-        ArticleFormat::Pdf => article.pdf(renderer),
-        ArticleFormat::Html => article.html(renderer).map(String::into_bytes),
-        ArticleFormat::Svg => article.svg(renderer).map(String::into_bytes),
-    };
-    let made = run_job(
-        state.clone(),
-        (units, deadline),
-        ("article", format.extension()),
-        job,
-    );
-    answer::cached(&state, &headers, image, made).await
+    .await
 }
 
 /// Every request's deadline, `Config::request_timeout` from now: put in its extensions for

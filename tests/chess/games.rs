@@ -1,7 +1,7 @@
 //! Games played by the rules against a reference: the position after every ply of real
 //! games (and a few constructed ones: promotions to every piece, en passant both ways,
 //! Chess960 castling) must equal python-chess's, written once into
-//! `tests/fixtures/games/*.fens` by `scripts/game_fixtures.py`.
+//! `tests/fixtures/games/*.fens` by `scripts/gen/game_fixtures.py`.
 
 use staunton::chess::game::Game;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! several threads at once. Every format of every render case is checked.
 //!
 //! When a drawing changes on purpose, record the hashes again from a release build:
-//! `scripts/record-hashes.sh` (CI runs `scripts/record-hashes.sh --check`, which fails when
+//! `scripts/ci/record-hashes.sh` (CI runs `scripts/ci/record-hashes.sh --check`, which fails when
 //! the committed file is not what the release build makes).
 
 use crate::common;
@@ -31,7 +31,7 @@ fn cases() -> Vec<(String, Request)> {
 /// `NAME FORMAT` → hash, as recorded from the release build.
 fn recorded() -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(common::fixture("render-hashes.txt"))
-        .expect("tests/fixtures/render-hashes.txt: run scripts/record-hashes.sh");
+        .expect("tests/fixtures/render-hashes.txt: run scripts/ci/record-hashes.sh");
     text.lines()
         .filter_map(|line| {
             let mut parts = line.split_whitespace();
@@ -75,7 +75,7 @@ fn the_debug_build_makes_the_bytes_the_release_build_recorded() {
     assert!(
         mismatches.is_empty(),
         "{} of {} outputs differ from tests/fixtures/render-hashes.txt (if the drawing changed \
-         on purpose, run scripts/record-hashes.sh):\n{}",
+         on purpose, run scripts/ci/record-hashes.sh):\n{}",
         mismatches.len(),
         made.len(),
         mismatches.join("\n")

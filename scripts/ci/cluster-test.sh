@@ -12,9 +12,9 @@
 # Every process started here is stopped at the end, whatever happened.
 #
 # Needs nginx, wrk and curl; installs Debian's nginx and wrk when missing (as root).
-# Usage: scripts/cluster-test.sh [LOAD_SECONDS]   (default 6)
+# Usage: scripts/ci/cluster-test.sh [LOAD_SECONDS]   (default 6)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 load_seconds=${1:-6}
 
 say() { printf '%s\n' "$*"; }

@@ -4,13 +4,13 @@
 # mypy over the package, its pytest suite, the notebook executed with nbclient (outputs
 # checked), and the snapshot example (examples/snapshots/python, the package's pytest plugin).
 #
-#   scripts/python-test.sh                     # STAUNTON_BIN unset: CLI comparisons skipped
-#   STAUNTON_BIN=target/release/staunton scripts/python-test.sh   # also bytes == the CLI's
+#   scripts/ci/python-test.sh                     # STAUNTON_BIN unset: CLI comparisons skipped
+#   STAUNTON_BIN=target/release/staunton scripts/ci/python-test.sh   # also bytes == the CLI's
 #
 # Needs python3 (3.9+; python3-venv is installed if venv is missing) and cargo; the network
 # only for PyPI and crates.io. The venv is $STAUNTON_PY_VENV (default: a temporary folder).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 python=${PYTHON:-python3}
 venv=${STAUNTON_PY_VENV:-${TMPDIR:-/tmp}/staunton-python-test}

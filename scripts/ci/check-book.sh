@@ -4,13 +4,13 @@
 # link's #anchor must name a heading of the Markdown file it points to. Exit status 1 on
 # any broken link, image or anchor, or on a chapter that SUMMARY.md does not list.
 #
-#   scripts/check-book.sh
+#   scripts/ci/check-book.sh
 #
 # Installs the pinned mdBook with `cargo install` when `mdbook --version` is another one.
 # Builds the release binary first: the book's diagram fences are drawn by `staunton mdbook`
 # (docs/book.toml), this build's.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 mdbook_version=0.5.3
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"

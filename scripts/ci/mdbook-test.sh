@@ -10,14 +10,14 @@
 #     keep-going = true becomes a warning; a bad config value stops it naming the key.
 # Modes are switched with mdBook's environment overrides (MDBOOK_PREPROCESSOR__STAUNTON__MODE).
 #
-#   scripts/mdbook-test.sh [STAUNTON_BIN]
+#   scripts/ci/mdbook-test.sh [STAUNTON_BIN]
 #
 # STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton, built when missing.
 #
 # Installs the pinned mdBook with `cargo install` when `mdbook --version` is another one.
 # Exit status 1 with a message naming what failed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 fail() {
   echo "mdbook-test: FAILED: $*" >&2

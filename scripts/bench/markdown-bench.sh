@@ -8,14 +8,14 @@
 # endings), sizes 240 to 400, black's side, captions, arrows, last moves, and pgn fences
 # showing a ply of a game.
 #
-#   scripts/markdown-bench.sh [STAUNTON_BIN]
+#   scripts/bench/markdown-bench.sh [STAUNTON_BIN]
 #
 # STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton, built with
 # `cargo build --release` when missing. Installs Debian's hyperfine when it is missing.
 # Prints hyperfine's table and the mean of each command. It asserts no timing (the
 # numbers go in the README); exit status 1 only when a run fails or writes the wrong files.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 fail() {
   echo "markdown-bench: FAILED: $*" >&2

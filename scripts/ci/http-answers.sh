@@ -2,9 +2,9 @@
 # The service's answers to the paths the HTTP tests ask for: each path's status, headers
 # (the date dropped) and a hash of its body, so two builds can be compared byte for byte
 # (a refactoring must change nothing: diff the two outputs).
-# Usage: scripts/http-answers.sh [BIN] [PORT] [PATHS] > answers.txt
+# Usage: scripts/ci/http-answers.sh [BIN] [PORT] [PATHS] > answers.txt
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}; port=${2:-18557}
 paths=${3:-tests/fixtures/http-answer-paths.txt}
 tmp=$(mktemp -d)

@@ -2,7 +2,7 @@
 # Start-up time (process start to the first 200 from /health) and resident memory at idle,
 # of the release build with the default cache. Loopback only; stops the server at the end.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cargo build --release --quiet --bin staunton
 bin=${CARGO_TARGET_DIR:-target}/release/staunton
 addr=127.0.0.1:18090

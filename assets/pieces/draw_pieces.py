@@ -2,7 +2,7 @@
 """Draws the built-in piece set `staunton` (the second design; original geometry of this
 project, no shape taken from another set).
 
-Usage, from the repository root:  python3 scripts/draw_pieces.py assets/pieces/staunton
+Usage, from the repository root:  python3 assets/pieces/draw_pieces.py assets/pieces/staunton
 
 Writes the sixteen pieces (wK … bC) on a 100-unit square, and in small/ the hinted drawing
 used for squares under 30 px: each piece's silhouette with a wider outline and no inner

@@ -5,7 +5,7 @@
 # 10001, and SIGTERM (podman stop) ends it with exit code 0. Prints each step's time and the
 # image size.
 #
-# Run as root on Debian 12 (as CI does): bash scripts/container-test.sh
+# Run as root on Debian 12 (as CI does): bash scripts/ci/container-test.sh
 #
 # The images the Dockerfile's FROM lines name are not pulled but stood in for by local images: a
 # Debian 12 root filesystem made with mmdebstrap, slimmed as debian:bookworm-slim is, and a Rust
@@ -14,7 +14,7 @@
 # takes seconds. REBUILD_BASE=1 remakes the stand-ins. See shared/notes/containers.md for the
 # recipe and for what a red run's messages mean.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 IMAGE=localhost/staunton:container-test
 BASE_IMAGE=localhost/staunton-standin/debian:bookworm-slim

@@ -4,7 +4,7 @@
 # repository that depends on staunton with `default-features = false` renders the start
 # position to PNG and SVG with the crate docs' quickest use.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 
 echo "== cargo tree -e normal --no-default-features: no server or command-line crates"

@@ -5,9 +5,9 @@
 # group runs for 2 s under callgrind; the instructions of its requests (the bench's `serve`,
 # inclusive) are divided by the requests answered (calls of `answer::revalidate`, once per
 # answer). Needs valgrind (apt-get install -y valgrind).
-# Usage: scripts/card-instructions.sh
+# Usage: scripts/bench/card-instructions.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v valgrind > /dev/null || { echo "card-instructions.sh: valgrind is not installed" >&2; exit 2; }
 bin=$(cargo bench --bench card --no-run --message-format=json 2> /dev/null |
   python3 -c 'import json,sys

@@ -4,10 +4,10 @@
 # tests/render/determinism.rs) checks its own output against: the same bytes whatever the
 # optimisation level. Run it when a drawing changes on purpose, and commit the file.
 #
-#   scripts/record-hashes.sh           # write tests/fixtures/render-hashes.txt
-#   scripts/record-hashes.sh --check   # CI: fail if the release build disagrees with it
+#   scripts/ci/record-hashes.sh           # write tests/fixtures/render-hashes.txt
+#   scripts/ci/record-hashes.sh --check   # CI: fail if the release build disagrees with it
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 file=tests/fixtures/render-hashes.txt
 fresh=$(mktemp)
 trap 'rm -f "$fresh"' EXIT

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the deployment files under deploy/ without a cluster.
 
-    python3 scripts/check-deploy.py [--root DIR] [--metrics FILE]
+    python3 deploy/check-deploy.py [--root DIR] [--metrics FILE]
 
 Parses every YAML document in deploy/kubernetes/*.yaml and deploy/prometheus/*.yml and the
 JSON of deploy/grafana/*.json, then checks:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The article's LaTeX peer: times one pdflatex run of scripts/peer/opera.tex (the Opera game
+# The article's LaTeX peer: times one pdflatex run of scripts/bench/peer/opera.tex (the Opera game
 # set by hand with xskak + chessboard) against `staunton article` on the same game
 # (tests/fixtures/articles/opera.pgn), side by side in ONE hyperfine run, then prints the
 # ratio and renders both first pages to PNG (pdftoppm, 80 dpi) for a look.
@@ -16,9 +16,9 @@
 # Environment: STAUNTON (default target/release/staunton; build it first with
 # `cargo build --release`), OUT (where the PNGs go; default a new temporary directory),
 # RUNS (timed runs per command, default 10; one untimed warm-up run each before).
-# Usage: scripts/xskak-peer.sh
+# Usage: scripts/bench/xskak-peer.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 me=xskak-peer.sh
 staunton=${STAUNTON:-target/release/staunton}
 runs=${RUNS:-10}
@@ -47,7 +47,7 @@ fi
 
 work=$(mktemp -d /tmp/xskak-peer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cp scripts/peer/opera.tex tests/fixtures/articles/opera.pgn "$work/"
+cp scripts/bench/peer/opera.tex tests/fixtures/articles/opera.pgn "$work/"
 
 # A failing LaTeX run would be timed as a fast one: compile once first and stop on error.
 if ! (cd "$work" && pdflatex -interaction=batchmode opera.tex >/dev/null); then

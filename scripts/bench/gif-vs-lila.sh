@@ -41,9 +41,9 @@
 # Bounded (builds, python and every curl under timeout), loopback only; the servers are
 # stopped and the temporary files removed at the end or on error. Needs curl and python3
 # with python-chess (pip install chess).
-# Usage: scripts/gif-vs-lila.sh [PGN] [ROUNDS]   (defaults tests/fixtures/games/long.pgn, 30)
+# Usage: scripts/bench/gif-vs-lila.sh [PGN] [ROUNDS]   (defaults tests/fixtures/games/long.pgn, 30)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 pgn=${1:-tests/fixtures/games/long.pgn}
 rounds=${2:-30}
 warmup=${WARMUP:-3}
@@ -55,7 +55,7 @@ out_dir=${OUT_DIR:-target/gif-vs-lila}
 lila_dir=${LILA_GIF_DIR:-/tmp/lila-gif}
 lila_target=${LILA_TARGET_DIR:-/tmp/lila-target}
 me=gif-vs-lila.sh
-[[ -f $pgn ]] || { echo "$me: no PGN file $pgn (usage: scripts/gif-vs-lila.sh [PGN] [ROUNDS])" >&2; exit 2; }
+[[ -f $pgn ]] || { echo "$me: no PGN file $pgn (usage: scripts/bench/gif-vs-lila.sh [PGN] [ROUNDS])" >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "$me: ROUNDS must be a positive integer, not $rounds" >&2; exit 2; }
 case $bust in n | delay | pgn | none) ;; *) echo "$me: BUST must be n, delay, pgn or none" >&2; exit 2 ;; esac
 command -v curl >/dev/null || { echo "$me: curl is not installed (apt-get install -y curl)" >&2; exit 2; }

@@ -2,9 +2,9 @@
 # HTTP load test over loopback: cache misses, cache hits, and a bare axum handler that
 # answers the same bytes (the floor), in one run. Needs wrk (apt-get install -y wrk).
 # Bounded: each phase runs DURATION seconds with CONNECTIONS connections; the servers are
-# stopped at the end (or on error). Usage: scripts/load.sh [DURATION] [CONNECTIONS]
+# stopped at the end (or on error). Usage: scripts/bench/load.sh [DURATION] [CONNECTIONS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 duration=${1:-10}
 connections=${2:-2}
 command -v wrk >/dev/null || { echo "load.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }

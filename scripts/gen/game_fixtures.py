@@ -13,7 +13,7 @@ is the outermost one, the rook's file letter otherwise).
 Run from the repository root, after editing or adding a .pgn file:
 
     pip install chess          # python-chess, once
-    python3 scripts/game_fixtures.py
+    python3 scripts/gen/game_fixtures.py
 
 and commit the .fens files: `cargo test` reads them and needs no Python.
 
@@ -40,7 +40,7 @@ try:
 except ImportError:
     sys.exit("python-chess is missing: pip install chess")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GAMES = os.path.join(ROOT, "tests", "fixtures", "games")
 
 TOKEN = re.compile(r"""

@@ -4,7 +4,7 @@
 # (cargo install cargo-fuzz); RUSTC_BOOTSTRAP lets the stable toolchain build the
 # sanitizer flags cargo-fuzz passes. A crash leaves its input in fuzz/artifacts/TARGET/.
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
+cd "$(dirname "$0")/../../fuzz"
 seconds=${1:-60}
 export RUSTC_BOOTSTRAP=1
 for target in fen query_svg; do

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Instructions per warm PNG render, counted by callgrind: repeatable whatever else the
 # machine is doing, so a change's effect can be seen apart from timing noise. Needs valgrind
-# (apt-get install -y valgrind). Usage: scripts/instructions.sh [QUERY...]
+# (apt-get install -y valgrind). Usage: scripts/bench/instructions.sh [QUERY...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 2; }
 cargo build --release --quiet --example repeat
 bin=${CARGO_TARGET_DIR:-target}/release/examples/repeat

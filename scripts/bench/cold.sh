@@ -19,9 +19,9 @@
 # The cold and warm phases have no fixed target here: they print the ratio Staunton/baseline.
 # Bounded (every wrk and curl under timeout), loopback only; the servers are stopped and the
 # temporary files removed at the end or on error. Needs wrk and curl; honours
-# CARGO_TARGET_DIR. Usage: scripts/cold.sh [SECONDS] [CACHE]   (defaults 20, 32MiB)
+# CARGO_TARGET_DIR. Usage: scripts/bench/cold.sh [SECONDS] [CACHE]   (defaults 20, 32MiB)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 duration=${1:-20}
 cache=${2:-32MiB}
 flood_seconds=${FLOOD_SECONDS:-60}

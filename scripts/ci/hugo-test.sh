@@ -8,12 +8,12 @@
 # fence the service refuses stops the build with the service's sentence, and that the
 # site still builds (plain alt texts, warnings) when no service answers.
 #
-# Run from anywhere:  scripts/hugo-test.sh [STAUNTON_BIN]
+# Run from anywhere:  scripts/ci/hugo-test.sh [STAUNTON_BIN]
 # (default binary: target/release/staunton, built with cargo when missing).
 # Installs hugo (Debian's 0.111), curl and python3 with apt-get when they are missing.
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${1:-${STAUNTON_BIN:-}}"
 if [[ -z "$bin" ]]; then
   bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"

@@ -15,12 +15,12 @@
 # The expected requests are written out below, one per fence of example.md, so the test
 # also checks how the filter turns pandoc's attributes back into an info string.
 #
-# Run from anywhere:  scripts/pandoc-test.sh [STAUNTON_BIN]
+# Run from anywhere:  scripts/ci/pandoc-test.sh [STAUNTON_BIN]
 # (default binary: target/release/staunton, built with cargo when missing).
 # Installs pandoc (Debian's 2.17) and python3 with apt-get when they are missing.
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${1:-${STAUNTON_BIN:-}}"
 if [[ -z "$bin" ]]; then
   bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"

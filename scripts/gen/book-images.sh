@@ -2,7 +2,7 @@
 # Renders again every picture of the book and README that shows pieces, with the commands
 # the chapters give for them, so a change of the piece drawing reaches the docs in one step:
 #
-#   scripts/book-images.sh
+#   scripts/gen/book-images.sh
 #
 # - every table row `| ![…](img/NAME.png) | … | `/diagram?…` |` of docs/src/*.md: the URL,
 #   asked of a release build serving on a spare port;
@@ -11,7 +11,7 @@
 #   contact sheets and proportions (pieces.md).
 # Needs poppler-utils (pdftoppm, pdftocairo) and curl. Look at every picture afterwards.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 cargo build --release --quiet --bin staunton --example contact_sheet
 bin=target/release/staunton

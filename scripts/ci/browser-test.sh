@@ -11,12 +11,12 @@
 # skipped with a note, unless STAUNTON_REQUIRE_FIREFOX=1 (CI), which makes it a failure.
 # Run from anywhere:
 #
-#   scripts/browser-test.sh
+#   scripts/ci/browser-test.sh
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), FIREFOX (default /usr/bin/firefox-esr),
 # STAUNTON_REQUIRE_FIREFOX, CARGO_TARGET_DIR, SHOTS (screenshot dir).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 
 chromium="${CHROMIUM:-/usr/bin/chromium}"
