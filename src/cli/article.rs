@@ -1,7 +1,7 @@
 //! `staunton article GAME.pgn -o OUT.pdf|.html|.svg`: an annotated game typeset. The
 //! options are the service's (`/article.pdf`) query parameters, read by the same parser.
 
-use super::{BoardArgs, command_renderer, option_pairs};
+use super::shared::{BoardArgs, command_renderer, option_pairs};
 use crate::render::article::Article;
 use crate::request::Query;
 use crate::request::article::{ArticleFormat, ArticleRequest, marks};

@@ -100,7 +100,7 @@ impl FenceOptions {
     }
 
     fn renderer(&self) -> Renderer {
-        super::command_renderer(self.pieces_dir.as_deref())
+        super::shared::command_renderer(self.pieces_dir.as_deref())
     }
 }
 

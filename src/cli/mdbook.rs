@@ -122,7 +122,7 @@ impl Job {
         check_defaults(&name, &config).map_err(anyhow::Error::msg)?;
         let pieces = config.pieces_dir.as_ref().map(|p| root.join(p));
         let pieces = pieces.or_else(|| std::env::var_os("STAUNTON_PIECES_DIR").map(PathBuf::from));
-        let renderer = super::command_renderer(pieces.as_deref());
+        let renderer = super::shared::command_renderer(pieces.as_deref());
         Ok(Job {
             src,
             dir,

@@ -1,7 +1,7 @@
 //! `staunton render`: its flags, and one FEN, one game (a position or an animation), a
 //! share card or every line of a FEN/EPD file written as image files or to standard output.
 
-use super::{BoardArgs, command_renderer, format_of, option_pairs, push_given};
+use super::shared::{BoardArgs, command_renderer, format_of, option_pairs, push_given};
 use crate::render::Renderer;
 use crate::render::options::Format;
 use crate::request::Request;

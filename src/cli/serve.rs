@@ -1,7 +1,7 @@
 //! `staunton serve` (and `staunton` with no subcommand): its flags, the byte sizes they
 //! take, starting the HTTP service on a Tokio runtime and stopping it on SIGINT or SIGTERM.
 
-use super::renderer;
+use super::shared::renderer;
 use crate::http::{self, AppState};
 use anyhow::Context;
 use clap::Args;

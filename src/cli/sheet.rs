@@ -1,7 +1,7 @@
 //! `staunton sheet INPUT -o OUT`: its flags, and a worksheet of the positions of an EPD,
 //! PGN or FEN file written as a PDF or as one SVG or PNG file a page.
 
-use super::{BoardArgs, command_renderer, format_of, option_pairs};
+use super::shared::{BoardArgs, command_renderer, format_of, option_pairs};
 use crate::render::options::Format;
 use anyhow::{Context, anyhow, bail};
 use clap::Args;

@@ -19,6 +19,7 @@ mod extract;
 mod metrics;
 mod move_list;
 internal_mod!(pool);
+mod pace;
 mod routes;
 mod serve;
 mod state;

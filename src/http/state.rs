@@ -3,7 +3,7 @@
 
 use super::api;
 use super::metrics::Metrics;
-use super::pool::Pace;
+use super::pace::Pace;
 use crate::render::Renderer;
 use crate::request::{Known, Request};
 use bytes::Bytes;

@@ -3,7 +3,7 @@
 //! error card.
 
 use super::fence::Diagram;
-use super::{MarkdownError, Mode, Report, Settings};
+use super::settings::{MarkdownError, Mode, Report, Settings};
 use crate::render::Renderer;
 use crate::render::layouts::card::Card;
 use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
