@@ -269,6 +269,10 @@ fn hundredths(v: f32) -> f32 {
 /// A path command (`M`, `L`, `Q`, `C`, `Z`) and its points, in pixels.
 pub(crate) type Emit<'a> = dyn FnMut(char, &[(f32, f32)]) + 'a;
 
+/// What [`TextFace::glyphs`] is given for each glyph: whether it has an outline, its
+/// segments (font units, y up), its scale and the pen's position.
+type EachGlyph<'a> = dyn FnMut(bool, &[Segment], f32, f32) + 'a;
+
 /// `segments` (font units, y up) scaled by `scale` and placed at `origin`, in pixels (y
 /// down) rounded to [`hundredths`], through `emit` as (command, points).
 fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut Emit) {
@@ -648,7 +652,7 @@ impl TextFace {
     /// Each glyph of `text` at `px` pixels per em, the pen starting at `x`: whether the
     /// face gave it an outline, its segments (font units, y up), its scale and the pen's
     /// position, which then moves on by its advance.
-    fn glyphs(&self, text: &str, px: f32, x: f32, each: &mut dyn FnMut(bool, &[Segment], f32, f32)) {
+    fn glyphs(&self, text: &str, px: f32, x: f32, each: &mut EachGlyph) {
         let mut pen = x;
         for c in text.chars() {
             let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
