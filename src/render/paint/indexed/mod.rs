@@ -118,19 +118,15 @@ mod tests {
 
     #[test]
     fn labels_on_the_board_are_dirty_and_converted() {
+        // Inside coordinates, with arrows or on a board turned round.
         let renderer = Renderer::default();
-        let query = "fen=start&coordinates=inside&arrows=Ge2e4,Ra1a8&size=360";
-        let (scratch, dirty) = composed(&renderer, query);
-        assert!(dirty, "labels on the board were not seen as dirty");
-        assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
-    }
-
-    #[test]
-    fn inside_coordinates_are_dirty_and_converted() {
-        let renderer = Renderer::default();
-        let query = "fen=start&coordinates=inside&orientation=black&size=333";
-        let (scratch, dirty) = composed(&renderer, query);
-        assert!(dirty, "labels on the board were not seen as dirty");
-        assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+        for query in [
+            "fen=start&coordinates=inside&arrows=Ge2e4,Ra1a8&size=360",
+            "fen=start&coordinates=inside&orientation=black&size=333",
+        ] {
+            let (scratch, dirty) = composed(&renderer, query);
+            assert!(dirty, "{query}: labels on the board were not seen as dirty");
+            assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
+        }
     }
 }
