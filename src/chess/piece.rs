@@ -1,7 +1,7 @@
 //! Pieces: colour, role, and their letters in FEN and file names.
 //!
 //! Owns the vocabulary only; where pieces stand is `position.rs`, how they look is
-//! `render/art/pieces.rs` (piece sets).
+//! `render/art/pieces/` (piece sets).
 
 use std::fmt;
 

@@ -269,6 +269,10 @@ fn hundredths(v: f32) -> f32 {
 /// A path command (`M`, `L`, `Q`, `C`, `Z`) and its points, in pixels.
 pub(crate) type Emit<'a> = dyn FnMut(char, &[(f32, f32)]) + 'a;
 
+/// What [`TextFace::glyphs`] is given for each glyph: whether it has an outline, its
+/// segments (font units, y up), its scale and the pen's position.
+type EachGlyph<'a> = dyn FnMut(bool, &[Segment], f32, f32) + 'a;
+
 /// `segments` (font units, y up) scaled by `scale` and placed at `origin`, in pixels (y
 /// down) rounded to [`hundredths`], through `emit` as (command, points).
 fn place(segments: &[Segment], scale: f32, origin: (f32, f32), emit: &mut Emit) {
@@ -640,12 +644,21 @@ impl TextFace {
         (x, baseline): (f32, f32),
         emit: &mut Emit,
     ) {
+        self.glyphs(text, px, x, &mut |_, segments, scale, pen| {
+            place(segments, scale, (pen, baseline), emit);
+        });
+    }
+
+    /// Each glyph of `text` at `px` pixels per em, the pen starting at `x`: whether the
+    /// face gave it an outline, its segments (font units, y up), its scale and the pen's
+    /// position, which then moves on by its advance.
+    fn glyphs(&self, text: &str, px: f32, x: f32, each: &mut EachGlyph) {
         let mut pen = x;
         for c in text.chars() {
             let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
             let mut outline = Outline::default();
-            f.face.outline_glyph(g, &mut outline);
-            place(&outline.0, scale, (pen, baseline), emit);
+            let found = f.face.outline_glyph(g, &mut outline).is_some();
+            each(found, &outline.0, scale, pen);
             pen += advance;
         }
     }
@@ -660,21 +673,13 @@ impl TextFace {
         color: [u8; 4],
         pixmap: &mut PixmapMut,
     ) {
-        let mut paint = Paint::default();
-        paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
-        paint.anti_alias = true;
-        let mut pen = x;
-        for c in text.chars() {
-            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
-            let mut outline = Outline::default();
-            if f.face.outline_glyph(g, &mut outline).is_some()
-                && let Some(path) = path_of(&outline.0, 1.0)
-            {
+        let paint = solid(color);
+        self.glyphs(text, px, x, &mut |found, segments, scale, pen| {
+            if found && let Some(path) = path_of(segments, 1.0) {
                 let transform = Transform::from_row(scale, 0.0, 0.0, -scale, pen, baseline);
                 pixmap.fill_path(&path, &paint, FillRule::Winding, transform, None);
             }
-            pen += advance;
-        }
+        });
     }
 
     /// [`TextFace::paint`] from the very points [`TextFace::svg_path`] writes, as one
@@ -688,23 +693,25 @@ impl TextFace {
         color: [u8; 4],
         pixmap: &mut PixmapMut,
     ) {
-        let mut paint = Paint::default();
-        paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
-        paint.anti_alias = true;
-        let mut pen = x;
         let mut b = PathBuilder::new();
-        for c in text.chars() {
-            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
-            let mut outline = Outline::default();
-            if f.face.outline_glyph(g, &mut outline).is_some() {
-                build_path(&mut b, &outline.0, scale, (pen, baseline));
+        self.glyphs(text, px, x, &mut |found, segments, scale, pen| {
+            if found {
+                build_path(&mut b, segments, scale, (pen, baseline));
             }
-            pen += advance;
-        }
+        });
         if let Some(path) = b.finish() {
+            let paint = solid(color);
             pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
         }
     }
+}
+
+/// An anti-aliased paint of one colour (RGBA).
+fn solid(color: [u8; 4]) -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(color[0], color[1], color[2], color[3]);
+    paint.anti_alias = true;
+    paint
 }
 
 #[cfg(test)]

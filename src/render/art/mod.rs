@@ -4,8 +4,9 @@
 //! from a folder), the subset fonts a PDF embeds (`pdf_font`) and the SVG path data both
 //! pieces and glyphs are written in (`pathdata`).
 //!
-//! Reads `spec` (the default set's name) and nothing of the stages after it, but one
-//! check: vetting a loaded set renders a trial piece to PDF (`encode::convert`).
+//! Reads `ground` (vetting a loaded set converts a trial piece to PDF with `ground::pdf`,
+//! as the encoders do) and `spec` (the default set's name), and nothing of the stages
+//! after it.
 
 pub mod font_files;
 pub mod pieces;

@@ -171,21 +171,20 @@ pub fn symbol(piece: Piece, style: TextStyle) -> char {
     if style == TextStyle::Letters {
         return letter;
     }
-    let white = piece.color == Color::White;
-    match (piece.role, white) {
-        (Role::King, true) => '♔',
-        (Role::Queen, true) => '♕',
-        (Role::Rook, true) => '♖',
-        (Role::Bishop, true) => '♗',
-        (Role::Knight, true) => '♘',
-        (Role::Pawn, true) => '♙',
-        (Role::King, false) => '♚',
-        (Role::Queen, false) => '♛',
-        (Role::Rook, false) => '♜',
-        (Role::Bishop, false) => '♝',
-        (Role::Knight, false) => '♞',
-        (Role::Pawn, false) => '♟',
-        (Role::Archbishop | Role::Chancellor, _) => letter,
+    let white = match piece.role {
+        Role::King => '♔',
+        Role::Queen => '♕',
+        Role::Rook => '♖',
+        Role::Bishop => '♗',
+        Role::Knight => '♘',
+        Role::Pawn => '♙',
+        Role::Archbishop | Role::Chancellor => return letter,
+    };
+    match piece.color {
+        Color::White => white,
+        // Unicode has the black pieces right after the white ones, in the same order
+        // (♔ U+2654 … ♙ U+2659, ♚ U+265A … ♟ U+265F).
+        Color::Black => char::from_u32(u32::from(white) + 6).unwrap_or(letter),
     }
 }
 

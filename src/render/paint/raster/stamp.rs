@@ -225,6 +225,18 @@ pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
             num(key, p.1 - dy);
         }
     };
+    // The round shapes: their tag, centre, radius and other sizes, and their colour (a
+    // glow's colours are its stops, which follow).
+    let round = |key: &mut Vec<u8>, tag: u8, center: &Point, sizes: &[f32], color: Option<_>| {
+        key.push(tag);
+        points(key, std::slice::from_ref(center));
+        for &v in sizes {
+            num(key, v);
+        }
+        if let Some(color) = color {
+            colour(key, color);
+        }
+    };
     match shape {
         Shape::Rect { rect, color } => {
             key.push(0);
@@ -254,31 +266,18 @@ pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
             radius,
             width,
             color,
-        } => {
-            key.push(3);
-            points(key, &[*center]);
-            num(key, *radius);
-            num(key, *width);
-            colour(key, color);
-        }
+        } => round(key, 3, center, &[*radius, *width], Some(color)),
         Shape::Disc {
             center,
             radius,
             color,
-        } => {
-            key.push(4);
-            points(key, &[*center]);
-            num(key, *radius);
-            colour(key, color);
-        }
+        } => round(key, 4, center, &[*radius], Some(color)),
         Shape::Glow {
             center,
             radius,
             stops,
         } => {
-            key.push(5);
-            points(key, &[*center]);
-            num(key, *radius);
+            round(key, 5, center, &[*radius], None);
             for (offset, c) in stops {
                 num(key, *offset);
                 colour(key, c);

@@ -1,7 +1,10 @@
 //! The ground floor of `render`: the types every stage shares and hands on, [`RenderError`]
 //! (why a render failed), [`Indexed`] (an image as palette indices) and [`RgbaImage`]
-//! (straight RGBA pixels). Every other file of `render` may import these; this file imports
-//! nothing of `render`. `render` re-exports all three, which is their public path.
+//! (straight RGBA pixels), and the one conversion more than one stage runs, SVG to PDF
+//! ([`pdf`]). Every other file of `render` may import these; this file imports nothing of
+//! `render`. `render` re-exports the three types, which is their public path.
+
+internal_mod!(pdf);
 
 use thiserror::Error;
 

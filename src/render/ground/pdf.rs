@@ -1,0 +1,161 @@
+//! SVG to PDF through svg2pdf: one page ([`pdf`]) or several ([`pdf_pages`]), with the
+//! name-to-object dictionaries svg2pdf writes in hash order sorted, so the same drawing
+//! gives the same bytes. Below every stage because more than one runs it: `encode`
+//! writes `/diagram.pdf`, `layouts` writes worksheets and articles, and `art` vets a
+//! loaded piece by converting it as those do. Imports nothing of `render` but
+//! [`RenderError`].
+
+use crate::render::ground::RenderError;
+
+/// A one-page PDF of `svg`, `dpi` pixels to the inch (72: 1 px = 1 pt). Everything stays
+/// vector: pieces, squares, marks and labels are paths (labels are glyph outlines).
+pub fn pdf(svg: &str, dpi: u16) -> Result<Vec<u8>, RenderError> {
+    let failed = |e: String| RenderError::Encode(format!("the PDF could not be written: {e}"));
+    let tree = svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default())
+        .map_err(|e| failed(e.to_string()))?;
+    let page = svg2pdf::PageOptions {
+        dpi: f32::from(dpi.max(1)),
+    };
+    svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), page)
+        .map(sorted_references)
+        .map_err(|e| failed(format!("{e:?}")))
+}
+
+/// One PDF of several pages, each the drawing of one SVG document scaled to `page` (width
+/// and height in points). Everything stays vector, as in [`pdf`].
+pub fn pdf_pages(svgs: &[String], page: (f32, f32)) -> Result<Vec<u8>, RenderError> {
+    use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref};
+    let failed = |e: String| RenderError::Encode(format!("the PDF could not be written: {e}"));
+    let mut next = Ref::new(1);
+    let catalog = next.bump();
+    let tree = next.bump();
+    let mut pdf = Pdf::new();
+    let mut kids = Vec::with_capacity(svgs.len());
+    for svg in svgs {
+        let parsed = svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default())
+            .map_err(|e| failed(e.to_string()))?;
+        let (chunk, root) = svg2pdf::to_chunk(&parsed, svg2pdf::ConversionOptions::default())
+            .map_err(|e| failed(format!("{e:?}")))?;
+        let mut renumbered = std::collections::HashMap::new();
+        let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| next.bump()));
+        let root = renumbered[&root];
+        let (page_ref, content_ref) = (next.bump(), next.bump());
+        kids.push(page_ref);
+        let name = Name(b"D");
+        let mut content = Content::new();
+        content
+            .save_state()
+            .transform([page.0, 0.0, 0.0, page.1, 0.0, 0.0])
+            .x_object(name)
+            .restore_state();
+        pdf.stream(content_ref, &content.finish());
+        let mut writer = pdf.page(page_ref);
+        writer
+            .media_box(Rect::new(0.0, 0.0, page.0, page.1))
+            .parent(tree)
+            .contents(content_ref);
+        writer.resources().x_objects().pair(name, root);
+        writer.finish();
+        pdf.extend(&chunk);
+    }
+    pdf.catalog(catalog).pages(tree);
+    pdf.pages(tree).count(kids.len() as i32).kids(kids);
+    Ok(sorted_references(pdf.finish()))
+}
+
+/// `pdf` with the entries of every dictionary that only maps names to objects (a page's
+/// `/ExtGState`, `/XObject`, `/Pattern` … resources) sorted by name. svg2pdf writes those
+/// from a hash map, in an order that changes from run to run; sorted, the same drawing gives
+/// the same bytes. Only whole lines move within their dictionary, so every object keeps its
+/// length and the cross-reference table stays right. Stream data is left alone.
+pub(crate) fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
+    // `  /Name 12 0 R` on a line of its own.
+    fn is_entry(line: &[u8]) -> bool {
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => text.trim_start_matches(' '),
+            Err(_) => return false,
+        };
+        let mut parts = text.split(' ');
+        matches!(
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next()),
+            (Some(name), Some(number), Some("0"), Some("R"), None)
+                if name.len() > 1
+                    && name.starts_with('/')
+                    && name[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    && !number.is_empty()
+                    && number.bytes().all(|b| b.is_ascii_digit())
+        )
+    }
+    let mut at = 0;
+    while at < pdf.len() {
+        let end = pdf[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(pdf.len(), |i| at + i);
+        let line = &pdf[at..end];
+        if line.ends_with(b"stream") && !line.ends_with(b"endstream") {
+            // Skip to the end of the stream's data.
+            let rest = &pdf[end..];
+            at = rest
+                .windows(10)
+                .position(|w| w == b"\nendstream")
+                .map_or(pdf.len(), |i| end + i + 1);
+            continue;
+        }
+        if line.ends_with(b"<<") {
+            // A run of entry lines right after it, then its closing `>>`.
+            let start = end + 1;
+            let mut lines = Vec::new();
+            let mut cursor = start;
+            while cursor < pdf.len() {
+                let stop = pdf[cursor..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(pdf.len(), |i| cursor + i);
+                if !is_entry(&pdf[cursor..stop]) {
+                    break;
+                }
+                lines.push(pdf[cursor..stop].to_vec());
+                cursor = stop + 1;
+            }
+            let indent = pdf[cursor.min(pdf.len())..]
+                .iter()
+                .take_while(|&&b| b == b' ')
+                .count();
+            let closes = pdf[(cursor + indent).min(pdf.len())..].starts_with(b">>");
+            if lines.len() > 1 && closes {
+                lines.sort();
+                let mut sorted = Vec::with_capacity(cursor - start);
+                for line in &lines {
+                    sorted.extend_from_slice(line);
+                    sorted.push(b'\n');
+                }
+                pdf[start..cursor].copy_from_slice(&sorted);
+            }
+        }
+        at = end + 1;
+    }
+    pdf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sorted_references;
+
+    #[test]
+    fn name_to_object_dictionaries_are_sorted_and_nothing_else_moves() {
+        let pdf = b"3 0 obj\n<<\n  /ExtGState <<\n    /gs2 8 0 R\n    /gs0 6 0 R\n    /gs1 7 0 R\n  >>\n  /MediaBox [0 0 1 1]\n>>\nendobj\n4 0 obj\n<< /Length 9 >>\nstream\n  /b 1 0 R\n  /a 2 0 R\n>>\nendstream\n".to_vec();
+        let sorted = sorted_references(pdf.clone());
+        assert_eq!(sorted.len(), pdf.len());
+        let text = String::from_utf8(sorted).expect("ascii");
+        assert!(
+            text.contains("<<\n    /gs0 6 0 R\n    /gs1 7 0 R\n    /gs2 8 0 R\n  >>"),
+            "{text}"
+        );
+        // Inside a stream nothing moves.
+        assert!(
+            text.contains("stream\n  /b 1 0 R\n  /a 2 0 R\n>>\nendstream"),
+            "{text}"
+        );
+    }
+}
