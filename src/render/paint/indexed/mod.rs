@@ -48,7 +48,7 @@ mod tests {
         let set = renderer.set(&r.options).expect("set");
         let scene = renderer.scene(&r.position, &r.options);
         let font = LabelFont::builtin();
-        let labels = raster::labels_in_margin(&scene, font);
+        let labels = scene.labels_in_margin;
         let caches = (renderer.sprites(), renderer.tiles());
         let context = context(&scene, set, caches, font, labels).expect("fits");
         let mut scratch = Scratch::default();

@@ -7,19 +7,20 @@
 //! never an SVG parse.
 
 use crate::cache::{ByteCache, Usage, Weight};
-use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
 use crate::render::art::font::LabelFont;
 use crate::render::art::pieces::PieceSet;
-use crate::render::scene::{Label, Point, Rect, Run, Scene, Shape, circle_curves};
+use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
+use crate::render::scene::{Label, Rect, Run, Scene, Shape};
 use crate::render::spec::theme::Rgba;
-use resvg::tiny_skia::{
-    Color, FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapMut,
-    RadialGradient, Rect as SkRect, SpreadMode, Stroke, Transform,
-};
+use resvg::tiny_skia::{Color, FillRule, Pixmap, PixmapMut, Rect as SkRect, Transform};
+use shapes::{blend_into, clip, paint_of, paint_shape, reach, touches};
+use stamp::Stamps;
 use std::sync::Arc;
 
+mod shapes;
 mod stamp;
-pub(crate) use stamp::{Stamp, describe, footprint};
+pub(crate) use shapes::cut_at_edges;
+pub(crate) use stamp::describe;
 use stamp::{moved, stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -44,7 +45,7 @@ impl Weight for SpriteKey {
 pub struct SpriteCache {
     pieces: ByteCache<SpriteKey, Option<Arc<Pixmap>>>,
     figures: ByteCache<Vec<u8>, Option<Arc<Pixmap>>>,
-    stamps: ByteCache<Vec<u8>, Arc<Stamp>>,
+    stamps: Stamps,
 }
 
 impl Weight for Pixmap {
@@ -59,7 +60,7 @@ impl SpriteCache {
         SpriteCache {
             pieces: ByteCache::new("sprites", pieces),
             figures: ByteCache::new("figures", pieces / 4),
-            stamps: ByteCache::new("stamps", stamps),
+            stamps: Stamps::new(stamps),
         }
     }
 
@@ -106,6 +107,18 @@ impl SpriteCache {
     }
 }
 
+/// The painted run of each row of `shape` inside `w` × `h` as one-row rectangles given to
+/// `out`, from its stamp in `sprites`' cache; `false` (nothing given) when the shape has no
+/// stamp, and the caller must bound it another way.
+pub(crate) fn footprint(
+    sprites: &SpriteCache,
+    shape: &Shape,
+    size: (u32, u32),
+    out: &mut impl FnMut(Rect),
+) -> bool {
+    stamp::footprint(&sprites.stamps, shape, size, out)
+}
+
 /// Rasterise one drawing into a `px` × `px` pixmap.
 fn rasterise(art: &crate::render::art::pieces::PieceArt, px: u32) -> Option<Arc<Pixmap>> {
     let mut pixmap = Pixmap::new(px, px)?;
@@ -133,13 +146,6 @@ pub(crate) fn paint_label(label: &Label, font: &LabelFont, pixels: &mut [u8], (w
     if let Some(mut pixmap) = PixmapMut::from_bytes(pixels, w, h) {
         paint_one_label(label, font, &mut pixmap);
     }
-}
-
-fn paint_of(color: Rgba) -> Paint<'static> {
-    let mut paint = Paint::default();
-    paint.set_color(Color::from_rgba8(color.r, color.g, color.b, color.a));
-    paint.anti_alias = true;
-    paint
 }
 
 /// Paint `scene` with pieces from `set` (sprites from `sprites`) and labels from `font`.
@@ -252,109 +258,6 @@ fn paint_caption(scene: &Scene, pixmap: &mut PixmapMut) {
     }
 }
 
-/// Whether `rect` shares a pixel with `within` (always, when that is `None`).
-fn touches(within: Option<&[Run]>, rect: Rect) -> bool {
-    let mut any = false;
-    clip(within, rect, &mut |_, _, _| any = true);
-    any
-}
-
-/// The parts of `rect`'s rows inside `within` (the whole rows, when that is `None`), in
-/// order, as (row, first pixel, end).
-fn clip(within: Option<&[Run]>, rect: Rect, out: &mut impl FnMut(u32, u32, u32)) {
-    let (x0, x1) = (rect.x, rect.x.saturating_add(rect.w));
-    let (y0, y1) = (rect.y, rect.y.saturating_add(rect.h));
-    let Some(runs) = within else {
-        for y in y0..y1 {
-            out(y, x0, x1);
-        }
-        return;
-    };
-    let from = runs.partition_point(|r| r.y < y0);
-    for run in runs[from..].iter().take_while(|r| r.y < y1) {
-        let (a, b) = (run.x0.max(x0), run.x1.min(x1));
-        if a < b {
-            out(run.y, a, b);
-        }
-    }
-}
-
-/// The pixels `shape` may paint (a little more: anti-aliasing and mitred corners included).
-fn reach(shape: &Shape) -> Rect {
-    if let Shape::Rect { rect, .. } = shape {
-        return *rect;
-    }
-    let (x0, y0, x1, y1) = padded_bounds(shape);
-    let (x0, y0) = (x0.max(0.0), y0.max(0.0));
-    let (x1, y1) = (x1.max(x0), y1.max(y0));
-    let clamp = |v: f32| v.min(u32::MAX as f32 / 2.0) as u32;
-    Rect {
-        x: clamp(x0),
-        y: clamp(y0),
-        w: clamp(x1 - x0),
-        h: clamp(y1 - y0),
-    }
-}
-
-/// Whether `shape`'s stamp in a `w` × `h` image is cut where the image ends: what it
-/// paints then depends on where it is, not only on its shape.
-pub(crate) fn cut_at_edges(shape: &Shape, (w, h): (u32, u32)) -> bool {
-    let (x0, y0, x1, y1) = padded_bounds(shape);
-    x0 < 0.0 || y0 < 0.0 || x1 > w as f32 || y1 > h as f32
-}
-
-/// The whole pixels `shape` may touch, before clamping to the image: its bounds (with
-/// room for mitred corners and stroke width) widened by a pixel for anti-aliasing.
-fn padded_bounds(shape: &Shape) -> (f32, f32, f32, f32) {
-    let (x0, y0, x1, y1) = match shape {
-        Shape::Rect { rect, .. } => (
-            rect.x as f32,
-            rect.y as f32,
-            rect.x as f32 + rect.w as f32,
-            rect.y as f32 + rect.h as f32,
-        ),
-        Shape::Polygon { points, .. } | Shape::Line { points, .. } => {
-            // Mitred corners reach at most 4 half-widths (tiny-skia's default limit).
-            let pad = match shape {
-                Shape::Line { width, .. } => width * 2.0,
-                _ => 0.0,
-            };
-            points.iter().fold(
-                (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
-                |(x0, y0, x1, y1), p| {
-                    (
-                        x0.min(p.0 - pad),
-                        y0.min(p.1 - pad),
-                        x1.max(p.0 + pad),
-                        y1.max(p.1 + pad),
-                    )
-                },
-            )
-        }
-        Shape::Ring {
-            center,
-            radius,
-            width,
-            ..
-        } => {
-            let r = radius + width / 2.0;
-            (center.0 - r, center.1 - r, center.0 + r, center.1 + r)
-        }
-        Shape::Disc { center, radius, .. } | Shape::Glow { center, radius, .. } => (
-            center.0 - radius,
-            center.1 - radius,
-            center.0 + radius,
-            center.1 + radius,
-        ),
-    };
-    (
-        (x0 - 1.0).floor(),
-        (y0 - 1.0).floor(),
-        (x1 + 1.0).ceil(),
-        (y1 + 1.0).ceil(),
-    )
-}
-
 /// A `px` × `px` cell of the opaque colour `colour` (premultiplied RGBA, little-endian)
 /// at (`x`, `y`) of a `w` × `h` scene, with `marks` (the scene's, in place) and `piece`
 /// painted on it, and `overlays` (the scene's) over them, as a full render paints them
@@ -392,7 +295,7 @@ pub(crate) fn paint_cell(
         place_piece(&mut pixmap, (set, px), sprites, &placed, None);
     }
     for shape in overlays {
-        if let Some((stamp, sx, sy)) = stamp(sprites, shape, (w, h)) {
+        if let Some((stamp, sx, sy)) = stamp(&sprites.stamps, shape, (w, h)) {
             let at = (i64::from(sx) - i64::from(x), i64::from(sy) - i64::from(y));
             stamp.blend_at(&mut pixmap, at);
         }
@@ -463,26 +366,6 @@ fn paint_one_label(label: &Label, font: &LabelFont, pixmap: &mut PixmapMut) {
         Transform::from_row(s, 0.0, 0.0, -s, label.x, label.y),
         None,
     );
-}
-
-/// Premultiplied source-over of `rows` rows of `src` onto `dst` (strides in bytes).
-fn blend_into(dst: &mut [u8], dst_stride: usize, src: &[u8], src_stride: usize, rows: usize) {
-    for row in 0..rows {
-        let d = &mut dst[row * dst_stride..][..src_stride];
-        let s = &src[row * src_stride..][..src_stride];
-        for (dp, sp) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
-            let sa = sp[3];
-            if sa == 255 {
-                dp.copy_from_slice(sp);
-            } else if sa != 0 {
-                let keep = 255 - u16::from(sa);
-                for i in 0..4 {
-                    let v = u16::from(sp[i]) + (u16::from(dp[i]) * keep + 127) / 255;
-                    dp[i] = v.min(255) as u8;
-                }
-            }
-        }
-    }
 }
 
 /// Draw one piece inside `within`: its sprite, in the drawing for the board's `square`
@@ -580,29 +463,6 @@ fn paint_figure(
     Some(turned)
 }
 
-fn polyline(points: &[Point], close: bool) -> Option<resvg::tiny_skia::Path> {
-    let mut pb = PathBuilder::new();
-    let (first, rest) = points.split_first()?;
-    pb.move_to(first.0, first.1);
-    for p in rest {
-        pb.line_to(p.0, p.1);
-    }
-    if close {
-        pb.close();
-    }
-    pb.finish()
-}
-
-fn circle(center: Point, r: f32) -> Option<resvg::tiny_skia::Path> {
-    let mut pb = PathBuilder::new();
-    pb.move_to(center.0 + r, center.1);
-    for (a, b, c) in circle_curves(center, r) {
-        pb.cubic_to(a.0, a.1, b.0, b.1, c.0, c.1);
-    }
-    pb.close();
-    pb.finish()
-}
-
 /// Draw one shape as resvg draws its SVG form (same paths, same paint settings), inside
 /// `within`: blended from its [`Stamp`] (painted once at the origin of the pixels it
 /// reaches), or painted in place when it reaches too many pixels to keep.
@@ -612,101 +472,16 @@ fn draw_shape(
     shape: &Shape,
     within: Option<&[Run]>,
 ) {
-    match stamp(sprites, shape, (pixmap.width(), pixmap.height())) {
+    match stamp(&sprites.stamps, shape, (pixmap.width(), pixmap.height())) {
         Some((stamp, x, y)) => stamp.blend(pixmap, x, y, within),
         None => paint_shape(pixmap, shape),
     }
 }
 
-/// Paint one shape in place with tiny-skia.
-fn paint_shape(pixmap: &mut PixmapMut, shape: &Shape) {
-    let id = Transform::identity();
-    match shape {
-        Shape::Rect { rect: r, color } => {
-            if let Some(rect) = SkRect::from_xywh(r.x as f32, r.y as f32, r.w as f32, r.h as f32) {
-                pixmap.fill_rect(rect, &paint_of(*color), id, None);
-            }
-        }
-        Shape::Polygon { points, color } => {
-            if let Some(path) = polyline(points, true) {
-                pixmap.fill_path(&path, &paint_of(*color), FillRule::Winding, id, None);
-            }
-        }
-        Shape::Line {
-            points,
-            width,
-            color,
-        } => {
-            let stroke = Stroke {
-                width: *width,
-                line_cap: LineCap::Butt,
-                line_join: LineJoin::Miter,
-                ..Stroke::default()
-            };
-            stroke_path(pixmap, polyline(points, false), *color, &stroke);
-        }
-        Shape::Ring {
-            center,
-            radius,
-            width,
-            color,
-        } => {
-            let stroke = Stroke {
-                width: *width,
-                ..Stroke::default()
-            };
-            stroke_path(pixmap, circle(*center, *radius), *color, &stroke);
-        }
-        Shape::Disc {
-            center,
-            radius,
-            color,
-        } => {
-            if let Some(path) = circle(*center, *radius) {
-                pixmap.fill_path(&path, &paint_of(*color), FillRule::Winding, id, None);
-            }
-        }
-        Shape::Glow {
-            center,
-            radius,
-            stops,
-        } => paint_glow(pixmap, *center, *radius, stops),
-    }
-}
-
-/// Stroke `path`, if there is one, in `color`.
-fn stroke_path(
-    pixmap: &mut PixmapMut,
-    path: Option<resvg::tiny_skia::Path>,
-    color: Rgba,
-    stroke: &Stroke,
-) {
-    if let Some(path) = path {
-        let id = Transform::identity();
-        pixmap.stroke_path(&path, &paint_of(color), stroke, id, None);
-    }
-}
-
-/// A disc filled with a radial gradient.
-fn paint_glow(pixmap: &mut PixmapMut, center: Point, radius: f32, stops: &[(f32, Rgba)]) {
-    let stops = stops
-        .iter()
-        .map(|(o, c)| GradientStop::new(*o, Color::from_rgba8(c.r, c.g, c.b, c.a)))
-        .collect();
-    let (c, id) = (center.into(), Transform::identity());
-    let shader = RadialGradient::new(c, 0.0, c, radius, stops, SpreadMode::Pad, id);
-    if let (Some(shader), Some(path)) = (shader, circle(center, radius)) {
-        let paint = Paint {
-            shader,
-            anti_alias: true,
-            ..Paint::default()
-        };
-        pixmap.fill_path(&path, &paint, FillRule::Winding, id, None);
-    }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::scene::Point;
 
     /// A set loaded afresh from the files of `folder` in assets/pieces, without hints.
     fn assets_set(folder: &str) -> PieceSet {
@@ -819,7 +594,7 @@ mod tests {
             let stamped = on_grey(&shape, Some(&sprites));
             let painted = on_grey(&shape, None);
             assert!(
-                stamp(&sprites, &shape, (120, 120)).is_some(),
+                stamp(&sprites.stamps, &shape, (120, 120)).is_some(),
                 "{shape:?} was not stamped"
             );
             let worst = worst(&stamped, &painted);
@@ -839,14 +614,14 @@ mod tests {
             ],
             color: Rgba::hex(0xe68f00).with_alpha(0xcc),
         };
-        let (first, _, _) = stamp(&sprites, &polygon(0.0, 0.0), (120, 120)).expect("stamped");
-        let (again, x, y) = stamp(&sprites, &polygon(50.0, 64.0), (120, 120)).expect("stamped");
+        let (first, _, _) = stamp(&sprites.stamps, &polygon(0.0, 0.0), (120, 120)).expect("stamped");
+        let (again, x, y) = stamp(&sprites.stamps, &polygon(50.0, 64.0), (120, 120)).expect("stamped");
         assert!(
             Arc::ptr_eq(&first, &again),
             "moved by whole pixels, painted again"
         );
         assert_eq!((x, y), (59, 73));
-        let (other, _, _) = stamp(&sprites, &polygon(50.5, 64.0), (120, 120)).expect("stamped");
+        let (other, _, _) = stamp(&sprites.stamps, &polygon(50.5, 64.0), (120, 120)).expect("stamped");
         assert!(
             !Arc::ptr_eq(&first, &other),
             "moved by half a pixel, same stamp"
@@ -863,7 +638,7 @@ mod tests {
             radius: 590.0,
             color: Rgba::hex(0x003088),
         };
-        assert!(stamp(&sprites, &huge, (1200, 1200)).is_none());
+        assert!(stamp(&sprites.stamps, &huge, (1200, 1200)).is_none());
         let mut out = Vec::new();
         assert!(!footprint(&sprites, &huge, (1200, 1200), &mut |r| out.push(r)));
         let mut pixmap = Pixmap::new(1200, 1200).expect("pixmap");

@@ -1,9 +1,14 @@
 //! Stamps: a shape (mark, arrow, circle, cross) painted once on transparent pixels at
-//! the origin of the pixels it reaches and kept in the [`SpriteCache`]'s stamps, then
+//! the origin of the pixels it reaches and kept in a cache of its own ([`Stamps`]), then
 //! blended wherever a scene puts it; and the keys and footprints the indexed composer
-//! reads of them. Part of the raster backend (`super`), which paints what has no stamp.
+//! reads of them. Part of the raster backend, which paints what has no stamp in place.
 
-use super::*;
+use super::shapes::{blend_into, clip, paint_shape, reach};
+use crate::cache::{ByteCache, Usage, Weight};
+use crate::render::scene::{Point, Rect, Run, Shape};
+use crate::render::spec::theme::Rgba;
+use resvg::tiny_skia::{Pixmap, PixmapMut};
+use std::sync::Arc;
 
 /// Most pixels a shape's stamp may span (its reach, before the unpainted parts are
 /// dropped); a larger shape (a long diagonal arrow on a very large board) is painted in
@@ -98,12 +103,29 @@ impl Stamp {
     }
 }
 
+/// The stamps kept between renders, keyed by their shape's exact description relative to
+/// its origin.
+#[derive(Debug, Clone)]
+pub(crate) struct Stamps(ByteCache<Vec<u8>, Arc<Stamp>>);
+
+impl Stamps {
+    /// A cache of at most `bytes` bytes of stamps.
+    pub(crate) fn new(bytes: u64) -> Stamps {
+        Stamps(ByteCache::new("stamps", bytes))
+    }
+
+    /// How full it is.
+    pub(crate) fn usage(&self) -> Usage {
+        self.0.usage()
+    }
+}
+
 /// The stamp of `shape` in a `w` × `h` image from the stamp cache, and where its origin
 /// goes; `None` for a shape reaching too many pixels. The stamp is cut where the image
 /// ends, as painting in place cuts the path there (tiny-skia clips curves by splitting
 /// them, which moves their edges a little; see [`cut_at_edges`]).
 pub(super) fn stamp(
-    sprites: &SpriteCache,
+    stamps: &Stamps,
     shape: &Shape,
     (w, h): (u32, u32),
 ) -> Option<(Arc<Stamp>, u32, u32)> {
@@ -115,7 +137,7 @@ pub(super) fn stamp(
     }
     let (dx, dy) = (at.x as f32, at.y as f32);
     let key = stamp_key(shape, (dx, dy), (at.w, at.h));
-    let stamp = sprites.stamps.get_with(key, || {
+    let stamp = stamps.0.get_with(key, || {
         Arc::new(Stamp::of(&moved(shape, dx, dy), at.w, at.h))
     });
     Some((stamp, at.x, at.y))
@@ -125,12 +147,12 @@ pub(super) fn stamp(
 /// to `out`; `false` (nothing given) when the shape has no stamp, and the caller must
 /// bound it another way.
 pub(crate) fn footprint(
-    sprites: &SpriteCache,
+    stamps: &Stamps,
     shape: &Shape,
     (w, h): (u32, u32),
     out: &mut impl FnMut(Rect),
 ) -> bool {
-    let Some((stamp, x, y)) = stamp(sprites, shape, (w, h)) else {
+    let Some((stamp, x, y)) = stamp(stamps, shape, (w, h)) else {
         return false;
     };
     for (row, &(start, end)) in (y..h).zip(&stamp.rows) {
