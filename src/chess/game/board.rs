@@ -4,6 +4,7 @@
 use super::error::{GameError, GameErrorKind, Unplayable};
 use crate::chess::fen;
 use crate::chess::letters::Letters;
+use crate::chess::pgn::tag_value;
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{CastlingType, Position, Square};
 use crate::echo::{Token, clip};
@@ -29,12 +30,7 @@ pub(crate) fn start_board(
     headers: &[(String, String)],
     letters: Letters,
 ) -> Result<cc::Board, GameError> {
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    };
+    let header = |name: &str| tag_value(headers, name);
     if let Some(variant) = header("Variant")
         && playable_variant(variant).is_none()
     {

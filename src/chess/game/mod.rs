@@ -229,10 +229,7 @@ impl Game {
 
     /// A tag pair's value (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        pgn::tag_value(&self.headers, name)
     }
 
     /// The tag pairs, in the order written (`("White", "Morphy, Paul")`).
