@@ -3,6 +3,7 @@
 //! an article prints. The main-line readers (`pgn::read`, `Game`) are unchanged by it.
 
 use crate::chess::game::{self, GameError, GameErrorKind};
+use crate::chess::pgn::tag_value;
 use crate::chess::piece::Color;
 use crate::chess::position::{Position, Square};
 use crate::echo::clip;
@@ -11,20 +12,7 @@ use cozy_chess as cc;
 mod syntax;
 
 pub use crate::chess::letters::Letters;
-
-/// Where a game asks for a diagram after a move, as real exports write it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Marker {
-    /// `[#]` inside a comment (ChessBase, RPB Chessboard), with or without options.
-    Bracket,
-    /// `[D]` inside a comment (JekyllRookpawn).
-    D,
-    /// A comment that is a lone `#` (ChessTempo, pychess).
-    Hash,
-    /// A diagram NAG: `$201` or a lone `D` token (Scid), `$220`/`$221` (Chesspad,
-    /// PgnViewerJS), `$1304` (chess-dojo), `$D` (xskak). The number (`$D` is 201).
-    Nag(u16),
-}
+pub use syntax::{Limits, Marker};
 
 /// One move of the tree, played.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,28 +67,7 @@ pub struct Annotated {
 impl Annotated {
     /// The value of the tag `name` (case-insensitive), if present.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Bounds on what one game may hold (the service prices and refuses beyond them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Most moves in the whole tree (main line and every variation).
-    pub nodes: usize,
-    /// Deepest nesting of variations (the main line is depth 0).
-    pub depth: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            nodes: 2000,
-            depth: 8,
-        }
+        tag_value(&self.headers, name)
     }
 }
 

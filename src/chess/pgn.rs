@@ -36,11 +36,16 @@ pub struct Pgn {
 impl Pgn {
     /// The value of the tag `name` (case-insensitive), if present.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        tag_value(&self.headers, name)
     }
+}
+
+/// The value of the tag `name` (case-insensitive) among the tag pairs `headers`, if present.
+pub(crate) fn tag_value<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// Why a PGN text could not be read: one sentence.

@@ -1,7 +1,7 @@
 //! The diagram request: a query (or command-line options) in, a validated [`Request`] out,
 //! with its cache key; the theme, marks and options it gathers from the parameters.
 
-use super::game::{Chosen, Described, choose_game, comment_error, param_error};
+use super::chosen::{Chosen, Described, choose_game, comment_error, param_error};
 use super::params::named;
 use super::values::{
     Annotations, check_figure_text, parse_annotations, parse_arrows, parse_check, parse_color,

@@ -4,7 +4,7 @@
 //! and the one-sentence error for every bad value. Everything after this module works on
 //! domain types and cannot fail on user input. This file holds what every part shares (the
 //! error, the limits); the parameter tables are in `params`, the diagram request in
-//! `diagram`, the game a request names and the whole-game request in `game`, and the
+//! `diagram`, the game a request names in `chosen`, the whole-game request in `game`, and the
 //! parsers of single values in `values`.
 
 pub use crate::echo::Echo;
@@ -32,14 +32,16 @@ mod unknown;
 pub use query::{Query, names as query_names};
 pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 
+mod chosen;
 mod diagram;
 mod game;
 mod params;
 mod values;
 
+pub(crate) use chosen::check_pgn_text;
+pub use chosen::{Chosen, Described, annotations_at, comment_marks_at};
 pub use diagram::Request;
-pub(crate) use game::check_pgn_text;
-pub use game::{Chosen, Described, GameRequest, MAX_DELAY, annotations_at, comment_marks_at};
+pub use game::{GameRequest, MAX_DELAY};
 pub(crate) use params::named;
 pub use params::{GAME_PARAMS, PARAMS, Param, ParamKind};
 pub use values::{Annotations, parse_lang};
@@ -48,7 +50,7 @@ pub(crate) use values::{command_size, parse_annotations, parse_fen, parse_flag, 
 use params::param;
 use values::{items, parse_arrow, parse_color};
 #[cfg(feature = "server")]
-use {game::choose_game, values::parse_piece_set};
+use {chosen::choose_game, values::parse_piece_set};
 
 /// Longest accepted `fen` value, in bytes: room for a 16×16 board in Fairy FEN.
 pub const MAX_FEN_BYTES: usize = 1024;

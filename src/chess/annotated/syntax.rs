@@ -1,11 +1,43 @@
 //! The tree as written, before any move is played: moves as typed, nested variations,
 //! comments split into text, `[%…]` commands and diagram markers, NAGs. Tokens are
-//! `pgn`'s lexer's, the same the main-line reader uses.
+//! `pgn`'s lexer's, the same the main-line reader uses. Owns the diagram [`Marker`]s it
+//! recognises and the [`Limits`] it reads within (`annotated` re-exports both).
 
-use super::{Limits, Marker};
 use crate::chess::game::{GameError, GameErrorKind};
 use crate::chess::pgn::{Lexer, PgnErrorKind, Token, Word, classify_word};
 use crate::echo::clip;
+
+/// Where a game asks for a diagram after a move, as real exports write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// `[#]` inside a comment (ChessBase, RPB Chessboard), with or without options.
+    Bracket,
+    /// `[D]` inside a comment (JekyllRookpawn).
+    D,
+    /// A comment that is a lone `#` (ChessTempo, pychess).
+    Hash,
+    /// A diagram NAG: `$201` or a lone `D` token (Scid), `$220`/`$221` (Chesspad,
+    /// PgnViewerJS), `$1304` (chess-dojo), `$D` (xskak). The number (`$D` is 201).
+    Nag(u16),
+}
+
+/// Bounds on what one game may hold (the service prices and refuses beyond them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most moves in the whole tree (main line and every variation).
+    pub nodes: usize,
+    /// Deepest nesting of variations (the main line is depth 0).
+    pub depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: 2000,
+            depth: 8,
+        }
+    }
+}
 
 /// NAGs that ask for a diagram (Scid 201, Chesspad and PgnViewerJS 220/221, chess-dojo
 /// 1304); they become markers, not NAGs.

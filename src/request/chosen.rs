@@ -1,0 +1,267 @@
+//! The game a request names: the PGN (or moves) a query gives and the ply it asks for, the
+//! comment marks at a ply, and what `/describe` says. The diagram request and the
+//! whole-game request both read their game here.
+
+use super::values::{Annotations, Reading, parse_annotations, parse_fen};
+use super::{Limits, RequestError, marks};
+use crate::chess::describe::Lang;
+use crate::chess::game::Game;
+use crate::chess::position::{BoardSize, Position};
+use crate::echo::Echo;
+use crate::render::options::{CommentMarks, Glyph, LastMove};
+
+/// What `/describe` says of a query: the position, and for a game the move that led there
+/// and the game's length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Described {
+    /// The position.
+    pub position: Position,
+    /// The move that led to it, numbered (`23...Qxf2+`), for a game after its start.
+    pub last_move: Option<String>,
+    /// The game's length in plies, for a game.
+    pub plies: Option<usize>,
+    /// The language to describe it in (`lang`).
+    pub lang: Lang,
+}
+
+impl Described {
+    /// The description: the move that led to the position, if any, then the position,
+    /// in [`Described::lang`].
+    pub fn text(&self) -> String {
+        crate::chess::describe::describe_after(&self.position, self.last_move.as_deref(), self.lang)
+    }
+}
+
+/// A game a request named, and the ply it asked for.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    /// The game.
+    pub game: Game,
+    /// The ply shown (0 = the start).
+    pub ply: usize,
+}
+
+impl Chosen {
+    /// The squares of the move that led to the chosen ply.
+    pub(super) fn last_move(&self) -> Option<LastMove> {
+        self.game.last_move(self.ply).map(|(from, to)| LastMove {
+            from: Some(from),
+            to,
+            piece: None,
+        })
+    }
+
+    /// The annotation of the move that led to the chosen ply.
+    pub(super) fn glyph(&self) -> Option<Glyph> {
+        self.game.nag(self.ply).and_then(Glyph::from_nag)
+    }
+
+    /// The `[%cal]` arrows and `[%csl]` squares of the comment after the chosen ply's move.
+    pub fn annotations(
+        &self,
+        board: BoardSize,
+        limits: &Limits,
+    ) -> Result<Annotations, RequestError> {
+        annotations_at(&self.game, self.ply, board, limits)
+    }
+}
+
+/// The `[%cal]` and `[%csl]` marks of the comment after the move that led to `ply`.
+pub fn annotations_at(
+    game: &Game,
+    ply: usize,
+    board: BoardSize,
+    limits: &Limits,
+) -> Result<Annotations, RequestError> {
+    parse_annotations(game.comment(ply), board, limits).map_err(|e| comment_error(game, ply, &e))
+}
+
+/// The `[%cal]`, `[%csl]` and `[%mark]` marks of the comment after the move that led to
+/// `ply`: an animation frame's.
+pub fn comment_marks_at(
+    game: &Game,
+    ply: usize,
+    board: BoardSize,
+    limits: &Limits,
+) -> Result<CommentMarks, RequestError> {
+    let (arrows, highlights) = annotations_at(game, ply, board, limits)?;
+    let markers = marks::parse_mark_commands("pgn", game.comment(ply), board, limits.squares)
+        .and_then(|markers| marks::within("pgn", "[%mark] commands", markers, limits.squares))
+        .map_err(|e| comment_error(game, ply, &e))?;
+    Ok(CommentMarks {
+        arrows,
+        highlights,
+        markers,
+    })
+}
+
+/// `e`, an error in what `param` holds (comment commands), as `param`'s: `annotations:
+/// [%cal] item "Gz9e4" is not allowed: …`.
+pub(super) fn param_error(param: &'static str, e: &RequestError) -> RequestError {
+    RequestError::new(param, format!("{param}: {e}"))
+}
+
+/// `e`, an error in the comment after the move that led to `ply`, as `pgn`'s.
+pub(super) fn comment_error(game: &Game, ply: usize, e: &RequestError) -> RequestError {
+    let place = game
+        .label(ply)
+        .map_or("before the first move".to_string(), |l| {
+            format!("after {l}")
+        });
+    RequestError::new(
+        "pgn",
+        format!("pgn: the comment {place} has bad marks: {e}"),
+    )
+}
+
+/// Play `pgn` read in the piece letters of `lang` (`Sf3` with `lang=de`), else in English
+/// ones, so a game in English SAN reads whatever the language of the words; the error is
+/// the one of `lang`'s letters.
+fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, RequestError> {
+    use crate::chess::annotated::Letters;
+    let letters = Letters::of(lang.unwrap_or_default());
+    let game = match Game::from_pgn_with(pgn, plies, letters) {
+        Err(e) if letters != Letters::English => Game::from_pgn(pgn, plies).map_err(|_| e),
+        other => other,
+    };
+    game.map_err(|e| RequestError::new("pgn", format!("pgn: {e}")))
+}
+
+/// A PGN is text: tabs and line breaks are its only control characters. Any other that is
+/// not printable (NUL, ESC, U+FFFF) is refused where it stands, before it can reach a tag,
+/// a comment, a player's bar or a sentence.
+pub(crate) fn check_pgn_text(param: &'static str, pgn: &str) -> Result<(), RequestError> {
+    let bad = |c: char| crate::echo::forbidden(c) && !matches!(c, '\t' | '\n' | '\r');
+    for (line, text) in pgn.split('\n').enumerate() {
+        if let Some((column, c)) = text.chars().enumerate().find(|(_, c)| bad(*c)) {
+            return Err(RequestError::new(
+                param,
+                format!(
+                    "{param} has the character {} at line {}, column {}, which is not printable: a PGN is text, and tabs and line breaks are its only control characters",
+                    crate::echo::CodePoint(c),
+                    line + 1,
+                    column + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The game of `pgn` or `moves` (from `fen`, default the start), and the ply `ply` or
+/// `move` asks for (default: the end). `None` when neither names a game.
+pub(super) fn choose_game<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    limits: &Limits,
+) -> Result<Option<Chosen>, RequestError> {
+    let too_long = |param: &'static str, value: &str| {
+        RequestError::new(
+            param,
+            format!(
+                "{param} is {} bytes long: at most {} bytes are allowed in a URL (POST a longer game to /game.gif or /game.png)",
+                value.len(),
+                limits.pgn_bytes
+            ),
+        )
+    };
+    let game = match (get("pgn"), get("moves")) {
+        (Some(_), Some(_)) => {
+            return Err(RequestError::new(
+                "moves",
+                "pgn and moves cannot both be given: put the moves in the PGN",
+            ));
+        }
+        (Some(pgn), None) => {
+            if pgn.len() > limits.pgn_bytes {
+                return Err(too_long("pgn", pgn));
+            }
+            if get("fen").is_some() {
+                return Err(RequestError::new(
+                    "fen",
+                    "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
+                ));
+            }
+            check_pgn_text("pgn", pgn)?;
+            read_pgn(pgn, get("lang").and_then(Lang::from_code), limits.plies)?
+        }
+        (None, Some(moves)) => {
+            if moves.len() > limits.pgn_bytes {
+                return Err(too_long("moves", moves));
+            }
+            let start = match get("fen") {
+                Some(_) => parse_fen(get("fen"), limits.fen_bytes, Reading::default())?,
+                None => Position::start(),
+            };
+            Game::from_uci(&start, moves, limits.plies)
+                .map_err(|e| RequestError::new("moves", format!("moves: {e}")))?
+        }
+        (None, None) => {
+            for param in ["ply", "move"] {
+                if get(param).is_some() {
+                    return Err(RequestError::new(
+                        param,
+                        format!(
+                            "{param} picks a position of a game: give the game as pgn or moves"
+                        ),
+                    ));
+                }
+            }
+            return Ok(None);
+        }
+    };
+    let ply = match (get("ply"), get("move")) {
+        (Some(_), Some(_)) => {
+            return Err(RequestError::new(
+                "move",
+                "ply and move cannot both be given: they both pick the position",
+            ));
+        }
+        (Some(v), None) => {
+            let ply: usize = v.trim().parse().map_err(|_| {
+                RequestError::bad_value(
+                    "ply",
+                    v,
+                    "expected a number of half-moves, 0 for the start",
+                )
+            })?;
+            if ply > game.len() {
+                return Err(RequestError::new(
+                    "ply",
+                    format!(
+                        "ply {ply} is past the end of the game, which has {} plies",
+                        game.len()
+                    ),
+                ));
+            }
+            ply
+        }
+        (None, Some(v)) => parse_move_choice(v, &game)?,
+        (None, None) => game.len(),
+    };
+    Ok(Some(Chosen { game, ply }))
+}
+
+/// `23b`, `23w`, `23...`, `23.`: the ply after that move of `game`.
+fn parse_move_choice(value: &str, game: &Game) -> Result<usize, RequestError> {
+    const ALLOWED: &str = "expected a move number and side, such as 23w (White's 23rd) or 23b";
+    let v = value.trim();
+    let digits = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let number: u32 = v[..digits]
+        .parse()
+        .map_err(|_| RequestError::bad_value("move", value, ALLOWED))?;
+    let color = match v[digits..].to_ascii_lowercase().as_str() {
+        "w" | "." | "" => crate::chess::piece::Color::White,
+        "b" | "..." | "…" => crate::chess::piece::Color::Black,
+        _ => return Err(RequestError::bad_value("move", value, ALLOWED)),
+    };
+    game.ply_after(number, color).ok_or_else(|| {
+        RequestError::new(
+            "move",
+            format!(
+                "move {} is not in the game, which has {} plies",
+                Echo(value),
+                game.len()
+            ),
+        )
+    })
+}
