@@ -25,26 +25,27 @@ pub struct Asset {
     pub body: &'static str,
 }
 
+/// An asset of `content_type` holding `body`.
+const fn asset(content_type: &'static str, body: &'static str) -> Asset {
+    Asset { content_type, body }
+}
+
 /// The composer page.
-pub const INDEX_HTML: Asset = Asset {
-    content_type: "text/html; charset=utf-8",
-    body: include_str!("../../assets/web/index.html"),
-};
+pub const INDEX_HTML: Asset = asset(
+    "text/html; charset=utf-8",
+    include_str!("../../assets/web/index.html"),
+);
 /// The composer's script.
-pub const APP_JS: Asset = Asset {
-    content_type: "text/javascript; charset=utf-8",
-    body: include_str!("../../assets/web/app.js"),
-};
+pub const APP_JS: Asset = asset(JAVASCRIPT, include_str!("../../assets/web/app.js"));
 /// The composer's board editor.
-pub const EDITOR_JS: Asset = Asset {
-    content_type: "text/javascript; charset=utf-8",
-    body: include_str!("../../assets/web/editor.js"),
-};
+pub const EDITOR_JS: Asset = asset(JAVASCRIPT, include_str!("../../assets/web/editor.js"));
 /// The composer's style sheet.
-pub const APP_CSS: Asset = Asset {
-    content_type: "text/css; charset=utf-8",
-    body: include_str!("../../assets/web/app.css"),
-};
+pub const APP_CSS: Asset = asset(
+    "text/css; charset=utf-8",
+    include_str!("../../assets/web/app.css"),
+);
+/// The content type of the composer's scripts.
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
 /// What answers a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

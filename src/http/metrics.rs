@@ -229,7 +229,7 @@ impl Metrics {
     }
 
     /// The Prometheus text, with what the state knows now.
-    pub fn render_text(&self, now: &Scrape) -> String {
+    pub(crate) fn render_text(&self, now: &Scrape) -> String {
         self.cache_entries.set(gauge(now.cache_entries));
         self.cache_weighted_bytes.set(gauge(now.cache_bytes));
         self.queue_depth.set(gauge(now.queue_depth));

@@ -682,27 +682,18 @@ impl TextFace {
         });
     }
 
-    /// [`TextFace::paint`] from the very points [`TextFace::svg_path`] writes, as one
-    /// path: what an SVG viewer draws of that path data, pixel for pixel (captions, whose
-    /// PNG and SVG are compared).
-    pub fn paint_as_svg(
-        &self,
-        text: &str,
-        px: f32,
-        (x, baseline): (f32, f32),
-        color: [u8; 4],
-        pixmap: &mut PixmapMut,
-    ) {
+    /// The outline of `text` at `px` pixels per em, the left end of its baseline at
+    /// `origin`, as one path built from the very points [`TextFace::svg_path`] writes:
+    /// filled, what an SVG viewer draws of that path data, pixel for pixel (captions,
+    /// whose PNG and SVG are compared). `None` for text with no ink.
+    pub fn svg_outline(&self, text: &str, px: f32, (x, baseline): (f32, f32)) -> Option<Path> {
         let mut b = PathBuilder::new();
         self.glyphs(text, px, x, &mut |found, segments, scale, pen| {
             if found {
                 build_path(&mut b, segments, scale, (pen, baseline));
             }
         });
-        if let Some(path) = b.finish() {
-            let paint = solid(color);
-            pixmap.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
-        }
+        b.finish()
     }
 }
 

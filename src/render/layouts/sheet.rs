@@ -10,7 +10,9 @@
 use crate::chess::piece::Color;
 use crate::chess::position::Position;
 use crate::render::art::font::TextFace;
-use crate::render::layouts::page_text::{FONT_UNREADABLE, PageText, face};
+use crate::render::layouts::page_text::{FONT_UNREADABLE, face};
+/// A line of text on a page (an [`Item::Text`]).
+pub use crate::render::layouts::page_text::PageText;
 use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 use crate::render::encode;
 use crate::render::ground::{Indexed, RenderError};

@@ -246,15 +246,20 @@ fn paint_into(
     paint_caption(scene, pixmap);
 }
 
+/// Fill `path` in `color`, anti-aliased, as it stands.
+fn fill_path(pixmap: &mut PixmapMut, path: &resvg::tiny_skia::Path, color: Rgba) {
+    pixmap.fill_path(path, &paint_of(color), FillRule::Winding, Transform::identity(), None);
+}
+
 /// The caption's lines, with the same outlines the SVG writes.
 fn paint_caption(scene: &Scene, pixmap: &mut PixmapMut) {
     let Some(face) = crate::render::scene::caption::face() else {
         return;
     };
     for line in &scene.caption {
-        let c = line.color;
-        let at = (line.x, line.baseline);
-        face.paint_as_svg(&line.text, line.px, at, [c.r, c.g, c.b, c.a], pixmap);
+        if let Some(path) = face.svg_outline(&line.text, line.px, (line.x, line.baseline)) {
+            fill_path(pixmap, &path, line.color);
+        }
     }
 }
 
@@ -434,9 +439,8 @@ fn paint_figure(
                 origin,
                 color: c,
             } => {
-                if let Some(face) = figure::face(*bold) {
-                    let rgba = [c.r, c.g, c.b, c.a];
-                    face.paint_as_svg(text, *size, *origin, rgba, &mut target.as_mut());
+                if let Some(path) = figure::face(*bold).and_then(|f| f.svg_outline(text, *size, *origin)) {
+                    fill_path(&mut target.as_mut(), &path, *c);
                 }
             }
         }
@@ -689,22 +693,12 @@ mod tests {
             let r = Request::from_query(query, None).expect("valid");
             let set = renderer.set(&r.options).expect("set");
             let scene = renderer.scene(&r.position, &r.options);
-            let full = paint(
-                &scene,
-                set,
-                sprites,
-                crate::render::art::font::LabelFont::builtin(),
-            )
-            .expect("paints");
+            let font = crate::render::art::font::LabelFont::builtin();
+            let painted = |s: &Scene| paint(s, set, sprites, font).expect("paints");
+            let full = painted(&scene);
             let mut bare = scene.clone();
             bare.overlays.clear();
-            let plain = paint(
-                &bare,
-                set,
-                sprites,
-                crate::render::art::font::LabelFont::builtin(),
-            )
-            .expect("paints");
+            let plain = painted(&bare);
             let (w, h, sq) = (scene.width, scene.height, scene.square);
             let overlays: Vec<&Shape> = scene.overlays.iter().collect();
             let (mut compared, mut crossed) = (0, 0);
