@@ -1,7 +1,7 @@
 //! Legal destinations: where the piece on one square may go, by the rules.
 //!
 //! Owns the question "where can this piece move?" for move dots (`legalMoves=e2`). The
-//! moves are cozy-chess's, through `game.rs`'s board of a position: standard chess and
+//! moves are cozy-chess's, through `game/board.rs`'s board of a position: standard chess and
 //! Chess960 on 8×8 boards. A piece of the side not to move gets the moves it would have
 //! if it were its side's turn (the en-passant square, which belongs to the side to move,
 //! is dropped).

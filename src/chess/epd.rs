@@ -1,6 +1,6 @@
 //! EPD: one line of Extended Position Description read into a position and its operations.
 //!
-//! Owns the EPD line syntax: the four FEN fields (read by `fen.rs`, so X-FEN and 10×8
+//! Owns the EPD line syntax: the four FEN fields (read by `fen/`, so X-FEN and 10×8
 //! boards work as they do there) and the operations after them, `opcode operand …;`, with
 //! bare or double-quoted operands. `hmvc` and `fmvn` set the position's clocks; every other
 //! opcode is kept as written, for the caller to use. Reading a file's lines and numbering

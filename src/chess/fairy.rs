@@ -4,7 +4,7 @@
 //! half white, half black), pieces turned by a quarter, a half or three quarters (a
 //! grasshopper is an upside-down queen), one or two characters of text, the four markers
 //! (circle, cross, square, triangle), and letter pieces (a variant's `e` or `z`, drawn as
-//! a round token). Reading them is `fen.rs`; where they stand is `position.rs`; drawing
+//! a round token). Reading them is `fen/`; where they stand is `position.rs`; drawing
 //! them is `render/scene/figure.rs`.
 
 use crate::chess::piece::{Color, Role};

@@ -3,7 +3,7 @@
 //! `½–½`), figurines for piece letters (`♘f3`, `♞c6`, `exd8=♕`), castling with the letter
 //! O, the digit zero or a small o.
 //!
-//! Owns the folding only; what a folded move means is `game.rs`, what a folded result is
+//! Owns the folding only; what a folded move means is `game/`, what a folded result is
 //! `pgn.rs`. Anything that folds to nothing known stays as written, so errors quote what
 //! the user wrote.
 

@@ -2,7 +2,7 @@
 //! and the comment after it. Variations are skipped; [`read`] reads the first game of the
 //! text, [`split_games`] finds where each game of a file starts. The tokenizer (`Lexer`)
 //! is shared with the tree reader (`annotated`). No chess rules here: playing the moves is
-//! `game.rs`.
+//! `game/`.
 
 use crate::echo::{Echo, clip};
 use thiserror::Error;

@@ -1,7 +1,7 @@
 //! Squares and positions: what stands where, plus the FEN's other fields.
 //!
 //! Owns the board model (any board from 1×1 to 16×16, files a–p) and nothing about text:
-//! reading and writing FEN is `fen.rs`, drawing is `render/scene/`. What a square holds beyond
+//! reading and writing FEN is `fen/`, drawing is `render/scene/`. What a square holds beyond
 //! an orthodox piece (Fairy FEN's neutral and turned pieces, text, markers; letter pieces)
 //! is a [`Figure`] of `fairy.rs`.
 

@@ -251,7 +251,7 @@ fn used_pieces(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
     scene.pieces.iter().map(|p| p.piece).chain(figured)
 }
 
-/// The figures (see `figure.rs`): each a group moved to its square and turned about its
+/// The figures (see `scene/figure.rs`): each a group moved to its square and turned about its
 /// centre; a neutral figure's halves each clipped to their side of the split.
 fn write_figures(
     out: &mut String,

@@ -86,7 +86,7 @@ impl SpriteCache {
         self.pieces.get_with(key, || rasterise(art, px))
     }
 
-    /// The square of pixels of `f` (see `figure.rs`), painted on first use, its pieces in
+    /// The square of pixels of `f` (see `scene/figure.rs`), painted on first use, its pieces in
     /// the drawing for a board of `square` px squares.
     fn figure(&self, set: &PieceSet, f: &PlacedFigure, square: u32) -> Option<Arc<Pixmap>> {
         let mut key = set.shared_name().as_bytes().to_vec();
