@@ -196,8 +196,6 @@ pub enum SheetErrorKind {
     NoSolutions,
 }
 
-/// Why the text font is missing.
-
 /// Copy `image`'s pixels (opaque) into `page` with their top left corner at `at`, clipped
 /// to the page.
 fn paste(image: &Indexed, at: (u32, u32), page: &mut resvg::tiny_skia::Pixmap) {
