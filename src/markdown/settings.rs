@@ -26,7 +26,7 @@ pub enum Mode {
     },
 }
 
-/// How [`rewrite`] works.
+/// How [`rewrite`](super::rewrite) works.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// What each fence becomes.
