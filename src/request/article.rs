@@ -4,7 +4,7 @@
 
 use super::{
     Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_annotations,
-    parse_flag, parse_lang,
+    parse_flag, parse_lang, text,
 };
 use crate::chess::annotated::{self, Annotated, Letters};
 use crate::chess::describe::Lang;
@@ -61,12 +61,10 @@ impl ArticleFormat {
 /// The parameters of an article, each with its spellings, what it takes and one sentence.
 /// Of the diagram parameters, those in [`DIAGRAM_PARAMS`] apply to every diagram.
 pub const ARTICLE_PARAMS: &[Param] = &[
-    param(
+    text(
         "pgn",
         &["pgn"],
-        ParamKind::Text {
-            example: "1. e4 e5 2. Nf3 {[#]} Nc6 *",
-        },
+        "1. e4 e5 2. Nf3 {[#]} Nc6 *",
         "The annotated game (or POST it as the body): tags, moves, comments, variations, NAGs; a diagram where it marks one ({[#]}, [D], $201, $220, $221, $1304, a lone D or {#}).",
     ),
     param(
@@ -81,16 +79,16 @@ pub const ARTICLE_PARAMS: &[Param] = &[
         ParamKind::Choice(&["a4", "letter"]),
         "The paper size.",
     ),
-    param(
+    text(
         "size",
         &["size"],
-        ParamKind::Text { example: "216" },
+        "216",
         "A main-line diagram's width in points, 96 to 480 (default 216, 3 in; at most the column's width); diagrams in variations are 3/4 of it.",
     ),
-    param(
+    text(
         "every",
         &["every"],
-        ParamKind::Text { example: "20" },
+        "20",
         "Also a diagram after every N plies of the main line, 1 to 1000 (default none).",
     ),
     param(

@@ -47,7 +47,7 @@ pub use params::{GAME_PARAMS, PARAMS, Param, ParamKind};
 pub use values::{Annotations, parse_lang};
 pub(crate) use values::{command_size, parse_annotations, parse_fen, parse_flag, parse_reading};
 // What the other parts of the request (sheets, cards, marks, pages) read through `super::`.
-use params::param;
+use params::{param, text};
 use values::{items, parse_arrow, parse_color};
 #[cfg(feature = "server")]
 use {chosen::choose_game, values::parse_piece_set};

@@ -78,6 +78,16 @@ pub(super) const fn param(
     }
 }
 
+/// A parameter that takes free text, shown by `example` (the common case of [`param`]).
+pub(super) const fn text(
+    name: &'static str,
+    spellings: &'static [&'static str],
+    example: &'static str,
+    doc: &'static str,
+) -> Param {
+    param(name, spellings, ParamKind::Text { example }, doc)
+}
+
 /// Every query parameter of a diagram request. The parser looks names up here, and the API
 /// description (`/openapi.json`) is generated from it, so the two cannot drift.
 pub const PARAMS: &[Param] = &[
@@ -93,10 +103,10 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Choice(&fen::Dialect::NAMES),
         "How `fen` is read: `standard` (the default: FEN, X-FEN with `A` archbishop and `C` chancellor, Shredder-FEN, crazyhouse), `fairy` (Fairy FEN: `-k` neutral, `*1`–`*3` turned by 90°, 180°, 270°, `'A` and `''12` text, markers `c` circle, `x` cross, `s` square, `t` triangle) or `letters` (standard, and any other letter a piece drawn as a lettered token).",
     ),
-    param(
+    text(
         "board",
         &["board"],
-        ParamKind::Text { example: "8x7" },
+        "8x7",
         "The board's size, files x ranks (each 1 to 16), for a `fen` that is neither square nor 8 ranks tall (a square board such as 10×10 and boards 8 ranks tall are read from the FEN alone).",
     ),
     param(
@@ -153,12 +163,10 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Color,
         "Colour of the dark squares, overriding the theme.",
     ),
-    param(
+    text(
         "background",
         &["background", "bg"],
-        ParamKind::Text {
-            example: "transparent",
-        },
+        "transparent",
         "Everything outside the squares (margin, pocket strips, the turn marker's strip): `light` (white, the default), `dark` (near-black with light labels), `transparent`, a colour (`#1e1e1e`), or in SVG `auto`, which follows the reader's light or dark colour scheme. Labels keep at least 4.5:1 against it.",
     ),
     param(
@@ -167,112 +175,100 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Color,
         "Colour of the coordinate labels and the caption, overriding the one chosen for the background.",
     ),
-    param(
+    text(
         "caption",
         &["caption"],
-        ParamKind::Text {
-            example: "White to play and win",
-        },
+        "White to play and win",
         "Text under the board, wrapped to the image's width (at most 3 lines, 200 characters): or `fen` (the position's FEN) or `move` (\"After 23...Qxf2+\" in `lang`, from `pgn` or `moves`).",
     ),
-    param(
+    text(
         "lastMove",
         &["lastmove", "last_move"],
-        ParamKind::Text { example: "e2e4" },
+        "e2e4",
         "The last move in UCI notation (e2e4, e7e8q, e1g1, N@f3), shaded on its squares.",
     ),
-    param(
+    text(
         "check",
         &["check"],
-        ParamKind::Text { example: "auto" },
+        "auto",
         "A king in check: a square, or `auto` to find a king in check from the position.",
     ),
-    param(
+    text(
         "arrows",
         &["arrows"],
-        ParamKind::Text {
-            example: "Ge2e4,Rd8d4,Yg1f3,Bd4",
-        },
+        "Ge2e4,Rd8d4,Yg1f3,Bd4",
         "Comma-separated arrows (colour G, R, Y or B, then two squares) and circles (one square).",
     ),
-    param(
+    text(
         "squares",
         &["squares"],
-        ParamKind::Text { example: "d5,e4" },
+        "d5,e4",
         "Comma-separated squares marked with a cross.",
     ),
-    param(
+    text(
         "highlight",
         &["highlight", "highlights"],
-        ParamKind::Text { example: "Ge4,Rd5" },
+        "Ge4,Rd5",
         "Comma-separated squares filled with a colour (G, R, Y or B, then the square).",
     ),
-    param(
+    text(
         "annotations",
         &["annotations"],
-        ParamKind::Text {
-            example: "[%cal Ge2e4,Rd8d4][%csl Gd5]",
-        },
+        "[%cal Ge2e4,Rd8d4][%csl Gd5]",
         "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them, and `[%mark …]` with a list as `marks` takes.",
     ),
-    param(
+    text(
         "marks",
         &["marks"],
-        ParamKind::Text {
-            example: "circle:Re4,dotted:d5,square:Bf3,triangle:g7,dot:e3,ring:d4,label:Ya3:12",
-        },
+        "circle:Re4,dotted:d5,square:Bf3,triangle:g7,dot:e3,ring:d4,label:Ya3:12",
         "Comma-separated square markers drawn over the pieces, each a marker, a colon and a square with an optional colour G, R, Y or B as in `arrows`: `circle` (a weakness), `dotted` (a dotted circle: a potential one), `square` (an outline: the worst piece), `triangle`, `dot`, `ring` (along the square's edge), and `label` with one or two characters (a–z, 0–9, +, -, !, ?) after another colon, set in the square's top-right corner.",
     ),
-    param(
+    text(
         "dots",
         &["dots"],
-        ParamKind::Text { example: "e3,Re4" },
+        "e3,Re4",
         "Comma-separated squares marked with a dot (an optional colour G, R, Y or B, then the square).",
     ),
-    param(
+    text(
         "legalMoves",
         &["legalmoves", "legal_moves"],
-        ParamKind::Text { example: "e2" },
+        "e2",
         "A square (with an optional colour G, R, Y or B): its piece's legal moves, by the rules of standard chess or Chess960 on an 8×8 board, as dots, captures as rings. A piece of the side not to move gets the moves it would have on its turn.",
     ),
-    param(
+    text(
         "pgn",
         &["pgn"],
-        ParamKind::Text {
-            example: "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6",
-        },
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6",
         "A game in PGN (tags optional; SAN moves, comments, NAGs; variations skipped): the diagram shows the position after `ply`, its last move tinted.",
     ),
-    param(
+    text(
         "moves",
         &["moves"],
-        ParamKind::Text {
-            example: "e2e4 e7e5 g1f3",
-        },
+        "e2e4 e7e5 g1f3",
         "UCI moves played from `fen` (default: the start), separated by spaces, commas or `_`.",
     ),
-    param(
+    text(
         "ply",
         &["ply"],
-        ParamKind::Text { example: "4" },
+        "4",
         "With `pgn` or `moves`: the position after this many half-moves (0 = the start; default: the end).",
     ),
-    param(
+    text(
         "move",
         &["move"],
-        ParamKind::Text { example: "3b" },
+        "3b",
         "With `pgn` or `moves`: the position after this move, `23w` (White's 23rd) or `23b` (Black's).",
     ),
-    param(
+    text(
         "glyph",
         &["glyph", "nag"],
-        ParamKind::Text { example: "!?" },
+        "!?",
         "A move annotation (`!`, `?`, `!!`, `??`, `!?`, `?!`) drawn as a badge on the last move's square (from a game: its NAG).",
     ),
-    param(
+    text(
         "dpi",
         &["dpi"],
-        ParamKind::Text { example: "300" },
+        "300",
         "PDF only: pixels per inch, 18 to 2400 (default 72: one pixel is one point).",
     ),
     param(
@@ -281,10 +277,10 @@ pub const PARAMS: &[Param] = &[
         ParamKind::Flag,
         "Draw a marker beside the board showing the side to move.",
     ),
-    param(
+    text(
         "region",
         &["region"],
-        ParamKind::Text { example: "e5-h8" },
+        "e5-h8",
         "Only part of the board: two corner squares (`a1:d4` or `e5-h8`, either order). Those squares fill the image, with their own labels; the frame stays on the board's real edges and a dashed line marks where the board goes on. Marks outside are dropped, arrows clipped at the edge; pockets are not drawn.",
     ),
     param(
@@ -298,16 +294,16 @@ pub const PARAMS: &[Param] = &[
 /// The parameters of a whole-game image (`/game.gif`, `/game.png`) beside the image
 /// parameters, each with its spellings, what it takes and one sentence.
 pub const GAME_PARAMS: &[Param] = &[
-    param(
+    text(
         "delay",
         &["delay"],
-        ParamKind::Text { example: "80" },
+        "80",
         "Hundredths of a second each frame shows (default 80).",
     ),
-    param(
+    text(
         "lastDelay",
         &["lastdelay", "last_delay"],
-        ParamKind::Text { example: "300" },
+        "300",
         "Hundredths of a second the last frame shows (default 300).",
     ),
     param(
@@ -316,16 +312,16 @@ pub const GAME_PARAMS: &[Param] = &[
         ParamKind::Flag,
         "Play the animation in a loop (default) or once.",
     ),
-    param(
+    text(
         "from",
         &["from"],
-        ParamKind::Text { example: "10" },
+        "10",
         "The first ply shown (default 0, the start).",
     ),
-    param(
+    text(
         "to",
         &["to"],
-        ParamKind::Text { example: "30" },
+        "30",
         "The last ply shown (default: the end of the game).",
     ),
     param(

@@ -1,7 +1,7 @@
 //! The players of lila-gif's still route (`/image.gif`): `white` and `black` name the
 //! players drawn in bars above and below the board; `comment` is accepted and not drawn.
 
-use super::{Echo, Param, ParamKind, Query, RequestError, param};
+use super::{Echo, Param, Query, RequestError, text};
 
 /// Longest player name, in characters.
 pub const MAX_PLAYER_CHARS: usize = 100;
@@ -9,24 +9,22 @@ pub const MAX_PLAYER_CHARS: usize = 100;
 /// The parameters `/image.gif` takes beside the diagram's, each with its spellings, what it
 /// takes and one sentence.
 pub const PLAYER_PARAMS: &[Param] = &[
-    param(
+    text(
         "white",
         &["white"],
-        ParamKind::Text { example: "Carlsen" },
+        "Carlsen",
         "White's name, in a bar below the board (above, with Black at the bottom).",
     ),
-    param(
+    text(
         "black",
         &["black"],
-        ParamKind::Text {
-            example: "Nakamura",
-        },
+        "Nakamura",
         "Black's name, in the other bar.",
     ),
-    param(
+    text(
         "comment",
         &["comment"],
-        ParamKind::Text { example: "" },
+        "",
         "Accepted for lila-gif's URLs; not drawn.",
     ),
 ];

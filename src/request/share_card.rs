@@ -6,7 +6,7 @@
 //! and the cache key. The diagram's parameters are read by the diagram parser, so a card
 //! accepts exactly the values a diagram does; the card decides the diagram's size.
 
-use super::{Chosen, Echo, Limits, PARAMS, Param, ParamKind, Query, Request, RequestError, param};
+use super::{Chosen, Echo, Limits, PARAMS, Param, Query, Request, RequestError, text};
 use crate::chess::describe::{Lang, after_move};
 use crate::chess::game::Game;
 use crate::render::options::Format;
@@ -19,20 +19,16 @@ pub const MAX_CARD_TEXT_CHARS: usize = 200;
 /// The parameters of a share card beside the diagram's, each with its spellings, what it
 /// takes and one sentence.
 pub const CARD_PARAMS: &[Param] = &[
-    param(
+    text(
         "title",
         &["title"],
-        ParamKind::Text {
-            example: "The Immortal Game",
-        },
+        "The Immortal Game",
         "The card's heading, in bold beside the diagram: at most 200 characters, no control characters; wrapped to at most 3 lines, the rest cut with `…`. With a game and no title: the players and their ratings.",
     ),
-    param(
+    text(
         "subtitle",
         &["subtitle"],
-        ParamKind::Text {
-            example: "Anderssen – Kieseritzky, London 1851",
-        },
+        "Anderssen – Kieseritzky, London 1851",
         "A line under the title, as long and as limited. With a game and no subtitle: its event and year.",
     ),
 ];
@@ -75,8 +71,8 @@ impl CardRequest {
     /// game in `pgn` or `moves` with `ply` or `move`) and its drawing parameters. Names a
     /// card does not read (`size`, `format`, …) are left out.
     pub fn read(query: &Query, limits: &Limits) -> Result<CardRequest, RequestError> {
-        let title = text(query, "title")?;
-        let subtitle = text(query, "subtitle")?;
+        let title = card_text(query, "title")?;
+        let subtitle = card_text(query, "subtitle")?;
         // Names the card decides are left out; most queries have none, and are read as
         // they are (a cache hit costs what a diagram's does).
         let ignored = |k: &str| NOT_ON_CARD.iter().any(|n| super::named(n).accepts(k));
@@ -138,7 +134,7 @@ impl CardRequest {
 
 /// `title` or `subtitle` as given: trimmed, `None` when missing or blank; at most
 /// [`MAX_CARD_TEXT_CHARS`] characters, without control characters.
-fn text(query: &Query, name: &'static str) -> Result<Option<String>, RequestError> {
+fn card_text(query: &Query, name: &'static str) -> Result<Option<String>, RequestError> {
     let Some(value) = query.last(card(name)) else {
         return Ok(None);
     };

@@ -7,7 +7,7 @@
 
 use super::{
     Echo, Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_fen,
-    parse_flag,
+    parse_flag, text,
 };
 use crate::render::options::Format;
 use crate::render::options::RenderOptions;
@@ -31,20 +31,16 @@ pub const SHEET_PARAMS: &[Param] = &[
         ParamKind::Fen,
         "A position; repeat `fen` for each diagram, 1 to 12 of them, numbered in order.",
     ),
-    param(
+    text(
         "caption",
         &["caption"],
-        ParamKind::Text {
-            example: "White to play and win",
-        },
+        "White to play and win",
         "The caption after a diagram's number; repeat it in the order of the `fen`s (an empty one skips a diagram).",
     ),
-    param(
+    text(
         "solution",
         &["solution"],
-        ParamKind::Text {
-            example: "1. Qxf7+ Kxf7 2. Bc4+",
-        },
+        "1. Qxf7+ Kxf7 2. Bc4+",
         "A diagram's answer for the answer key; repeat it in the order of the `fen`s.",
     ),
     param(
@@ -53,24 +49,22 @@ pub const SHEET_PARAMS: &[Param] = &[
         ParamKind::Flag,
         "Add the answer key after the diagrams (default off).",
     ),
-    param(
+    text(
         "title",
         &["title"],
-        ParamKind::Text {
-            example: "Homework 3: forks",
-        },
+        "Homework 3: forks",
         "A heading on the first page.",
     ),
-    param(
+    text(
         "columns",
         &["columns", "cols"],
-        ParamKind::Text { example: "2" },
+        "2",
         "Diagrams per row, 1 to 6 (default 2).",
     ),
-    param(
+    text(
         "rows",
         &["rows"],
-        ParamKind::Text { example: "3" },
+        "3",
         "Rows per page, 1 to 10 (default: as many as fit with boards at least 3/4 of a column wide).",
     ),
     param(
@@ -85,16 +79,16 @@ pub const SHEET_PARAMS: &[Param] = &[
         ParamKind::Choice(&["pdf", "svg", "png"]),
         "PDF (every page, vector), or one page as SVG or PNG (the path `/sheet.svg`, `.png`, `.pdf` also chooses it).",
     ),
-    param(
+    text(
         "pageNumber",
         &["pagenumber", "page_number"],
-        ParamKind::Text { example: "2" },
+        "2",
         "SVG and PNG: which page, from 1 (default 1); the `X-Sheet-Pages` header says how many there are.",
     ),
-    param(
+    text(
         "dpi",
         &["dpi"],
-        ParamKind::Text { example: "150" },
+        "150",
         "Page pixels per inch, 72 to 300 (default 150): the PNG's resolution.",
     ),
 ];
