@@ -105,6 +105,10 @@ pub struct RequestError {
     message: String,
 }
 
+/// What a one-line text parameter (a sheet's `caption`, a card's `title`) must be.
+const ONE_LINE: &str =
+    "expected one line of printable text, without control characters (tabs, line breaks)";
+
 impl RequestError {
     pub(crate) fn new(param: &'static str, message: impl Into<String>) -> RequestError {
         RequestError {
@@ -118,5 +122,28 @@ impl RequestError {
             param,
             format!("{param} {} is not allowed: {allowed}", Echo(value)),
         )
+    }
+
+    /// `text` is printable, or the error of `param` naming its first character that is
+    /// not: "`label` `value` has the character … at character …, which is not printable:
+    /// `rule`". `value` is what was written, `text` what is checked (often the same).
+    pub(crate) fn check_printable(
+        param: &'static str,
+        label: &str,
+        value: &str,
+        text: &str,
+        rule: &str,
+    ) -> Result<(), RequestError> {
+        match crate::echo::first_forbidden(text) {
+            Some((at, c)) => Err(RequestError::new(
+                param,
+                format!(
+                    "{label} {} has the character {} at character {at}, which is not printable: {rule}",
+                    Echo(value),
+                    crate::echo::CodePoint(c)
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 }

@@ -149,16 +149,13 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
             ),
         ));
     }
-    if let Some((at, c)) = crate::echo::first_forbidden(text) {
-        return Err(RequestError::new(
-            "caption",
-            format!(
-                "caption {} has the character {} at character {at}, which is not printable: a caption is one paragraph of printable text, without control characters (tabs, line breaks)",
-                Echo(value),
-                crate::echo::CodePoint(c),
-            ),
-        ));
-    }
+    RequestError::check_printable(
+        "caption",
+        "caption",
+        value,
+        text,
+        "a caption is one paragraph of printable text, without control characters (tabs, line breaks)",
+    )?;
     if let Some(c) = caption::missing_glyph(text) {
         return Err(RequestError::new(
             "caption",

@@ -45,17 +45,11 @@ pub fn players(query: &Query) -> Result<[Option<String>; 2], RequestError> {
                     Echo(&v)
                 ),
             )),
-            Some(v) => match crate::echo::first_forbidden(&v) {
-                Some((at, c)) => Err(RequestError::new(
-                    side,
-                    format!(
-                        "{side} {} has the character {} at character {at}, which is not printable: a player's name is one line of printable text",
-                        Echo(&v),
-                        crate::echo::CodePoint(c)
-                    ),
-                )),
-                None => Ok(Some(v)),
-            },
+            Some(v) => {
+                let rule = "a player's name is one line of printable text";
+                RequestError::check_printable(side, side, &v, &v, rule)?;
+                Ok(Some(v))
+            }
             None => Ok(None),
         }
     };

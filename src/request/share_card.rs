@@ -148,16 +148,7 @@ fn card_text(query: &Query, name: &'static str) -> Result<Option<String>, Reques
             ),
         ));
     }
-    if let Some((at, c)) = crate::echo::first_forbidden(value) {
-        return Err(RequestError::new(
-            name,
-            format!(
-                "{name} {} has the character {} at character {at}, which is not printable: expected one line of printable text, without control characters (tabs, line breaks)",
-                Echo(value),
-                crate::echo::CodePoint(c),
-            ),
-        ));
-    }
+    RequestError::check_printable(name, name, value, value, super::ONE_LINE)?;
     if let Some(c) = crate::render::scene::caption::missing_glyph(value) {
         return Err(RequestError::new(
             name,

@@ -145,16 +145,8 @@ fn number(name: &'static str, value: &str, range: (u32, u32)) -> Result<u32, Req
 
 /// `value` of the `n`th `name`, trimmed: at most `max` bytes of printable text.
 fn bounded(name: &'static str, n: usize, value: &str, max: usize) -> Result<String, RequestError> {
-    if let Some((at, c)) = crate::echo::first_forbidden(value) {
-        return Err(RequestError::new(
-            name,
-            format!(
-                "{name} #{n} {} has the character {} at character {at}, which is not printable: expected one line of printable text, without control characters (tabs, line breaks)",
-                Echo(value),
-                crate::echo::CodePoint(c)
-            ),
-        ));
-    }
+    let label = format!("{name} #{n}");
+    RequestError::check_printable(name, &label, value, value, super::ONE_LINE)?;
     if value.len() > max {
         return Err(RequestError::new(
             name,
