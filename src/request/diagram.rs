@@ -282,27 +282,32 @@ fn marks<'a>(
         }
         from.join(" and ")
     };
-    if arrows.len() > limits.arrows {
-        return Err(RequestError::new(
+    let counts = [
+        (
             "arrows",
-            format!(
-                "{} draw {} arrows and circles together: at most {} are allowed",
-                sources("arrows", "[%cal]"),
-                arrows.len(),
-                limits.arrows
-            ),
-        ));
-    }
-    if highlights.len() > limits.squares {
-        return Err(RequestError::new(
+            "[%cal]",
+            "draw",
+            arrows.len(),
+            "arrows and circles",
+            limits.arrows,
+        ),
+        (
             "highlight",
-            format!(
-                "{} colour {} squares together: at most {} are allowed",
-                sources("highlight", "[%csl]"),
-                highlights.len(),
-                limits.squares
-            ),
-        ));
+            "[%csl]",
+            "colour",
+            highlights.len(),
+            "squares",
+            limits.squares,
+        ),
+    ];
+    for (param, command, verb, count, things, limit) in counts {
+        if count > limit {
+            let from = sources(param, command);
+            return Err(RequestError::new(
+                param,
+                format!("{from} {verb} {count} {things} together: at most {limit} are allowed"),
+            ));
+        }
     }
     Ok((arrows, highlights))
 }
