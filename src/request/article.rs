@@ -349,12 +349,8 @@ impl ArticleRequest {
                 Notation::Letters => "l",
             })
             .field(o.lang.code());
-        let request = Request {
-            position: crate::chess::position::Position::start(),
-            options: o.diagram.clone(),
-            format: Format::Svg,
-        };
-        request.key_fields(&mut key).field(&self.pgn);
+        let start = crate::chess::position::Position::start();
+        Request::page_key_fields(&mut key, &start, &o.diagram).field(&self.pgn);
         key.finish()
     }
 }

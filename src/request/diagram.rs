@@ -142,6 +142,21 @@ impl Request {
             .finish()
     }
 
+    /// Write the fields of one diagram of a page (an article's, a sheet's) into `key`:
+    /// `options` drawn as SVG at `position`.
+    pub(crate) fn page_key_fields<'k>(
+        key: &'k mut key::KeyWriter,
+        position: &Position,
+        options: &RenderOptions,
+    ) -> &'k mut key::KeyWriter {
+        let request = Request {
+            position: position.clone(),
+            options: options.clone(),
+            format: Format::Svg,
+        };
+        request.key_fields(key)
+    }
+
     /// Write this request's fields into `key` (for keys that hold a diagram and more).
     pub fn key_fields<'k>(&self, key: &'k mut key::KeyWriter) -> &'k mut key::KeyWriter {
         let o = &self.options;

@@ -216,13 +216,7 @@ impl SheetRequest {
             .optional(o.title.as_deref())
             .field(self.entries.len());
         for e in &self.entries {
-            let request = Request {
-                position: e.position.clone(),
-                options: o.diagram.clone(),
-                format: Format::Svg,
-            };
-            request
-                .key_fields(&mut key)
+            Request::page_key_fields(&mut key, &e.position, &o.diagram)
                 .optional(e.caption.as_deref())
                 .optional(e.solution.as_deref());
         }
