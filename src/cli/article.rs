@@ -66,7 +66,6 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
         );
     };
     let pairs = option_pairs(
-        None,
         [
             ("columns", &args.columns),
             ("page", &args.page),

@@ -143,8 +143,8 @@ pub(super) struct RenderArgs {
 impl RenderArgs {
     /// The options as query pairs, so they are validated exactly like HTTP parameters.
     fn pairs(&self, fen: Option<&str>) -> Vec<(&'static str, String)> {
-        option_pairs(
-            fen.map(|f| ("fen", f.to_string())),
+        let fen = fen.map(|f| ("fen", f.to_string()));
+        let options = option_pairs(
             [
                 ("ply", &self.ply),
                 ("move", &self.move_),
@@ -172,7 +172,8 @@ impl RenderArgs {
             ],
             &self.board,
             [(self.turn, "turn", "1"), (self.once, "loop", "0")],
-        )
+        );
+        fen.into_iter().chain(options).collect()
     }
 }
 

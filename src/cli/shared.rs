@@ -77,15 +77,14 @@ pub(super) fn push_given<const N: usize>(
 }
 
 /// A command's options as query pairs, so they are validated exactly like HTTP
-/// parameters: `first`, each optional value `given`, the board's, then `name=value` for
-/// each flag that is set.
+/// parameters: each optional value `given`, the board's, then `name=value` for each flag
+/// that is set.
 pub(super) fn option_pairs<const N: usize, const F: usize>(
-    first: Option<(&'static str, String)>,
     given: [(&'static str, &Option<String>); N],
     board: &BoardArgs,
     flags: [(bool, &'static str, &'static str); F],
 ) -> Vec<(&'static str, String)> {
-    let mut pairs: Vec<(&'static str, String)> = first.into_iter().collect();
+    let mut pairs = Vec::new();
     push_given(&mut pairs, given);
     board.push_pairs(&mut pairs);
     for (set, name, value) in flags {

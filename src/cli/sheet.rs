@@ -72,7 +72,6 @@ pub(super) fn sheet(args: SheetArgs) -> anyhow::Result<()> {
         );
     }
     let pairs = option_pairs(
-        None,
         [
             ("columns", &args.columns),
             ("rows", &args.rows),
