@@ -158,7 +158,7 @@ impl Request {
     }
 
     /// Write this request's fields into `key` (for keys that hold a diagram and more).
-    pub fn key_fields<'k>(&self, key: &'k mut key::KeyWriter) -> &'k mut key::KeyWriter {
+    pub(crate) fn key_fields<'k>(&self, key: &'k mut key::KeyWriter) -> &'k mut key::KeyWriter {
         let o = &self.options;
         let bottom = o.orientation.bottom(self.position.turn).letter();
         if self.format == Format::Txt {
