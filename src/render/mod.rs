@@ -4,7 +4,7 @@
 //! before it (`scripts/ci/check-structure.py` checks it):
 //!
 //! ```text
-//!  ground.rs, cancel.rs   RenderError, Indexed, RgbaImage; the stop signal the stages check
+//!  ground/, cancel.rs    RenderError, Indexed, RgbaImage, SVG → PDF; the stop signal
 //!  spec/      what is wanted: options, theme, frame (an animation's), cost (the price,
 //!             known from them before anything is drawn)
 //!  art/       what is drawn with: pieces (drawn, vetted, loaded), font, font_files,
