@@ -58,6 +58,12 @@ pub struct Square {
     pub rank: u8,
 }
 
+/// A square named on an 8×8 board, for the crate's tests.
+#[cfg(test)]
+pub(crate) fn sq(name: &str) -> Square {
+    Square::parse(name, BoardSize::CHESS).expect("a square of an 8×8 board")
+}
+
 impl Square {
     /// A square from 0-based file and rank.
     pub const fn new(file: u8, rank: u8) -> Square {

@@ -420,6 +420,15 @@ fn text(description: &str, content_type: &str) -> Value {
     })
 }
 
+/// An operation's answers: 200 (`ok`, its body `content`), 400 (`bad`) and the shared
+/// `codes`.
+fn answers(ok: &str, content: Value, bad: &str, codes: &[&str]) -> Value {
+    shared(
+        json!({ "200": { "description": ok, "content": content }, "400": error(bad) }),
+        codes,
+    )
+}
+
 fn error(description: &str) -> Value {
     text(description, "text/plain")
 }
@@ -516,11 +525,10 @@ fn diagram_operation(
             content.insert(format.content_type().into(), schema);
         }
     }
-    let responses = shared(
-        json!({
-            "200": { "description": "The diagram; cacheable for a year (the URL decides the bytes).", "content": content },
-            "400": error("A bad parameter: one sentence naming it, the value and what is allowed."),
-        }),
+    let responses = answers(
+        "The diagram; cacheable for a year (the URL decides the bytes).",
+        Value::Object(content),
+        "A bad parameter: one sentence naming it, the value and what is allowed.",
         &["304", "414", "503"],
     );
     (parameters, responses)
@@ -531,11 +539,10 @@ fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (V
     // The frames are PNGs without words: format, style and lang change nothing.
     let keep = |p: &Param| !["format", "style", "lang"].contains(&p.name);
     let parameters = parameters(Handler::Game(kind), (limits, piece_sets), keep, |_, _| {});
-    let responses = shared(
-        json!({
-            "200": { "description": "The animation; cacheable for a year.", "content": { kind.content_type(): { "schema": { "type": "string", "format": "binary" } } } },
-            "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why)."),
-        }),
+    let responses = answers(
+        "The animation; cacheable for a year.",
+        json!({ kind.content_type(): { "schema": { "type": "string", "format": "binary" } } }),
+        "A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why).",
         &["304", "413", "414", "503"],
     );
     (parameters, responses)
@@ -590,11 +597,10 @@ fn sheet_operation(
             );
         }
     }
-    let responses = shared(
-        json!({
-            "200": { "description": "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.", "content": content },
-            "400": error("A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end)."),
-        }),
+    let responses = answers(
+        "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.",
+        Value::Object(content),
+        "A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end).",
         &["304", "414", "503"],
     );
     (parameters, responses)
@@ -608,11 +614,10 @@ fn article_operation(
 ) -> (Vec<Value>, Value) {
     let handler = Handler::Article(format);
     let parameters = parameters(handler, (limits, piece_sets), |_| true, |_, _| {});
-    let responses = shared(
-        json!({
-            "200": { "description": "The article; cacheable for a year. `X-Article-Pages` and `X-Article-Diagrams` say how many pages and diagrams it has.", "content": { format.content_type(): { "schema": { "type": "string" } } } },
-            "400": error("A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why; a limit: which)."),
-        }),
+    let responses = answers(
+        "The article; cacheable for a year. `X-Article-Pages` and `X-Article-Diagrams` say how many pages and diagrams it has.",
+        json!({ format.content_type(): { "schema": { "type": "string" } } }),
+        "A bad parameter or game: one sentence naming it, the value and what is allowed (for a move: its number, as written, and why; a limit: which).",
         &["304", "413", "414", "503"],
     );
     (parameters, responses)
@@ -630,11 +635,10 @@ fn card_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value)
         }
     };
     let parameters = parameters(Handler::Card, (limits, piece_sets), |_| true, edit);
-    let responses = shared(
-        json!({
-            "200": { "description": "The card, 1200×630 pixels; cacheable for a year.", "content": { "image/png": { "schema": { "type": "string", "format": "binary" } } } },
-            "400": error("A bad parameter: one sentence naming it, the value and what is allowed (a title or subtitle over 200 characters or with control characters, a bad position or game)."),
-        }),
+    let responses = answers(
+        "The card, 1200×630 pixels; cacheable for a year.",
+        json!({ "image/png": { "schema": { "type": "string", "format": "binary" } } }),
+        "A bad parameter: one sentence naming it, the value and what is allowed (a title or subtitle over 200 characters or with control characters, a bad position or game).",
         &["304", "414", "503"],
     );
     (parameters, responses)
@@ -667,11 +671,10 @@ fn move_list_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, V
             "result": { "type": "string", "nullable": true, "example": "1-0", "description": "The result token ending the movetext, else the `Result` tag, else null." },
         },
     });
-    let responses = shared(
-        json!({
-            "200": { "description": "The main line; cacheable for a year (the game's text decides the bytes).", "content": { "application/json": { "schema": schema } } },
-            "400": error("A bad game: one sentence naming the parameter and, for a move, its number, as written, and why."),
-        }),
+    let responses = answers(
+        "The main line; cacheable for a year (the game's text decides the bytes).",
+        json!({ "application/json": { "schema": schema } }),
+        "A bad game: one sentence naming the parameter and, for a move, its number, as written, and why.",
         &["304", "413", "414"],
     );
     (parameters, responses)
@@ -686,11 +689,10 @@ fn piece_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value
         }
     };
     let parameters = parameters(Handler::Piece, (limits, piece_sets), |_| true, edit);
-    let responses = shared(
-        json!({
-            "200": { "description": "The piece as SVG; cacheable for a year.", "content": { "image/svg+xml": { "schema": { "type": "string" } } } },
-            "400": error("A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed."),
-        }),
+    let responses = answers(
+        "The piece as SVG; cacheable for a year.",
+        json!({ "image/svg+xml": { "schema": { "type": "string" } } }),
+        "A bad `piece` or `pieces`: one sentence naming it, the value and what is allowed.",
         &["304"],
     );
     (parameters, responses)

@@ -297,9 +297,9 @@ impl ArticleRequest {
             (Some(body), _) => body,
             (None, Some(pgn)) => pgn,
             (None, None) => {
-                return Err(RequestError::new(
+                return Err(RequestError::missing(
                     "pgn",
-                    "pgn is missing: give the annotated game as pgn, or POST its PGN as the body",
+                    "give the annotated game as pgn, or POST its PGN as the body",
                 ));
             }
         };

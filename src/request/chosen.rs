@@ -10,6 +10,10 @@ use crate::chess::position::{BoardSize, Position};
 use crate::echo::Echo;
 use crate::render::options::{CommentMarks, Glyph, LastMove};
 
+/// What a game route says when no game is given (`pgn` is missing: …).
+pub(crate) const GAME_MISSING: &str =
+    "give the game as pgn (or POST its PGN as the body) or as moves";
+
 /// What `/describe` says of a query: the position, and for a game the move that led there
 /// and the game's length.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,9 +170,10 @@ pub(super) fn choose_game<'a>(
     };
     let game = match (get("pgn"), get("moves")) {
         (Some(_), Some(_)) => {
-            return Err(RequestError::new(
+            return Err(RequestError::not_both(
                 "moves",
-                "pgn and moves cannot both be given: put the moves in the PGN",
+                "pgn and moves",
+                "put the moves in the PGN",
             ));
         }
         (Some(pgn), None) => {
@@ -176,9 +181,10 @@ pub(super) fn choose_game<'a>(
                 return Err(too_long("pgn", pgn));
             }
             if get("fen").is_some() {
-                return Err(RequestError::new(
+                return Err(RequestError::not_both(
                     "fen",
-                    "fen and pgn cannot both be given: a PGN starts from its [FEN] tag, or the standard position",
+                    "fen and pgn",
+                    "a PGN starts from its [FEN] tag, or the standard position",
                 ));
             }
             check_pgn_text("pgn", pgn)?;
@@ -211,9 +217,10 @@ pub(super) fn choose_game<'a>(
     };
     let ply = match (get("ply"), get("move")) {
         (Some(_), Some(_)) => {
-            return Err(RequestError::new(
+            return Err(RequestError::not_both(
                 "move",
-                "ply and move cannot both be given: they both pick the position",
+                "ply and move",
+                "they both pick the position",
             ));
         }
         (Some(v), None) => {

@@ -83,12 +83,7 @@ impl GameRequest {
             limits.pgn_bytes = limits.pgn_bytes.max(body.len());
             image.push("pgn", body);
         }
-        let missing = || {
-            RequestError::new(
-                "pgn",
-                "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
-            )
-        };
+        let missing = || RequestError::missing("pgn", super::chosen::GAME_MISSING);
         if !image.has(pgn) && !image.has(moves) {
             return Err(missing());
         }

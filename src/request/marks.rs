@@ -249,9 +249,7 @@ mod tests {
             .markers
     }
 
-    fn sq(name: &str) -> Square {
-        Square::parse(name, BoardSize::CHESS).unwrap()
-    }
+    use crate::chess::position::sq;
 
     #[test]
     fn marks_parse_with_colours() {

@@ -117,6 +117,17 @@ impl RequestError {
         }
     }
 
+    /// `param` was not given: "{param} is missing: {hint}".
+    pub(crate) fn missing(param: &'static str, hint: impl std::fmt::Display) -> RequestError {
+        RequestError::new(param, format!("{param} is missing: {hint}"))
+    }
+
+    /// Two parameters that exclude each other were both given, named by `param`:
+    /// "{both} cannot both be given: {why}".
+    pub(crate) fn not_both(param: &'static str, both: &str, why: &str) -> RequestError {
+        RequestError::new(param, format!("{both} cannot both be given: {why}"))
+    }
+
     pub(crate) fn bad_value(param: &'static str, value: &str, allowed: &str) -> RequestError {
         RequestError::new(
             param,

@@ -41,10 +41,7 @@ impl MoveListRequest {
             query.last(named(name))
         };
         let Some(chosen) = choose_game(&get, &limits)? else {
-            return Err(RequestError::new(
-                "pgn",
-                "pgn is missing: give the game as pgn (or POST its PGN as the body) or as moves",
-            ));
+            return Err(RequestError::missing("pgn", super::chosen::GAME_MISSING));
         };
         let mut key = crate::request::key::KeyWriter::new("game.json");
         match get("pgn") {

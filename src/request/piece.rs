@@ -53,9 +53,9 @@ impl PieceRequest {
         let piece = match get("piece") {
             Some(v) => parse_piece_code(v)?,
             None => {
-                return Err(RequestError::new(
+                return Err(RequestError::missing(
                     "piece",
-                    format!("piece is missing: give one of {}", PIECE_CODES.join(", ")),
+                    format!("give one of {}", PIECE_CODES.join(", ")),
                 ));
             }
         };

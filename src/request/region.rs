@@ -31,9 +31,7 @@ pub fn parse_region(value: &str, board: BoardSize) -> Result<Region, RequestErro
 mod tests {
     use super::*;
 
-    fn sq(name: &str) -> Square {
-        Square::parse(name, BoardSize::CHESS).unwrap()
-    }
+    use crate::chess::position::sq;
 
     #[test]
     fn either_separator_and_corner_order_give_one_region() {

@@ -312,10 +312,10 @@ fn entries(
     let captions = query.all(sheet("caption"));
     let answers = query.all(sheet("solution"));
     if need_fens && fens.is_empty() {
-        return Err(RequestError::new(
+        return Err(RequestError::missing(
             "fen",
             format!(
-                "fen is missing: give 1 to {max_diagrams} positions, each as its own fen parameter (fen=…&fen=…)"
+                "give 1 to {max_diagrams} positions, each as its own fen parameter (fen=…&fen=…)"
             ),
         ));
     }

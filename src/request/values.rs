@@ -111,9 +111,9 @@ pub(crate) fn parse_fen(
     reading: Reading,
 ) -> Result<Position, RequestError> {
     let Some(value) = value else {
-        return Err(RequestError::new(
+        return Err(RequestError::missing(
             "fen",
-            "fen is missing: give a position, e.g. fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1 or fen=start",
+            "give a position, e.g. fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1 or fen=start",
         ));
     };
     if value.len() > max_bytes {

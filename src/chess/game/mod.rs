@@ -541,49 +541,53 @@ mod tests {
 
     #[test]
     fn from_san_errors_name_the_move() {
-        let e = from_san("start", "1. Qh7").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "1. Qh7 is not a legal move for White in the starting position"
-        );
-        let e = from_san(TWO_KNIGHTS, "4. Ng5 d5 5. Ke3")
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "5. Ke3 is not a legal move for White after 4...d5");
+        let error = |fen: &str, moves: &str| from_san(fen, moves).unwrap_err().to_string();
+        // X-FEN symmetric or modern castling is drawn, not played.
+        let symmetric = "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1";
+        let cases = [
+            (
+                "start",
+                "1. Qh7",
+                "1. Qh7 is not a legal move for White in the starting position",
+            ),
+            (
+                TWO_KNIGHTS,
+                "4. Ng5 d5 5. Ke3",
+                "5. Ke3 is not a legal move for White after 4...d5",
+            ),
+            (
+                "8/8/8/8/8/8/8/8 w - - 0 1",
+                "e4",
+                "the position needs one king of each colour to be played",
+            ),
+            (
+                symmetric,
+                "e4",
+                "the position has castling type \"s\" (symmetric or modern castling): only standard chess and Chess960 can be played",
+            ),
+            (
+                "start",
+                "[FEN \"8/8\"] e4",
+                "\"[FEN \"8/8\"]\" is a tag pair, not a move",
+            ),
+            (
+                "start",
+                "e4 e5 1-0 Nf3",
+                "\"Nf3\" comes after the result 1-0: the moves end there",
+            ),
+            ("start", "e4 e5 [x", "\"[x\" is not a move"),
+        ];
+        for (fen, moves, expected) in cases {
+            assert_eq!(error(fen, moves), expected, "{moves}");
+        }
         let e = Game::from_san(&Position::start(), "e4 e5 Nf3", 2)
             .unwrap_err()
             .to_string();
         assert_eq!(e, "the game has 3 plies: at most 2 are allowed");
-        let e = from_san(
-            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
-            "e4",
-        )
-        .unwrap_err()
-        .to_string();
+        let ten = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+        let e = error(ten, "e4");
         assert!(e.starts_with("the position is not on an 8×8 board"), "{e}");
-        let e = from_san("8/8/8/8/8/8/8/8 w - - 0 1", "e4")
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "the position needs one king of each colour to be played");
-        // X-FEN symmetric or modern castling is drawn, not played; without rights it is moot.
-        let e = from_san(
-            "rnbnkqrb/pppppppp/8/8/8/8/PPPPPPPP/RNBNKQRB w sKQkq - 0 1",
-            "e4",
-        )
-        .unwrap_err()
-        .to_string();
-        assert_eq!(
-            e,
-            "the position has castling type \"s\" (symmetric or modern castling): only standard chess and Chess960 can be played"
-        );
+        // Without castling rights the castling type is moot.
         assert!(from_san("4k3/8/8/8/8/8/8/4K3 w m- - 0 1", "Kd2").is_ok());
-        let e = from_san("start", "[FEN \"8/8\"] e4")
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "\"[FEN \"8/8\"]\" is a tag pair, not a move");
-        let e = from_san("start", "e4 e5 1-0 Nf3").unwrap_err().to_string();
-        assert_eq!(e, "\"Nf3\" comes after the result 1-0: the moves end there");
-        let e = from_san("start", "e4 e5 [x").unwrap_err().to_string();
-        assert_eq!(e, "\"[x\" is not a move");
     }
 }

@@ -164,9 +164,7 @@ pub fn clip_polygon(points: &[Point], rect: Rect) -> Vec<Point> {
 mod tests {
     use super::*;
 
-    fn sq(name: &str) -> Square {
-        Square::parse(name, BoardSize::CHESS).unwrap()
-    }
+    use crate::chess::position::sq;
 
     #[test]
     fn a_corner_is_cut_on_two_sides_and_turns_with_the_board() {
