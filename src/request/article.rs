@@ -2,6 +2,7 @@
 //! options) and the game's PGN in, a validated [`ArticleRequest`] out: the game read with
 //! its whole tree, and how to typeset it.
 
+use super::values::whole_number;
 use super::{
     Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_annotations,
     parse_flag, parse_lang, text,
@@ -147,21 +148,6 @@ fn article(name: &str) -> &'static Param {
     Param::of(ARTICLE_PARAMS, name)
 }
 
-fn number(name: &'static str, value: &str, (lo, hi): (u32, u32)) -> Result<u32, RequestError> {
-    value
-        .trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (lo..=hi).contains(n))
-        .ok_or_else(|| {
-            RequestError::bad_value(
-                name,
-                value,
-                &format!("expected a whole number from {lo} to {hi}"),
-            )
-        })
-}
-
 fn flag(query: &Query, name: &'static str, default: bool) -> Result<bool, RequestError> {
     Ok(query
         .last(article(name))
@@ -179,13 +165,13 @@ fn layout(query: &Query) -> Result<ArticleOptions, RequestError> {
             .ok_or_else(|| RequestError::bad_value("page", v, "expected a4 or letter"))?;
     }
     if let Some(v) = last("columns") {
-        o.columns = number("columns", v, (1, 2))? as u8;
+        o.columns = whole_number("columns", v, 1..=2, "")?;
     }
     if let Some(v) = last("size") {
-        o.size = number("size", v, (*SIZE_RANGE.start(), *SIZE_RANGE.end()))?;
+        o.size = whole_number("size", v, SIZE_RANGE, "")?;
     }
     o.every = last("every")
-        .map(|v| number("every", v, (1, 1000)))
+        .map(|v| whole_number("every", v, 1..=1000, ""))
         .transpose()?;
     o.at_end = flag(query, "end", false)?;
     o.markers = flag(query, "markers", true)?;

@@ -19,13 +19,7 @@ fn game_number(
     let Some(v) = value else {
         return Ok(default);
     };
-    v.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|&n| n <= max)
-        .ok_or_else(|| {
-            RequestError::bad_value(name, v, &format!("expected a whole number from 0 to {max}"))
-        })
+    super::values::whole_number(name, v, 0..=max, "")
 }
 
 /// Longest frame delay, in hundredths of a second (a minute).

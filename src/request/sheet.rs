@@ -5,6 +5,7 @@
 //! own parameters (theme, pieces, coordinates, …) are read by the diagram request parser,
 //! so a sheet accepts exactly the values a diagram does.
 
+use super::values::whole_number;
 use super::{
     Echo, Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_fen,
     parse_flag, text,
@@ -128,21 +129,6 @@ fn sheet(name: &str) -> &'static Param {
     Param::of(SHEET_PARAMS, name)
 }
 
-fn number(name: &'static str, value: &str, range: (u32, u32)) -> Result<u32, RequestError> {
-    value
-        .trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (range.0..=range.1).contains(n))
-        .ok_or_else(|| {
-            RequestError::bad_value(
-                name,
-                value,
-                &format!("expected a whole number from {} to {}", range.0, range.1),
-            )
-        })
-}
-
 /// `value` of the `n`th `name`, trimmed: at most `max` bytes of printable text.
 fn bounded(name: &'static str, n: usize, value: &str, max: usize) -> Result<String, RequestError> {
     let label = format!("{name} #{n}");
@@ -262,22 +248,18 @@ fn layout(query: &Query) -> Result<(SheetOptions, usize), RequestError> {
     };
     let columns = match last("columns") {
         None => 2,
-        Some(v) => number("columns", v, (1, u32::from(MAX_COLUMNS)))? as u8,
+        Some(v) => whole_number("columns", v, 1..=MAX_COLUMNS, "")?,
     };
     let rows = last("rows")
-        .map(|v| number("rows", v, (1, u32::from(MAX_ROWS))).map(|n| n as u8))
+        .map(|v| whole_number("rows", v, 1..=MAX_ROWS, ""))
         .transpose()?;
     let dpi = match last("dpi") {
         None => DEFAULT_DPI,
-        Some(v) => number(
-            "dpi",
-            v,
-            (u32::from(*DPI_RANGE.start()), u32::from(*DPI_RANGE.end())),
-        )? as u16,
+        Some(v) => whole_number("dpi", v, DPI_RANGE, "")?,
     };
     let page = match last("pageNumber") {
         None => 0,
-        Some(v) => number("pageNumber", v, (1, 1000))? as usize - 1,
+        Some(v) => whole_number("pageNumber", v, 1..=1000usize, "")? - 1,
     };
     let solutions = last("solutions")
         .map(|v| parse_flag("solutions", v))

@@ -14,16 +14,31 @@ use crate::render::options::{
 use crate::render::theme::{MarkColor, Rgba, Theme, theme_list};
 
 pub(super) fn parse_dpi(value: &str) -> Result<u16, RequestError> {
+    whole_number("dpi", value, 18..=2400, " of pixels per inch")
+}
+
+/// A whole number in `range` (spaces around it allowed), or the sentence "expected a whole
+/// number`unit` from LO to HI" naming the parameter and the value.
+pub(super) fn whole_number<T>(
+    name: &'static str,
+    value: &str,
+    range: std::ops::RangeInclusive<T>,
+    unit: &str,
+) -> Result<T, RequestError>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
     value
         .trim()
-        .parse::<u16>()
+        .parse::<T>()
         .ok()
-        .filter(|d| (18..=2400).contains(d))
+        .filter(|n| range.contains(n))
         .ok_or_else(|| {
+            let (lo, hi) = (range.start(), range.end());
             RequestError::bad_value(
-                "dpi",
+                name,
                 value,
-                "expected a whole number of pixels per inch from 18 to 2400",
+                &format!("expected a whole number{unit} from {lo} to {hi}"),
             )
         })
 }
