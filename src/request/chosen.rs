@@ -168,15 +168,8 @@ pub(super) fn choose_game<'a>(
             ),
         )
     };
-    let game = match (get("pgn"), get("moves")) {
-        (Some(_), Some(_)) => {
-            return Err(RequestError::not_both(
-                "moves",
-                "pgn and moves",
-                "put the moves in the PGN",
-            ));
-        }
-        (Some(pgn), None) => {
+    let game = match either(get, ["pgn", "moves"], "put the moves in the PGN")? {
+        Given::First(pgn) => {
             if pgn.len() > limits.pgn_bytes {
                 return Err(too_long("pgn", pgn));
             }
@@ -190,7 +183,7 @@ pub(super) fn choose_game<'a>(
             check_pgn_text("pgn", pgn)?;
             read_pgn(pgn, get("lang").and_then(Lang::from_code), limits.plies)?
         }
-        (None, Some(moves)) => {
+        Given::Second(moves) => {
             if moves.len() > limits.pgn_bytes {
                 return Err(too_long("moves", moves));
             }
@@ -201,7 +194,7 @@ pub(super) fn choose_game<'a>(
             Game::from_uci(&start, moves, limits.plies)
                 .map_err(|e| RequestError::new("moves", format!("moves: {e}")))?
         }
-        (None, None) => {
+        Given::Neither => {
             for param in ["ply", "move"] {
                 if get(param).is_some() {
                     return Err(RequestError::new(
@@ -215,15 +208,8 @@ pub(super) fn choose_game<'a>(
             return Ok(None);
         }
     };
-    let ply = match (get("ply"), get("move")) {
-        (Some(_), Some(_)) => {
-            return Err(RequestError::not_both(
-                "move",
-                "ply and move",
-                "they both pick the position",
-            ));
-        }
-        (Some(v), None) => {
+    let ply = match either(get, ["ply", "move"], "they both pick the position")? {
+        Given::First(v) => {
             let ply: usize = v.trim().parse().map_err(|_| {
                 RequestError::bad_value(
                     "ply",
@@ -242,10 +228,36 @@ pub(super) fn choose_game<'a>(
             }
             ply
         }
-        (None, Some(v)) => parse_move_choice(v, &game)?,
-        (None, None) => game.len(),
+        Given::Second(v) => parse_move_choice(v, &game)?,
+        Given::Neither => game.len(),
     };
     Ok(Some(Chosen { game, ply }))
+}
+
+/// Which of two parameters that exclude each other was given.
+enum Given<'a> {
+    First(&'a str),
+    Second(&'a str),
+    Neither,
+}
+
+/// The one of `names` given, or the error that both are (`why` says why), named after
+/// the second.
+fn either<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    [first, second]: [&'static str; 2],
+    why: &str,
+) -> Result<Given<'a>, RequestError> {
+    match (get(first), get(second)) {
+        (Some(_), Some(_)) => Err(RequestError::not_both(
+            second,
+            &format!("{first} and {second}"),
+            why,
+        )),
+        (Some(v), None) => Ok(Given::First(v)),
+        (None, Some(v)) => Ok(Given::Second(v)),
+        (None, None) => Ok(Given::Neither),
+    }
 }
 
 /// `23b`, `23w`, `23...`, `23.`: the ply after that move of `game`.
