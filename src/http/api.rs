@@ -429,6 +429,22 @@ fn answers(ok: &str, content: Value, bad: &str, codes: &[&str]) -> Value {
     )
 }
 
+/// The `content` of a 200 answer: a schema for each of `formats` that `path_format` (the
+/// format a route's path fixes, if any) allows; binary but for text.
+fn content(formats: &[Format], path_format: Option<Format>) -> Value {
+    let mut content = Map::new();
+    for &format in formats {
+        if path_format.is_none_or(|f| f == format) {
+            let schema = match format {
+                Format::Txt => json!({ "type": "string" }),
+                _ => json!({ "type": "string", "format": "binary" }),
+            };
+            content.insert(format.content_type().into(), json!({ "schema": schema }));
+        }
+    }
+    Value::Object(content)
+}
+
 fn error(description: &str) -> Value {
     text(description, "text/plain")
 }
@@ -515,19 +531,9 @@ fn diagram_operation(
     };
     let handler = Handler::Diagram(path_format);
     let parameters = parameters(handler, (limits, piece_sets), keep, |_, _| {});
-    let mut content = Map::new();
-    for format in Format::ALL {
-        if path_format.is_none_or(|f| f == format) {
-            let schema = match format {
-                Format::Txt => json!({ "schema": { "type": "string" } }),
-                _ => json!({ "schema": { "type": "string", "format": "binary" } }),
-            };
-            content.insert(format.content_type().into(), schema);
-        }
-    }
     let responses = answers(
         "The diagram; cacheable for a year (the URL decides the bytes).",
-        Value::Object(content),
+        content(&Format::ALL, path_format),
         "A bad parameter: one sentence naming it, the value and what is allowed.",
         &["304", "414", "503"],
     );
@@ -588,18 +594,9 @@ fn sheet_operation(
     };
     let handler = Handler::Sheet(path_format);
     let parameters = parameters(handler, (limits, piece_sets), keep, edit);
-    let mut content = Map::new();
-    for format in [Format::Pdf, Format::Svg, Format::Png] {
-        if path_format.is_none_or(|f| f == format) {
-            content.insert(
-                format.content_type().into(),
-                json!({ "schema": { "type": "string", "format": "binary" } }),
-            );
-        }
-    }
     let responses = answers(
         "The sheet; cacheable for a year. `X-Sheet-Pages` says how many pages it has.",
-        Value::Object(content),
+        content(&[Format::Pdf, Format::Svg, Format::Png], path_format),
         "A bad parameter: one sentence naming it, the value and what is allowed (too many positions, an unknown page size, a page number past the end).",
         &["304", "414", "503"],
     );
