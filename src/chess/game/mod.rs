@@ -340,17 +340,19 @@ mod tests {
     use super::*;
     use crate::chess::fen;
 
+    /// The game of `pgn`, which must play.
+    fn plays(pgn: &str) -> Game {
+        Game::from_pgn(pgn, 1000).expect("plays")
+    }
+
     fn fen_after(game: &Game, ply: usize) -> String {
         game.position(ply).to_string()
     }
 
     #[test]
     fn plays_the_opera_game_opening_with_checks_and_captures() {
-        let game = Game::from_pgn(
-            "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7",
-            1000,
-        )
-        .expect("plays");
+        let game =
+            plays("1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7");
         assert_eq!(game.len(), 14);
         assert_eq!(
             fen_after(&game, 14),
@@ -394,7 +396,7 @@ mod tests {
     #[test]
     fn castling_en_passant_and_promotion_in_san_and_uci() {
         let pgn = "1. e4 d5 2. e5 f5 3. exf6 e.p. Nc6 4. fxg7 Qd6 5. gxh8=N Bd7 6. Nf3 O-O-O 7. Bc4 a6 8. O-O";
-        let game = Game::from_pgn(pgn, 1000).expect("plays");
+        let game = plays(pgn);
         assert_eq!(game.san(5).as_deref(), Some("exf6"));
         assert_eq!(game.san(9).as_deref(), Some("gxh8=N"));
         assert_eq!(game.san(12).as_deref(), Some("O-O-O"));
@@ -451,11 +453,8 @@ mod tests {
 
     #[test]
     fn uci_castles_with_the_king_s_two_squares_and_in_chess960_king_takes_rook() {
-        let game = Game::from_pgn(
-            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O d6 5. d3 Bg4 6. Nc3 Qd7 7. Be3 O-O-O",
-            100,
-        )
-        .expect("plays");
+        let game =
+            plays("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O d6 5. d3 Bg4 6. Nc3 Qd7 7. Be3 O-O-O");
         assert_eq!(game.uci(1).as_deref(), Some("e2e4"));
         assert_eq!(game.uci(7).as_deref(), Some("e1g1"));
         assert_eq!(game.uci(14).as_deref(), Some("e8c8"));
@@ -475,11 +474,9 @@ mod tests {
         )
         .expect("its own UCI plays back");
         assert_eq!(by_uci.position(14), game.position(14));
-        let fischer = Game::from_pgn(
+        let fischer = plays(
             "[Variant \"Chess960\"]\n[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1\"]\n1. e4 e5 2. Bc4 Bc5 3. Qe2 d6 4. O-O *",
-            100,
-        )
-        .expect("plays");
+        );
         assert_eq!(fischer.san(7).as_deref(), Some("O-O"));
         assert_eq!(fischer.uci(7).as_deref(), Some("d1g1"));
         assert_eq!(fischer.result(), Some("*"));
@@ -492,9 +489,9 @@ mod tests {
 
     #[test]
     fn check_and_mate_suffixes() {
-        let game = Game::from_pgn("1. f3 e5 2. g4 Qh4#", 10).expect("plays");
+        let game = plays("1. f3 e5 2. g4 Qh4#");
         assert_eq!(game.label(4).as_deref(), Some("2...Qh4#"));
-        let game = Game::from_pgn("1. e4 f5 2. Qh5+", 10).expect("plays");
+        let game = plays("1. e4 f5 2. Qh5+");
         assert_eq!(game.san(3).as_deref(), Some("Qh5+"));
     }
 
@@ -516,7 +513,7 @@ mod tests {
             fen_after(&game, 1),
             "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R b KQkq - 5 4"
         );
-        let whole = Game::from_pgn("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5", 100).expect("plays");
+        let whole = plays("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5");
         assert_eq!(game.position(1), whole.position(8));
         let mate = from_san("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8").expect("plays");
         assert_eq!(mate.san(1).as_deref(), Some("Ra8#"));
