@@ -131,7 +131,8 @@ pub(super) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         };
         // The bound address, so `--addr 127.0.0.1:0` reports the port it got.
         let addr = listener.local_addr().unwrap_or(args.addr);
-        tracing::info!(%addr, ?config, "staunton listening");
+        tracing::info!(%addr, open = %open_url(addr), "staunton listening");
+        tracing::debug!(?config, "configuration");
         let state = Arc::new(AppState::with_config(Arc::new(renderer), config));
         http::serve(
             listener,
@@ -147,6 +148,16 @@ pub(super) fn serve(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+/// The page to open in a browser for a server bound to `addr`: `localhost` where it listens
+/// on every address (0.0.0.0 or ::).
+fn open_url(addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        format!("http://localhost:{}/", addr.port())
+    } else {
+        format!("http://{addr}/")
+    }
+}
+
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -171,6 +182,15 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_url_to_open_names_the_bound_address_or_localhost() {
+        let url = |a: &str| open_url(a.parse().expect("an address"));
+        assert_eq!(url("127.0.0.1:8080"), "http://127.0.0.1:8080/");
+        assert_eq!(url("0.0.0.0:9000"), "http://localhost:9000/");
+        assert_eq!(url("[::]:80"), "http://localhost:80/");
+        assert_eq!(url("[::1]:8080"), "http://[::1]:8080/");
+    }
 
     #[test]
     fn byte_sizes() {

@@ -194,6 +194,7 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
             "--pieces-dir",
         ])
         .arg(dir.join("sets"))
+        .env_remove("RUST_LOG")
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("starts");
@@ -241,6 +242,14 @@ fn serve_loads_piece_sets_logs_json_and_stops_cleanly_on_sigterm() {
     assert!(
         logs.contains(&format!("\"addr\":\"{addr}\"")),
         "the listening line names the bound address: {logs}"
+    );
+    assert!(
+        logs.contains(&format!("\"open\":\"http://{addr}/\"")),
+        "the listening line names the page to open: {logs}"
+    );
+    assert!(
+        !logs.contains("Config {"),
+        "the configuration is logged at debug level only: {logs}"
     );
 }
 
