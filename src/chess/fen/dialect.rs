@@ -5,6 +5,10 @@
 const STANDARD_CHARACTERS: &str = "a piece letter (KQRBNPAC, lower case for black) or a digit";
 /// What a rank may hold in the `letters` dialect.
 const LETTERS_CHARACTERS: &str = "a letter (upper case for white) or a digit";
+/// What a standard FEN's rank may hold, where the character found is a mark of Fairy FEN.
+const STANDARD_NOT_FAIRY: &str = "a piece letter (KQRBNPAC, lower case for black) or a digit; '-', '*' and ' mark Fairy FEN's neutral, turned and text pieces, read with dialect=fairy";
+/// What a rank may hold in the `letters` dialect, where the character found marks Fairy FEN.
+const LETTERS_NOT_FAIRY: &str = "a letter (upper case for white) or a digit; '-', '*' and ' mark Fairy FEN's neutral, turned and text pieces, read with dialect=fairy";
 /// What a rank may hold in Fairy FEN.
 const FAIRY_CHARACTERS: &str = "a piece letter (KQRBNP), a marker (C X S T), text ('A or ''AB), '-' for neutral or '*1' to '*3' for turned, lower case for black, or a digit";
 
@@ -36,10 +40,15 @@ impl Dialect {
         }
     }
 
-    pub(super) fn characters(self) -> &'static str {
+    /// What a rank may hold, as an error about the character `found` says it: outside Fairy
+    /// FEN, a character only Fairy FEN gives a meaning names the dialect that reads it.
+    pub(super) fn characters(self, found: char) -> &'static str {
+        let fairy_mark = matches!(found, '-' | '*' | '\'');
         match self {
+            Dialect::Standard if fairy_mark => STANDARD_NOT_FAIRY,
             Dialect::Standard => STANDARD_CHARACTERS,
             Dialect::Fairy => FAIRY_CHARACTERS,
+            Dialect::Letters if fairy_mark => LETTERS_NOT_FAIRY,
             Dialect::Letters => LETTERS_CHARACTERS,
         }
     }

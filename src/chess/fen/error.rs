@@ -70,6 +70,15 @@ pub enum FenErrorKind {
         /// Chess rank number, 8 for the first rank of the text.
         rank: u8,
     },
+    /// A placement of one rank holding a character no rank may hold: no board at all
+    /// (`not a fen`, `<svg …>`).
+    #[error(
+        "\"{text}\" is not a board: a FEN starts with the board's ranks separated by \"/\", such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", or is \"start\" or \"empty\""
+    )]
+    NotABoard {
+        /// The placement's text.
+        text: String,
+    },
     /// A character that is neither a piece letter nor a digit (in the dialect read).
     #[error("rank {rank} \"{text}\" has '{found}' at column {column}, expected {expected}")]
     RankCharacter {

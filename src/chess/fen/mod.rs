@@ -450,9 +450,27 @@ mod tests {
                 "start x",
                 "rank 1 \"start\" has 's' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
             ),
+            // One rank that cannot be a rank: no board at all.
             (
                 "<svg onload=alert(1)>",
-                "rank 1 \"<svg\" has '<' at column 1, expected a piece letter (KQRBNPAC, lower case for black) or a digit",
+                "\"<svg\" is not a board: a FEN starts with the board's ranks separated by \"/\", such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", or is \"start\" or \"empty\"",
+            ),
+            (
+                "not a fen",
+                "\"not\" is not a board: a FEN starts with the board's ranks separated by \"/\", such as \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\", or is \"start\" or \"empty\"",
+            ),
+            // Fairy FEN's marks read without dialect=fairy: the error names the dialect.
+            (
+                "8/8/8/3-k4/8/8/8/4K3 w - - 0 1",
+                "rank 5 \"3-k4\" has '-' at column 2, expected a piece letter (KQRBNPAC, lower case for black) or a digit; '-', '*' and ' mark Fairy FEN's neutral, turned and text pieces, read with dialect=fairy",
+            ),
+            (
+                "8/8/8/3*2q3/8/8/8/4K3 w - - 0 1",
+                "rank 5 \"3*2q3\" has '*' at column 2, expected a piece letter (KQRBNPAC, lower case for black) or a digit; '-', '*' and ' mark Fairy FEN's neutral, turned and text pieces, read with dialect=fairy",
+            ),
+            (
+                "8/8/8/3'A4/8/8/8/4K3 w - - 0 1",
+                "rank 5 \"3'A4\" has ''' at column 2, expected a piece letter (KQRBNPAC, lower case for black) or a digit; '-', '*' and ' mark Fairy FEN's neutral, turned and text pieces, read with dialect=fairy",
             ),
         ];
         for (fen, expected) in cases {
@@ -520,7 +538,7 @@ mod tests {
 
     #[test]
     fn echoed_text_is_short_and_clean() {
-        let long = format!("{}\u{0}\n/8", "p".repeat(100));
+        let long = format!("8/{}\u{0}\n/8", "p".repeat(100));
         let msg = message(&long);
         assert_eq!(
             msg,

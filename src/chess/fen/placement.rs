@@ -58,6 +58,21 @@ fn check_shape(pos: &Position, count: usize, board: Option<BoardSize>) -> Result
     .into())
 }
 
+/// A one-rank placement with a character no rank may hold is no board at all (`not a
+/// fen`, `<svg …>`), unless the character is a mark Fairy FEN reads (its error names the
+/// dialect) or the text is `start` or `empty` followed by more fields.
+fn not_a_board(e: FenError, count: usize, text: &str) -> FenError {
+    let word = ["start", "empty"].contains(&text.to_ascii_lowercase().as_str());
+    match e.kind {
+        FenErrorKind::RankCharacter { found, .. }
+            if count == 1 && !word && !matches!(found, '-' | '*' | '\'') =>
+        {
+            FenErrorKind::NotABoard { text: echo(text) }.into()
+        }
+        _ => e,
+    }
+}
+
 /// Parse the placement field, with an optional bracketed or ninth-rank pocket.
 pub(super) fn parse_placement(
     field: &str,
@@ -78,7 +93,7 @@ pub(super) fn parse_placement(
     }
     let mut pos: Option<Position> = None;
     for (rank, text) in numbers(count).zip(&ranks) {
-        let read = read_rank(text, rank, dialect)?;
+        let read = read_rank(text, rank, dialect).map_err(|e| not_a_board(e, count, text))?;
         let files = match &pos {
             Some(pos) => pos.files(),
             None => {

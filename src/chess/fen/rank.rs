@@ -43,7 +43,7 @@ impl RankReader<'_> {
             text: echo(self.text),
             found: clean(found),
             column,
-            expected: self.dialect.characters(),
+            expected: self.dialect.characters(found),
         }
         .into()
     }
