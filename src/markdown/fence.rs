@@ -199,6 +199,49 @@ pub fn read(
     finish(pairs, format)
 }
 
+/// Where in a fence `error` (what [`read`] gave for `info` and `body`) stands: 1 for the
+/// first body line and so on, 0 for the opening line (the info string, or the caller's
+/// defaults). The position's errors stand on the position's line, an option's on the last
+/// body line that gives that option.
+pub fn error_line(info: &str, body: &str, error: &RequestError) -> usize {
+    let pgn = info_kind(info) == Some("pgn");
+    let mut found = 0;
+    let mut position = 0;
+    for (index, line) in body.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || (trimmed.starts_with('#') && !pgn) {
+            continue;
+        }
+        let mut scratch = Pairs::default();
+        let gives = |result: Result<(), RequestError>, scratch: &Pairs| match result {
+            Err(e) => e.param == error.param,
+            Ok(()) => {
+                scratch.get(error.param).is_some()
+                    || scratch.lists.iter().any(|(n, _)| *n == error.param)
+            }
+        };
+        // In a pgn fence the options come first (as `body_lines` reads them).
+        let in_game = pgn && position != 0;
+        if let (false, Some(flags)) = (in_game, trimmed.strip_prefix("--")) {
+            let result = flag_line(&mut scratch, flags);
+            if gives(result, &scratch) {
+                found = index + 1;
+            }
+        } else if let (false, Some((key, value))) = (in_game, option_line(trimmed)) {
+            let result = apply(&mut scratch, key, value);
+            if gives(result, &scratch) {
+                found = index + 1;
+            }
+        } else if position == 0 {
+            position = index + 1;
+        }
+    }
+    match error.param {
+        "fen" | "pgn" | "moves" if found == 0 => position,
+        _ => found,
+    }
+}
+
 /// A body within [`MAX_FENCE_BYTES`] and [`MAX_FENCE_LINES`], refused before it is read.
 fn check_size(body: &str) -> Result<(), RequestError> {
     let lines = body.lines().count();
@@ -566,6 +609,39 @@ mod tests {
 
     fn diagram(info: &str, body: &str) -> Result<Diagram, RequestError> {
         read(info, body, &[], Format::Svg)
+    }
+
+    /// The body line `read`'s error for `info` and `body` stands on.
+    fn line_of_error(info: &str, body: &str) -> usize {
+        let error = diagram(info, body).expect_err("a bad fence");
+        error_line(info, body, &error)
+    }
+
+    #[test]
+    fn errors_stand_on_the_line_that_caused_them() {
+        // The position's line, after comments and options.
+        assert_eq!(
+            line_of_error("fen", "# a comment\nsize: 300\nnot a fen\n"),
+            3
+        );
+        // An option after the position, and the last of two that give it.
+        assert_eq!(line_of_error("fen", "start\nsize: 300\nsize: 9\n"), 3);
+        assert_eq!(line_of_error("fen", "start\n--size=9 --flip\n"), 2);
+        assert_eq!(
+            line_of_error("fen", "start\narrows: e2e4\nflip: maybe\n"),
+            3
+        );
+        // A list option's bad item; an unknown option.
+        assert_eq!(
+            line_of_error("fen", "start\narrows: e2e4\narrows: z9z9\n"),
+            3
+        );
+        assert_eq!(line_of_error("fen", "start\n\nsise: 300\n"), 3);
+        // The info string's own errors stand on the opening line.
+        assert_eq!(line_of_error("fen size=9", "start\n"), 0);
+        // A pgn fence: its options first, then the game.
+        assert_eq!(line_of_error("pgn", "size: 9\n1. e4 e5\n"), 1);
+        assert_eq!(line_of_error("pgn", "ply: 1\n\n1. e4 Ke7 2. Kf9\n"), 3);
     }
 
     fn pairs(info: &str, body: &str) -> Vec<(&'static str, String)> {

@@ -113,7 +113,7 @@ fn rewrite_with(
                 let Some((info, range, body)) = open.take() else {
                     continue;
                 };
-                let line = lines.line_at(document, range.start);
+                let mut line = lines.line_at(document, range.start);
                 let diagram = fence::read(&info, &body, &defaults, settings.format())
                     .map_err(|e| match unclosed(document, &range) {
                         // CommonMark runs an unclosed fence to the end of the document (or
@@ -122,7 +122,11 @@ fn rewrite_with(
                         Some((opening, marker)) => format!(
                             "the {opening} fence opened at line {line} is never closed (end it with a line of {marker}), so all that follows it was read as its body: {e}"
                         ),
-                        None => e.to_string(),
+                        None => {
+                            // The error is told at the line where it stands.
+                            line += fence::error_line(&info, &body, &e);
+                            e.to_string()
+                        }
                     });
                 chunk.push(Found {
                     range,

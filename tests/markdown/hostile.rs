@@ -163,5 +163,6 @@ fn lone_carriage_returns_end_lines_as_in_commonmark() {
         &Renderer::default(),
         &mut sink,
     );
-    assert!(error.unwrap_err().to_string().starts_with("line 3: "));
+    // The fence opens on line 3; its bad option stands on line 4.
+    assert!(error.unwrap_err().to_string().starts_with("line 4: "));
 }

@@ -252,7 +252,8 @@ fn a_bad_fence_stops_with_its_line_and_the_services_sentence() {
     let mut out = Vec::new();
     let error = rewrite(source, &url_mode(), &Renderer::default(), &mut out).unwrap_err();
     let http = Request::from_query("fen=start&size=9000", None).unwrap_err();
-    assert_eq!(error.to_string(), format!("line 9: {http}"));
+    // The error stands at the option's line, not at the fence's opening.
+    assert_eq!(error.to_string(), format!("line 11: {http}"));
     let unknown = rewrite(
         "```fen\nstart\norientaton: black\n```\n",
         &url_mode(),
@@ -261,7 +262,7 @@ fn a_bad_fence_stops_with_its_line_and_the_services_sentence() {
     );
     let sentence = unknown.unwrap_err().to_string();
     assert!(
-        sentence.starts_with("line 1: ") && sentence.contains("did you mean orientation?"),
+        sentence.starts_with("line 3: ") && sentence.contains("did you mean orientation?"),
         "{sentence}"
     );
 }
@@ -355,11 +356,11 @@ fn keep_going_puts_an_error_card_in_place_and_warns() {
         let (out, report) = run(source, &settings);
         assert_eq!(report.warnings.len(), 1, "{format:?}");
         assert!(
-            report.warnings[0].starts_with("line 3: size \"9000\""),
+            report.warnings[0].starts_with("line 5: size \"9000\""),
             "{:?}",
             report.warnings
         );
-        assert!(out.contains("Diagram error, line 3"), "{out}");
+        assert!(out.contains("Diagram error, line 5"), "{out}");
         assert_eq!(out.matches("<svg").count() + out.matches("<img").count(), 2);
     }
     let dir = scratch("cards");
