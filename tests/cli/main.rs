@@ -1,6 +1,7 @@
 //! The command line as a real process, one test binary (each module was a test binary of
 //! its own; one binary links the crate once): every subcommand (`cli`), `staunton
-//! markdown` and `staunton fence` (`markdown_cli`), `staunton compare` (`compare_cli`), how every command writes its files (`files`).
+//! markdown` and `staunton fence` (`markdown_cli`), `staunton compare` (`compare_cli`), how every command writes its files (`files`), the
+//! book's command-line chapter against `--help` (`docs_flags`).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -8,6 +9,7 @@ mod common;
 mod card;
 mod cli;
 mod compare_cli;
+mod docs_flags;
 mod files;
 mod markdown_cli;
 mod stdout;
