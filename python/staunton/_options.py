@@ -8,6 +8,9 @@ query writes them; it knows python-chess by duck typing, never by import.
 
 from __future__ import annotations
 
+import difflib
+import keyword
+import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _native
@@ -158,6 +161,23 @@ def value_of(name: str, value: Any) -> str:
     return scalar(name, value)
 
 
+def _keyword(spelling: str) -> str:
+    """A parameter's spelling as a Python keyword: snake_case, `from_` for `from`."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", spelling).lower()
+    return snake + "_" if keyword.iskeyword(snake) else snake
+
+
+def _nearest(key: str, game: bool) -> str:
+    """`: did you mean size?` for `sise`, when a keyword of the call is close to it."""
+    allowed = {
+        _keyword(name)
+        for name, kind in _SPELLINGS.values()
+        if name not in ("fen", "format") and (game or kind != "game")
+    }
+    close = difflib.get_close_matches(key.lower(), sorted(allowed), n=1, cutoff=0.75)
+    return f": did you mean {close[0]}?" if close else ""
+
+
 def pairs(
     function: str, fen: Optional[str], options: Dict[str, Any], game: bool = False
 ) -> Pairs:
@@ -175,6 +195,7 @@ def pairs(
                 "fen": ": the position is the first argument",
                 "format": ": the function names the format",
             }.get(found[0] if found else "", "")
+            hint = hint or _nearest(key, game)
             raise TypeError(f"{function}() got an unexpected keyword argument {key!r}{hint}")
         name = found[0]
         if game and name in ("ply", "move"):

@@ -76,6 +76,21 @@ def test_wrong_types_are_type_errors():
     raises(TypeError, staunton.game_gif, "1. e4", ply=1)
 
 
+def test_a_misspelt_keyword_names_the_nearest_one():
+    error = str(raises(TypeError, staunton.png, "start", sise=300))
+    assert error == "png() got an unexpected keyword argument 'sise': did you mean size?"
+    error = str(raises(TypeError, staunton.svg, "start", orientaton="black"))
+    assert error.endswith(": did you mean orientation?"), error
+    error = str(raises(TypeError, staunton.png, "start", last_mov="e2e4"))
+    assert error.endswith(": did you mean last_move?"), error
+    assert str(raises(TypeError, staunton.game_gif, "1. e4", frm=2)).endswith(
+        ": did you mean from_?"
+    )
+    # Nothing close: no guess.
+    error = str(raises(TypeError, staunton.png, "start", wibble=1))
+    assert error == "png() got an unexpected keyword argument 'wibble'"
+
+
 def test_hostile_values_never_crash():
     # Random bytes, huge numbers, control characters and unicode in every parameter:
     # each call returns an image or raises a StauntonError, nothing else.
