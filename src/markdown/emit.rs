@@ -156,26 +156,25 @@ impl<'a> Emitter<'a> {
                 if let Some(Err(e)) = self.files.get(&name) {
                     return Err(e.clone());
                 }
-                let path = linked(link, &name);
-                match &d.caption {
-                    None => {
-                        return Ok(format!(
-                            "![{}]({})",
-                            markdown_text(&d.alt),
-                            destination(&path)
-                        ));
-                    }
-                    Some(_) => img(&path, &d.alt),
-                }
+                img(&linked(link, &name), &d.alt, self.pixels(d))
             }
             Mode::Inline => match self.svgs.get(&inline_key(d)) {
                 Some(Ok(html)) => html.clone(),
                 Some(Err(e)) => return Err(e.clone()),
                 None => return Err("the diagram was not rendered".to_string()),
             },
-            Mode::Url { base } => img(&service_url(base, d), &d.alt),
+            Mode::Url { base } => img(&service_url(base, d), &d.alt, self.pixels(d)),
         };
         Ok(framed(image, d.caption.as_deref()))
+    }
+
+    /// The diagram's width and height in pixels (CSS pixels; points for a PDF), from its
+    /// layout alone: an `<img>` carries them so the page does not reflow as it loads.
+    fn pixels(&self, d: &Diagram) -> (u32, u32) {
+        let scene = self
+            .renderer
+            .layout(&d.request.position, &d.request.options);
+        (scene.width, scene.height)
     }
 
     /// An error card for the fence at `line`: a file in images mode, inline SVG otherwise.
@@ -209,11 +208,7 @@ impl<'a> Emitter<'a> {
             self.report.written += 1;
             self.report.created.push(dir.join(&name));
         }
-        Ok(format!(
-            "![{}]({})",
-            markdown_text(&alt),
-            destination(&linked(link, &name))
-        ))
+        Ok(img(&linked(link, &name), &alt, (card.size, card.size)))
     }
 
     /// The size of an error card: the `size` every fence is given, else the default.
@@ -328,8 +323,13 @@ fn inline(svg: &str, key: &str, alt: &str) -> String {
 }
 
 /// An `<img>` element.
-fn img(src: &str, alt: &str) -> String {
-    format!(r#"<img src="{}" alt="{}">"#, attribute(src), attribute(alt))
+/// An `<img>` of `src` with its alt text, width and height.
+fn img(src: &str, alt: &str, (width, height): (u32, u32)) -> String {
+    format!(
+        r#"<img src="{}" alt="{}" width="{width}" height="{height}">"#,
+        attribute(src),
+        attribute(alt)
+    )
 }
 
 /// `image` with its caption as a figure, on one line; without a caption, as it is.
@@ -349,26 +349,4 @@ fn attribute(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-/// Text escaped for a Markdown image's alt: the characters that Markdown would read as
-/// brackets, emphasis, code, HTML or an entity (a description has none of them, and stays
-/// readable).
-fn markdown_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '\\' | '[' | ']' | '*' | '_' | '`' | '<' | '>' | '&') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A Markdown link destination: in `<…>` when it holds a space or a parenthesis.
-fn destination(path: &str) -> String {
-    match path.contains([' ', '(', ')']) {
-        true => format!("<{path}>"),
-        false => path.to_string(),
-    }
 }

@@ -150,10 +150,11 @@ fn images_mode_writes_the_document_and_the_linked_files_only() {
     assert!(written.contains("\nMiddle.\n"), "{written}");
     let links: Vec<&str> = written
         .lines()
-        .filter(|l| l.starts_with("!["))
+        .filter(|l| l.starts_with("<img "))
         .map(|l| {
-            let (_, target) = l.rsplit_once("](img/").expect("linked under img/");
-            target.strip_suffix(')').expect("a link")
+            let (_, target) = l.split_once("src=\"img/").expect("linked under img/");
+            assert!(l.contains(" width=\"") && l.contains(" height=\""), "{l}");
+            &target[..target.find('"').expect("a quoted source")]
         })
         .collect();
     assert_eq!(links.len(), 3, "{written}");

@@ -193,15 +193,30 @@ fn png_files_have_the_size_each_fence_asks_for() {
     };
     let source = "```fen\nstart\n```\n\n```fen size=200\nstart\n```\n";
     let (out, _) = run(source, &settings);
-    let sizes: Vec<u32> = out
-        .split("](")
-        .skip(1)
-        .map(|part| {
-            let name = &part[..part.find(')').unwrap()];
-            common::decode(&std::fs::read(dir.join(name)).unwrap()).width()
-        })
-        .collect();
+    let mut sizes = Vec::new();
+    for (name, width, height) in images(&out) {
+        let png = common::decode(&std::fs::read(dir.join(&name)).unwrap());
+        // Each <img> says the size of its file, so the page does not reflow as it loads.
+        assert_eq!((width, height), (png.width(), png.height()), "{name}");
+        sizes.push(png.width());
+    }
     assert_eq!(sizes, [160, 200]);
+}
+
+/// The `<img>`s of a rewritten document: source, width and height.
+fn images(out: &str) -> Vec<(String, u32, u32)> {
+    let attribute = |tag: &str, name: &str| -> String {
+        let start = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+        tag[start..start + tag[start..].find('"').unwrap()].to_string()
+    };
+    out.split("<img")
+        .skip(1)
+        .map(|tag| {
+            let tag = &tag[..tag.find('>').unwrap()];
+            let number = |name| attribute(tag, name).parse::<u32>().expect("a number");
+            (attribute(tag, "src"), number("width"), number("height"))
+        })
+        .collect()
 }
 
 #[test]
@@ -374,14 +389,11 @@ fn keep_going_puts_an_error_card_in_place_and_warns() {
         ..Settings::default()
     };
     let (out, _) = run(source, &settings);
-    let card = out
-        .split("](")
-        .nth(1)
-        .map(|p| &p[..p.find(')').unwrap()])
-        .unwrap();
+    let (card, width, height) = images(&out).remove(0);
     assert!(card.starts_with("error-"), "{out}");
-    let image = common::decode(&std::fs::read(dir.join(card)).unwrap());
-    assert_eq!(image.width(), 400);
+    let image = common::decode(&std::fs::read(dir.join(&card)).unwrap());
+    assert_eq!((image.width(), image.height()), (400, 400));
+    assert_eq!((width, height), (400, 400));
 }
 
 #[test]
