@@ -184,11 +184,7 @@ fn one_fen_in_two_dialects_is_two_image_files() {
         String::from_utf8_lossy(&out.stderr)
     );
     let written = std::fs::read_to_string(dir.join("out.md")).expect("out.md written");
-    let links: Vec<&str> = written
-        .lines()
-        .filter_map(|l| l.rsplit_once("](img/"))
-        .map(|(_, target)| target.trim_end_matches(')'))
-        .collect();
+    let links: Vec<&str> = written.lines().filter_map(image_in_img).collect();
     assert_eq!(links.len(), 2, "{written}");
     assert_ne!(links[0], links[1], "one file for two pictures: {written}");
     let read = |name: &str| std::fs::read_to_string(dir.join("img").join(name)).expect("file");
@@ -265,6 +261,12 @@ fn url_mode_links_the_service() {
     assert!(query.contains("arrows=e2e4"), "{query}");
 }
 
+/// The file an `<img src="img/…">` in `line` shows (its name under `img/`).
+fn image_in_img(line: &str) -> Option<&str> {
+    let (_, rest) = line.split_once("<img src=\"img/")?;
+    rest.split('"').next()
+}
+
 #[test]
 fn png_images_and_refused_formats() {
     let dir = scratch("format");
@@ -273,8 +275,7 @@ fn png_images_and_refused_formats() {
     let args = ["markdown", "doc.md", "--images", "img", "--format", "png"];
     let text = stdout_of(&staunton(&dir).args(args).output().expect("runs"));
     let image = replacement(&text);
-    let name = image.trim_end().rsplit_once("](img/").expect("a link").1;
-    let name = name.strip_suffix(')').expect("a link");
+    let name = image_in_img(image.trim_end()).expect("an <img> of a file under img/");
     assert!(name.ends_with(".png"), "{name}");
     let png = std::fs::read(dir.join("img").join(name)).expect("written");
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
