@@ -225,7 +225,23 @@ local function diagram(el)
   return pandoc.Para({ pandoc.Image(inlines(caption), path, "fig:" .. alt, attr) })
 end
 
+-- pandoc's own Markdown reader does not take ```fen size=300 (words after the first in an
+-- info string, outside braces) for a fence: it reads the whole block as inline code, and
+-- the diagram would be gone without a word. Such code is named in a warning; it stays
+-- in the document as code.
+local function misread_fence(el)
+  local word = el.text:match("^(%a+)%s+[%w_-]+=")
+  if not word or not KINDS[word:lower()] then return nil end
+  local shown = el.text
+  if #shown > 60 then shown = shown:sub(1, 57) .. "..." end
+  io.stderr:write(string.format(
+    "staunton.lua: warning: pandoc's Markdown reader took a %s fence for inline code (%q), " ..
+    "so it is not drawn: write its options in braces, ```{.%s size=300}, or in its body " ..
+    "(`size: 300`)\n", word, shown, word:lower()))
+  return nil
+end
+
 return {
   { Meta = function(meta) read_meta(meta) end },
-  { CodeBlock = diagram },
+  { CodeBlock = diagram, Code = misread_fence },
 }

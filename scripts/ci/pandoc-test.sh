@@ -7,7 +7,8 @@
 #    is told to show them at that width;
 #  - LaTeX: the .tex includes the PDFs `staunton fence --format pdf` makes, which exist
 #    and start with %PDF;
-#  - a fence staunton refuses stops pandoc with staunton's sentence;
+#  - a fence staunton refuses stops pandoc with staunton's sentence; a fence pandoc reads
+#    as inline code (options after a space) is named in a warning;
 #  - a hostile document cannot choose the program (`staunton-bin`, in front matter or
 #    --metadata: pandoc stops, nothing runs) nor put images outside the folder pandoc
 #    runs in (`staunton-images` absolute, with `..`, or through a link: pandoc stops,
@@ -212,6 +213,16 @@ if (cd "$work" && pandoc --lua-filter "$filter" bad.md -t html5 -o bad.html 2>ba
 fi
 grep -q 'is not a valid FEN' "$work/bad.log" || { cat "$work/bad.log" >&2; fail "no sentence in pandoc's error"; }
 echo "pandoc-test: a bad FEN stops pandoc: $(grep -o 'staunton: fen.*' "$work/bad.log" | cut -c1-110)"
+
+# A fence whose options follow a space is inline code to pandoc's Markdown reader: the
+# filter names it in a warning instead of letting the diagram vanish in silence.
+printf 'Text\n\n```fen size=300 orientation=black\nstart\n```\n' >"$work/misread.md"
+(cd "$work" && pandoc --lua-filter "$filter" misread.md -t html5 -o misread.html 2>misread.log) ||
+  fail "pandoc failed on a misread fence"
+grep -q "took a fen fence for inline code" "$work/misread.log" ||
+  { cat "$work/misread.log" >&2; fail "no warning for a fence pandoc read as inline code"; }
+grep -q '<code>fen size=300' "$work/misread.html" || fail "the misread fence's text is gone"
+echo "pandoc-test: a fence read as inline code is named: $(cut -c1-100 "$work/misread.log")"
 # Hostile documents. Each runs in a folder of its own under $work/hostile; `outside` is
 # where they try to reach.
 hostile="$work/hostile" outside="$work/outside"
