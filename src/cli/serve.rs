@@ -185,11 +185,15 @@ mod tests {
 
     #[test]
     fn the_url_to_open_names_the_bound_address_or_localhost() {
-        let url = |a: &str| open_url(a.parse().expect("an address"));
-        assert_eq!(url("127.0.0.1:8080"), "http://127.0.0.1:8080/");
-        assert_eq!(url("0.0.0.0:9000"), "http://localhost:9000/");
-        assert_eq!(url("[::]:80"), "http://localhost:80/");
-        assert_eq!(url("[::1]:8080"), "http://[::1]:8080/");
+        let cases = [
+            ("127.0.0.1:8080", "http://127.0.0.1:8080/"),
+            ("0.0.0.0:9000", "http://localhost:9000/"),
+            ("[::]:80", "http://localhost:80/"),
+            ("[::1]:8080", "http://[::1]:8080/"),
+        ];
+        for (addr, url) in cases {
+            assert_eq!(open_url(addr.parse().expect("an address")), url, "{addr}");
+        }
     }
 
     #[test]
