@@ -325,6 +325,33 @@ fn the_html_is_one_page_with_a_figure_and_alt_text_per_diagram() {
 }
 
 #[test]
+fn the_figurines_of_bold_moves_are_stroked_to_the_weight_of_the_letters() {
+    let renderer = Renderer::default();
+    let stroked = |notation| {
+        let options = ArticleOptions {
+            notation,
+            ..ArticleOptions::default()
+        };
+        let pdf = lay_out(&renderer, "opera", options)
+            .pdf(&renderer)
+            .expect("renders");
+        // Text drawn with fill and stroke (render mode 2) in the page's content streams.
+        String::from_utf8_lossy(&pdf)
+            .lines()
+            .filter(|l| *l == "2 Tr")
+            .count()
+    };
+    use staunton::render::article::Notation;
+    let figurines = stroked(Notation::Figurine);
+    // The opera game's main line (bold) has a piece move in most of its 33 moves.
+    assert!(
+        figurines >= 15,
+        "{figurines} runs of bold figurines stroked"
+    );
+    assert_eq!(stroked(Notation::Letters), 0, "letters are never stroked");
+}
+
+#[test]
 fn letters_and_options_change_what_is_printed() {
     let renderer = Renderer::default();
     let options = ArticleOptions {

@@ -7,7 +7,9 @@
 //! and no renumbering is needed. Only faces with TrueType outlines (`glyf`) can be cut;
 //! DejaVu, which every text of Staunton is set in, is one.
 
-use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::types::{
+    CidFontType, FontFlags, LineJoinStyle, SystemInfo, TextRenderingMode, UnicodeCmap,
+};
 use pdf_writer::{Content, Dict, Filter, Finish, Name, Pdf, Rect, Ref, Str};
 use std::collections::BTreeMap;
 
@@ -52,12 +54,15 @@ impl Fonts {
 
     /// Show `text` in `face` at `size` points with the left end of its baseline at
     /// (`x`, `y`) (PDF coordinates, y up). Characters the face lacks show its `?`.
+    /// `stroke`, when given, also strokes the glyphs' outlines that many points wide: a
+    /// heavier weight of glyphs the bold face draws as thin as the book one.
     pub fn show(
         &mut self,
         content: &mut Content,
         face: Face,
         (size, x, y): (f32, f32, f32),
         text: &str,
+        stroke: Option<f32>,
     ) {
         let i = self.index(face);
         let (parsed, glyphs) = (self.used[i].0.parsed, &mut self.used[i].1);
@@ -70,12 +75,24 @@ impl Fonts {
             glyphs.entry(g).or_insert(c);
             codes.extend_from_slice(&g.to_be_bytes());
         }
+        if let Some(width) = stroke {
+            content
+                .save_state()
+                .set_line_width(width)
+                .set_line_join(LineJoinStyle::RoundJoin);
+        }
+        content.begin_text();
+        if stroke.is_some() {
+            content.set_text_rendering_mode(TextRenderingMode::FillStroke);
+        }
         content
-            .begin_text()
             .set_font(Name(Self::name(i).as_bytes()), size)
             .next_line(x, y)
             .show(Str(&codes))
             .end_text();
+        if stroke.is_some() {
+            content.restore_state();
+        }
     }
 
     /// Name every face on a page's resources.

@@ -5,6 +5,7 @@ use super::Article;
 use super::pages::Item;
 use crate::render::art::font::TextFace;
 use crate::render::art::pdf_font::Fonts;
+use crate::render::layouts::page_text::PageText;
 use crate::render::Renderer;
 use crate::render::ground::RenderError;
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, TextStr};
@@ -77,6 +78,48 @@ fn diagram_object(svg: &str, next: &mut Ref) -> Result<(pdf_writer::Chunk, Ref, 
     Ok((chunk, renumbered[&root], ratio))
 }
 
+/// Share of the size that a bold line's figurines are stroked with: DejaVu draws them as
+/// thin in bold as in book, and a move in the main line would read `2.♘f3` with a light
+/// knight beside heavy letters.
+const FIGURINE_STROKE: f32 = 0.02;
+
+/// The chess figurines (U+2654–U+265F).
+fn is_figurine(c: char) -> bool {
+    ('\u{2654}'..='\u{265f}').contains(&c)
+}
+
+/// One line of text: real text in its faces (a bold line's figurines stroked heavier), or
+/// outlines for a face that cannot be embedded.
+fn show_line(
+    content: &mut Content,
+    fonts: &mut Fonts,
+    line: &PageText,
+    h: f32,
+) -> Result<(), RenderError> {
+    let (size, mut pen) = (line.size, line.x);
+    for (f, run) in line.face()?.runs(&line.text) {
+        if !f.pdf_face().embeddable() {
+            outline(content, f, &run, (size, pen, line.baseline), h);
+            pen += f.width(&run, size);
+            continue;
+        }
+        // A bold line in pieces: figurines apart from the letters around them.
+        let mut rest = run.as_str();
+        while let Some(first) = rest.chars().next() {
+            let figurines = line.bold && is_figurine(first);
+            let end = rest
+                .find(|c: char| (line.bold && is_figurine(c)) != figurines)
+                .unwrap_or(rest.len());
+            let (piece, after) = rest.split_at(end);
+            let stroke = figurines.then_some(size * FIGURINE_STROKE);
+            fonts.show(content, f.pdf_face(), (size, pen, h - line.baseline), piece, stroke);
+            pen += f.width(piece, size);
+            rest = after;
+        }
+    }
+    Ok(())
+}
+
 /// The article as a PDF.
 fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
     let (w, h) = article.options.paper.points();
@@ -91,21 +134,7 @@ fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError>
         let mut objects = Vec::new();
         for item in &page.items {
             match item {
-                Item::Text(line) => {
-                    let (size, mut pen) = (line.size, line.x);
-                    for (f, run) in line.face()?.runs(&line.text) {
-                        match f.pdf_face().embeddable() {
-                            true => fonts.show(
-                                &mut content,
-                                f.pdf_face(),
-                                (size, pen, h - line.baseline),
-                                &run,
-                            ),
-                            false => outline(&mut content, f, &run, (size, pen, line.baseline), h),
-                        }
-                        pen += f.width(&run, size);
-                    }
-                }
+                Item::Text(line) => show_line(&mut content, &mut fonts, line, h)?,
                 Item::Diagram { n, x, y, size } => {
                     let svg = article.diagram_svg(renderer, *n, *size)?;
                     let (chunk, root, ratio) = diagram_object(&svg, &mut next)?;
