@@ -50,7 +50,6 @@ function figure(session, node, file, className) {
       hName: element.tagName,
       hProperties: element.properties,
       hChildren: element.children,
-      staunton: { alt: made.alt, caption: made.caption, width: made.width, height: made.height },
     },
   };
 }
