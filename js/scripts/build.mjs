@@ -21,7 +21,8 @@ function installed() {
   }
 }
 
-/** The features rustc turns on for the target (wasm-opt must accept what it finds). */
+/** The features rustc turns on for the target, and SIMD (.cargo/config.toml): wasm-opt must
+ * accept what it finds. */
 const FEATURES = [
   "bulk-memory",
   "mutable-globals",
@@ -29,6 +30,7 @@ const FEATURES = [
   "nontrapping-float-to-int",
   "reference-types",
   "multivalue",
+  "simd",
 ].map((f) => `--enable-${f}`);
 
 if (installed() === false) run("rustup", ["target", "add", target]);
