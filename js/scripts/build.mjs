@@ -40,7 +40,9 @@ const wasmOpt = `${here}/node_modules/.bin/wasm-opt`;
 if (!existsSync(wasmOpt)) run("npm", ["ci", "--no-audit", "--no-fund"]);
 mkdirSync(`${here}/dist`, { recursive: true });
 const optimised = `${here}/target/staunton.opt.wasm`;
-run(wasmOpt, ["-Oz", ...FEATURES, "--strip-debug", "--strip-producers", built, "-o", optimised]);
+// Memory packing would split the constants into thousands of segments around their runs of
+// zeros: pack.mjs deflates the zeros to nothing, and the segments would each cost bytes.
+run(wasmOpt, ["-Oz", "--skip-pass=memory-packing", ...FEATURES, "--strip-debug", "--strip-producers", built, "-o", optimised]);
 writeFileSync(`${here}/dist/staunton.wasm`, pack(readFileSync(optimised)));
 const size = (path) => statSync(path).size.toLocaleString("en");
 console.log(`cargo ${size(built)} bytes, wasm-opt ${size(optimised)}, packed: dist/staunton.wasm ${size(`${here}/dist/staunton.wasm`)}`);
