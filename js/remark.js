@@ -39,8 +39,8 @@ function figure(session, node, file, className) {
   try {
     made = session.figure(info, node.value ?? "");
   } catch (error) {
-    // vfile's fail(): the message carries path:line:column and the origin.
-    file.fail(error.message, node, `staunton:${error.param ?? "fence"}`);
+    // vfile's fail() at the fence's first line: the message is named path:line:column.
+    file.fail(error.message, node.position?.start ?? node, `staunton:${error.param ?? "fence"}`);
   }
   const element = hast(made, className);
   return {
