@@ -1,0 +1,55 @@
+// The remark plugin (`staunton/remark`): each diagram fence of a Markdown or MDX document
+// becomes a <figure> drawn at build time, as hast elements (no raw HTML), through the
+// package's fence(). Works with unified/remark-rehype, MDX, Docusaurus, Astro and Gatsby.
+
+import { Session, hast, isDiagram, settings } from "./figure.js";
+
+/**
+ * remark plugin: diagram fences (```fen, ```chess, ```chessboard, ```pgn) become figures.
+ * A fence that cannot be drawn fails the file with its position and the service's sentence.
+ *
+ * @param {import("./remark.js").Options} [options]
+ */
+export default function remarkStaunton(options) {
+  const config = settings(options ?? {});
+  return (tree, file) => {
+    const session = new Session(config);
+    // Parents are walked with an explicit stack: deeply nested quotes and lists cannot
+    // overflow the call stack.
+    const parents = [tree];
+    while (parents.length > 0) {
+      const parent = parents.pop();
+      const children = parent.children ?? [];
+      for (let i = 0; i < children.length; i += 1) {
+        const node = children[i];
+        if (node.type === "code" && node.lang && isDiagram(node.lang)) {
+          children[i] = figure(session, node, file, config.className);
+        } else if (Array.isArray(node.children)) {
+          parents.push(node);
+        }
+      }
+    }
+  };
+}
+
+/** The mdast node in place of the diagram fence `node`: a figure for remark-rehype. */
+function figure(session, node, file, className) {
+  const info = node.meta ? `${node.lang} ${node.meta}` : node.lang;
+  let made;
+  try {
+    made = session.figure(info, node.value ?? "");
+  } catch (error) {
+    // vfile's fail() at the fence's first line: the message is named path:line:column.
+    file.fail(error.message, node.position?.start ?? node, `staunton:${error.param ?? "fence"}`);
+  }
+  const element = hast(made, className);
+  return {
+    type: "stauntonDiagram",
+    position: node.position,
+    data: {
+      hName: element.tagName,
+      hProperties: element.properties,
+      hChildren: element.children,
+    },
+  };
+}

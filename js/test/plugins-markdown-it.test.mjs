@@ -1,0 +1,92 @@
+// The markdown-it plugin (staunton/markdown-it) on the same grammar document as the remark
+// plugin: figures for diagram fences, every other fence left to the rule that was there.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import MarkdownIt from "markdown-it";
+import markdownItStaunton from "../markdown-it.js";
+import { GRAMMAR_DIAGRAMS, figures, grammar, markdownIt, remark, scratch, svgs } from "./plugins-helpers.mjs";
+
+test("every diagram fence of the grammar becomes a figure with inline SVG", () => {
+  const html = markdownIt(grammar);
+  const found = figures(html);
+  assert.equal(found.length, GRAMMAR_DIAGRAMS);
+  for (const figure of found) {
+    assert.match(figure, /^<figure class="staunton-diagram"><svg role="img" aria-label="[^"]+"/);
+  }
+  assert.match(html, /<figcaption>Info-string options &amp; a quote<\/figcaption>/);
+  assert.match(html, /<figcaption>Body-line caption<\/figcaption>/);
+  assert.match(html, /<figcaption>The Ruy Lopez<\/figcaption>/);
+  assert.match(html, /aria-label="An opening with two arrows"[^>]* width="180" height="180"/);
+  assert.match(html, /aria-label="A quoted diagram"/);
+  assert.match(html, /<li>\s*<p>In a list:<\/p>\s*<figure/);
+  assert.match(html, /<blockquote>\s*<p>In a quote:<\/p>\s*<figure/);
+  assert.match(html, /<pre><code class="language-js">console.log\(&quot;fen&quot;\);\n<\/code><\/pre>/);
+  assert.match(html, /<pre><code>```fen\nan indented code block is not a fence\n```\n<\/code><\/pre>/);
+  assert.doesNotMatch(html, /language-(fen|chess|pgn)/i);
+});
+
+test("the same SVGs as the remark plugin, fence for fence", async () => {
+  const fromRemark = svgs(await remark(grammar)).map((s) => /aria-label="([^"]*)"[^>]*width="(\d+)"/.exec(s).slice(1));
+  const fromMarkdownIt = svgs(markdownIt(grammar)).map((s) => /aria-label="([^"]*)"[^>]*width="(\d+)"/.exec(s).slice(1));
+  assert.deepEqual(fromMarkdownIt, fromRemark);
+});
+
+test("other fences keep the rule that was there (a highlighter's, here)", () => {
+  const md = new MarkdownIt({ highlight: (code, lang) => `<pre class="hl-${lang}">${code}</pre>` });
+  md.use(markdownItStaunton);
+  const html = md.render("```js\nlet x\n```\n\n```fen\nstart\n```\n\n```text fen\nplain\n```\n");
+  assert.match(html, /^<pre class="hl-js">let x\n<\/pre>/);
+  assert.match(html, /<figure class="staunton-diagram"><svg /);
+  assert.match(html, /<pre class="hl-text">plain\n<\/pre>/);
+});
+
+test("a bad fence throws naming the file and the fence's line", () => {
+  const document = "# Notes\n\n> quoted\n>\n> ```fen\n> size: 9000\n> ```\n";
+  assert.throws(
+    () => markdownIt(document, {}, { relativePath: "guide/notes.md", path: "/site/guide/notes.md" }),
+    (error) => {
+      assert.equal(error.message, 'guide/notes.md:5: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
+      assert.equal(error.line, 5);
+      assert.equal(error.file, "guide/notes.md");
+      assert.equal(error.sentence, 'size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
+      return true;
+    },
+  );
+  // Eleventy's env names the page; without any name the line alone.
+  assert.throws(() => markdownIt("```fen\nsize: 1\n```\n", {}, { page: { inputPath: "./posts/a.md" } }), /^Error: \.\/posts\/a\.md:1: size "1"/);
+  assert.throws(() => markdownIt("\n```fen\nsize: 1\n```\n"), /^Error: line 2: size "1"/);
+});
+
+test("the line counts the front matter a tool cut off (VitePress, Eleventy)", () => {
+  const dir = scratch();
+  const path = join(dir, "page.md");
+  const body = "# Page\n\n```fen\norientaton: black\n```\n";
+  writeFileSync(path, `---\ntitle: Page\nlayout: doc\n---\n${body}`);
+  assert.throws(() => markdownIt(body, {}, { path, relativePath: "page.md" }), /^Error: page\.md:7: "orientaton" is not a fence option: did you mean orientation\?/);
+});
+
+test("files, url and data modes give <img> elements with alt text and size", () => {
+  const dir = scratch();
+  const html = markdownIt(grammar, { mode: "files", dir, link: "diagrams" });
+  const images = html.match(/<img [^>]*>/g);
+  assert.equal(images.length, GRAMMAR_DIAGRAMS);
+  assert.equal(readdirSync(dir).length, GRAMMAR_DIAGRAMS);
+  for (const img of images) assert.match(img, /^<img src="diagrams\/[0-9a-z]{13}\.svg" alt="[^"]+" width="\d+" height="\d+">$/);
+  const url = markdownIt("```fen\nstart\n```\n", { mode: "url", url: "http://localhost:8080", format: "png" });
+  assert.match(url, /^<figure class="staunton-diagram"><img src="http:\/\/localhost:8080\/diagram\?[^"]*" alt="White: King e1/);
+  const data = markdownIt("```fen\nstart\n```\n", { mode: "data", format: "png", className: "board" });
+  assert.match(data, /^<figure class="board"><img src="data:image\/png;base64,iVBORw0KGgo[^"]+" alt="White/);
+});
+
+test("the per-document limits: diagrams counted per render, not per process", () => {
+  const md = new MarkdownIt().use(markdownItStaunton, { maxDiagrams: 2 });
+  const two = "```fen\nstart\n```\n\n```fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n```\n";
+  assert.equal(figures(md.render(two)).length, 2);
+  assert.equal(figures(md.render(two)).length, 2);
+  assert.throws(() => md.render(`${two}\n\`\`\`pgn\n1. e4\n\`\`\`\n`), /^Error: line 9: a document may hold at most 2 diagrams/);
+  const many = "```fen\nstart\n```\n\n".repeat(5_000);
+  assert.throws(() => markdownIt(many), /^Error: line 4001: a document may hold at most 1000 diagrams/);
+});
