@@ -16,6 +16,7 @@ pub const ENTRY_OVERHEAD: usize = 240;
 
 /// How long an entry nobody asks for is kept. What a flood of one-off sizes leaves behind
 /// (sprites, contexts) goes within this after it stops; what is in use stays.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // no clock there
 pub const IDLE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// What a cache entry holds on the heap, in bytes (allocations of its own, not `size_of`).
@@ -66,7 +67,7 @@ pub struct Usage {
 pub struct ByteCache<K, V> {
     name: &'static str,
     bound: u64,
-    inner: moka::sync::Cache<K, V>,
+    inner: Inner<K, V>,
     /// Weight inserted since the last eviction run.
     inserted: Arc<AtomicU64>,
 }
@@ -86,6 +87,13 @@ where
     }
 }
 
+/// The store under a [`ByteCache`]: moka's, or on wasm32 (where moka's clock panics) a plain
+/// map ([`plain`]). Either gives the renderer the same values: only what is kept differs.
+#[cfg(not(target_arch = "wasm32"))]
+type Inner<K, V> = moka::sync::Cache<K, V>;
+#[cfg(target_arch = "wasm32")]
+type Inner<K, V> = plain::Cache<K, V>;
+
 /// The weight of one entry, as moka wants it.
 pub fn entry_weight(key: usize, value: usize) -> u32 {
     u32::try_from(key + value + ENTRY_OVERHEAD).unwrap_or(u32::MAX)
@@ -103,12 +111,22 @@ where
             name,
             bound,
             inserted: Arc::new(AtomicU64::new(0)),
-            inner: moka::sync::Cache::builder()
-                .max_capacity(bound)
-                .weigher(|k: &K, v: &V| entry_weight(k.weight(), v.weight()))
-                .time_to_idle(IDLE)
-                .build(),
+            inner: Self::inner(bound),
         }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn inner(bound: u64) -> Inner<K, V> {
+        moka::sync::Cache::builder()
+            .max_capacity(bound)
+            .weigher(|k: &K, v: &V| entry_weight(k.weight(), v.weight()))
+            .time_to_idle(IDLE)
+            .build()
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn inner(bound: u64) -> Inner<K, V> {
+        plain::Cache::new(bound, |k: &K, v: &V| entry_weight(k.weight(), v.weight()))
     }
 
     /// The value of `key`, made by `make` and kept if it was not there. Concurrent calls for
@@ -148,6 +166,91 @@ where
             bytes: self.inner.weighted_size(),
             bound: self.bound,
             entries: self.inner.entry_count(),
+        }
+    }
+}
+
+/// The cache of wasm32 (one thread, no clock): a map that is emptied whenever an insert
+/// would take it past its bound. Cruder than moka's eviction, and enough for one page's or
+/// one build's diagrams.
+#[cfg(target_arch = "wasm32")]
+mod plain {
+    use std::collections::HashMap;
+    use std::hash::Hash;
+    use std::sync::{Arc, Mutex, PoisonError};
+
+    type Weigher<K, V> = fn(&K, &V) -> u32;
+
+    struct Held<K, V> {
+        map: HashMap<K, V>,
+        bytes: u64,
+    }
+
+    /// A bounded map with the few calls of moka's `sync::Cache` that `ByteCache` makes.
+    pub struct Cache<K, V> {
+        held: Arc<Mutex<Held<K, V>>>,
+        bound: u64,
+        weigher: Weigher<K, V>,
+    }
+
+    impl<K, V> Clone for Cache<K, V> {
+        fn clone(&self) -> Self {
+            Cache {
+                held: self.held.clone(),
+                bound: self.bound,
+                weigher: self.weigher,
+            }
+        }
+    }
+
+    impl<K: Hash + Eq, V: Clone> Cache<K, V> {
+        pub fn new(bound: u64, weigher: Weigher<K, V>) -> Self {
+            let held = Held {
+                map: HashMap::new(),
+                bytes: 0,
+            };
+            Cache {
+                held: Arc::new(Mutex::new(held)),
+                bound,
+                weigher,
+            }
+        }
+
+        fn lock(&self) -> std::sync::MutexGuard<'_, Held<K, V>> {
+            self.held.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// The value of `key`, or `make`'s, kept (the lock is not held while it is made).
+        pub fn get_with(&self, key: K, make: impl FnOnce() -> V) -> V {
+            if let Some(value) = self.lock().map.get(&key) {
+                return value.clone();
+            }
+            let value = make();
+            let weight = u64::from((self.weigher)(&key, &value));
+            let mut held = self.lock();
+            if held.bytes + weight > self.bound {
+                held.map.clear();
+                held.bytes = 0;
+            }
+            if weight <= self.bound && !held.map.contains_key(&key) {
+                held.bytes += weight;
+                held.map.insert(key, value.clone());
+            }
+            value
+        }
+
+        pub fn run_pending_tasks(&self) {}
+
+        pub fn contains_key(&self, key: &K) -> bool {
+            self.lock().map.contains_key(key)
+        }
+
+        pub fn weighted_size(&self) -> u64 {
+            self.lock().bytes
+        }
+
+        pub fn entry_count(&self) -> u64 {
+            self.lock().map.len() as u64
         }
     }
 }

@@ -135,6 +135,18 @@ impl Request {
         }
     }
 
+    /// `Ok` when rendering this request is within the bound the service holds every
+    /// render to (see `render::spec::cost`), checked before the render starts; else the
+    /// sentence of the service's 400.
+    pub fn within_cost(&self) -> Result<(), crate::render::CostError> {
+        let units = crate::render::spec::cost::position(&self.position, &self.options, self.format);
+        crate::render::spec::cost::within_bound(
+            units,
+            "this image",
+            "choose a smaller size or fewer marks",
+        )
+    }
+
     /// The cache key: everything that decides the output bytes, normalised, so that two
     /// spellings of one diagram share an entry. Includes the renderer version.
     pub fn cache_key(&self) -> String {

@@ -169,6 +169,8 @@ pub fn indexed_of(data: &[u8], w: u32, scratch: &mut Scratch, out: &mut crate::r
 /// and read many times (`staunton render --optimize`): on the golden cases it saves 43 % of
 /// the bytes and takes about 400 times as long as rendering and encoding (zopfli saved 1.4
 /// points more, sixteen times slower still: not worth it; the book's Print and other formats, "The smallest PNG").
+/// Not on wasm32: libdeflate is C.
+#[cfg(not(target_arch = "wasm32"))]
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub fn optimize(png: &[u8]) -> Result<Vec<u8>, crate::render::ground::RenderError> {
     let mut options = oxipng::Options::from_preset(6);
