@@ -403,10 +403,26 @@
     }
   }
 
-  // A bad value, which the service would refuse with the same sentence; anything else
-  // (the render failed) is the service's to try.
+  // The board editor's picture (editor.js asks for `url`, a /diagram.svg URL of this
+  // service): the same SVG drawn here, as a blob: URL; null when the service is to draw it.
+  window.stauntonComposer = {
+    drawSvg(url) {
+      if (!drawer) return null;
+      try {
+        const options = Object.fromEntries(new URL(url, location.href).searchParams);
+        return URL.createObjectURL(new Blob([drawer.svg(undefined, options)], { type: "image/svg+xml" }));
+      } catch (e) {
+        return null;
+      }
+    },
+  };
+
+  // A bad value, which the service would refuse with the same sentence: the package throws
+  // it as a plain Error. A TypeError (an option the package does not take as the page gave
+  // it), "the render failed: …" (the module stopped) or "… not ready" is the service's to try.
   function badInput(e) {
-    return e instanceof Error && e.badInput === true;
+    return e instanceof Error && !(e instanceof TypeError)
+      && !/^(the render failed|staunton is not ready)/.test(e.message);
   }
 
   // The preview of `pairs` drawn here: { blob, alt, plies }; { error } for a bad value;
