@@ -628,7 +628,9 @@
     // the page draws. <html data-drawing="page"> says so.
     loadDrawer(api).then((lib) => {
       drawer = lib;
-      if (lib) document.documentElement.dataset.drawing = "page";
+      if (!lib) return;
+      document.documentElement.dataset.drawing = "page";
+      performance.mark("composer:drawing");
     });
     const list = api.paths["/diagram"].get.parameters;
     const byName = Object.fromEntries(list.map((p) => [p.name, p]));

@@ -171,7 +171,8 @@ try {
   // --- the page loads the wasm, then draws every preview ----------------------------
   await page.goto(base + "/");
   await page.waitForFunction(() => document.documentElement.dataset.drawing === "page", null, { timeout: 30000 });
-  check(true, "the page loaded the renderer (<html data-drawing=\"page\">)");
+  const ready = await page.evaluate(() => performance.getEntriesByName("composer:drawing")[0].startTime);
+  check(true, `the page loaded the renderer (<html data-drawing="page">) ${ready.toFixed(0)} ms after it opened`);
   const pgn = await page.$eval("button.example-game", (b) => b.dataset.pgn);
   await latencies(page, "page");
   const reference = new Map();
