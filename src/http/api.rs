@@ -26,7 +26,7 @@ pub struct Asset {
 }
 
 /// An asset of `content_type` holding `body`.
-pub(super) const fn asset(content_type: &'static str, body: &'static [u8]) -> Asset {
+const fn asset(content_type: &'static str, body: &'static [u8]) -> Asset {
     Asset { content_type, body }
 }
 
@@ -45,7 +45,7 @@ pub const APP_CSS: Asset = asset(
     include_bytes!("../../assets/web/app.css"),
 );
 /// The content type of the composer's scripts.
-pub(super) const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
 /// What answers a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,11 +142,23 @@ pub const ROUTES: &[Route] = &[
         summary: "The composer's style sheet.",
     },
     #[cfg(feature = "composer-wasm")]
-    super::composer_wasm::WASM_ROUTE,
+    Route {
+        path: "/js/staunton.wasm",
+        handler: Handler::Page(asset("application/wasm", super::composer_wasm::WASM)),
+        summary: "The renderer as WebAssembly, for the composer's previews drawn in the page.",
+    },
     #[cfg(feature = "composer-wasm")]
-    super::composer_wasm::WEB_ROUTE,
+    Route {
+        path: "/js/web.js",
+        handler: Handler::Page(asset(JAVASCRIPT, super::composer_wasm::WEB_JS)),
+        summary: "The JavaScript package's browser entry (`await init()`), over `/js/staunton.wasm`.",
+    },
     #[cfg(feature = "composer-wasm")]
-    super::composer_wasm::CORE_ROUTE,
+    Route {
+        path: "/js/core.js",
+        handler: Handler::Page(asset(JAVASCRIPT, super::composer_wasm::CORE_JS)),
+        summary: "The JavaScript package's glue that `/js/web.js` imports.",
+    },
     Route {
         path: "/diagram",
         handler: Handler::Diagram(None),

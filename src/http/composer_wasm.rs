@@ -2,51 +2,25 @@
 //! WebAssembly (`js/dist/staunton.wasm`) and the npm package's browser glue (`js/lib/web.js`,
 //! `js/lib/core.js`), embedded in the binary and served as page files under `/js/`.
 //!
-//! The front page finds these routes in `/openapi.json` and then draws its previews itself
-//! (see docs/src/composer.md). The wasm is built, not committed: run `npm run build` in `js/`
-//! before `cargo build --features composer-wasm`; a missing `js/dist/staunton.wasm` stops
-//! the build at the `include_bytes!` below, which names the file.
-
-use super::api::{Asset, Handler, JAVASCRIPT, Route, asset};
+//! The route table (`api`) serves them; the front page finds them in `/openapi.json` and
+//! then draws its previews itself (see docs/src/composer.md). The wasm is built, not
+//! committed: run `npm run build` in `js/` before `cargo build --features composer-wasm`; a
+//! missing `js/dist/staunton.wasm` stops the build at the `include_bytes!` below, which
+//! names the file.
 
 /// The renderer as WebAssembly, made by `npm run build` in `js/`.
-const WASM: Asset = asset(
-    "application/wasm",
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/js/dist/staunton.wasm")),
-);
+pub(super) const WASM: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/js/dist/staunton.wasm"
+));
 
 /// The package's browser entry: `init()` and the API functions.
-const WEB_JS: Asset = asset(
-    JAVASCRIPT,
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/js/lib/web.js")),
-);
+pub(super) const WEB_JS: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/js/lib/web.js"));
 
 /// The glue `web.js` imports: the API functions over an instance of the wasm.
-const CORE_JS: Asset = asset(
-    JAVASCRIPT,
-    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/js/lib/core.js")),
-);
-
-/// `/js/staunton.wasm`.
-pub(super) const WASM_ROUTE: Route = Route {
-    path: "/js/staunton.wasm",
-    handler: Handler::Page(WASM),
-    summary: "The renderer as WebAssembly, for the composer's previews drawn in the page.",
-};
-
-/// `/js/web.js`.
-pub(super) const WEB_ROUTE: Route = Route {
-    path: "/js/web.js",
-    handler: Handler::Page(WEB_JS),
-    summary: "The JavaScript package's browser entry (`await init()`), over `/js/staunton.wasm`.",
-};
-
-/// `/js/core.js`.
-pub(super) const CORE_ROUTE: Route = Route {
-    path: "/js/core.js",
-    handler: Handler::Page(CORE_JS),
-    summary: "The JavaScript package's glue that `/js/web.js` imports.",
-};
+pub(super) const CORE_JS: &[u8] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/js/lib/core.js"));
 
 /// The front page's policy with the in-page renderer: the page's own scripts may compile
 /// WebAssembly (`wasm-unsafe-eval`, which allows no `eval` of JavaScript), and previews
