@@ -14,23 +14,13 @@
 // service. Screenshots go to $SHOTS (default target/browser). Prints the preview latency per
 // edit, in the page and via the service (a measure, not a check).
 
-import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { check, launch, passed, pixelsIn, shots } from "./support.mjs";
 
 const bin = process.env.STAUNTON_BIN || "target/composer-wasm/staunton";
-const shots = resolve(process.env.SHOTS || "target/browser");
-const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-mkdirSync(shots, { recursive: true });
-
-let passed = 0;
-function check(condition, message) {
-  if (!condition) throw new Error("FAILED: " + message);
-  passed += 1;
-  console.log("ok " + passed + " - " + message);
-}
 
 const SICILIAN = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
 const BAD_FEN = "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
@@ -98,21 +88,12 @@ async function previewOf(page, state, drawn) {
   return page.$eval("#preview", (img) => img.dataset.url);
 }
 
-// The SHA-256 of the pixels of the image at `src`, decoded and drawn by this browser.
+// The SHA-256 of the pixels of the image at `src`, decoded and drawn by this browser,
+// after its size.
 async function pixels(page, src) {
-  return page.evaluate(async (src) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const context = canvas.getContext("2d");
-    context.drawImage(img, 0, 0);
-    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-    return `${canvas.width}x${canvas.height}:` + [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
-  }, src);
+  const image = await pixelsIn(page, src);
+  const digest = createHash("sha256").update(Uint8Array.from(image.data)).digest("hex");
+  return `${image.width}x${image.height}:${digest}`;
 }
 
 // The durations of the page's "composer:preview" measures drawn by `drawn`, then cleared.
@@ -147,15 +128,7 @@ try {
   const sentence = (await bad.text()).trim();
   check(bad.status === 400 && sentence.length > 0, `the service's sentence for a bad FEN: "${sentence}"`);
 
-  try {
-    browser = await chromium.launch({
-      executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-  } catch (e) {
-    throw new Error(`FAILED: cannot start Chromium at ${executablePath} (set CHROMIUM): ${e.message}`);
-  }
+  browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
@@ -269,4 +242,4 @@ try {
   server.kill("SIGKILL");
 }
 if (failed) process.exit(1);
-console.log(`offline: ${passed} checks passed; screenshots in ${shots}`);
+console.log(`offline: ${passed()} checks passed; screenshots in ${shots}`);
