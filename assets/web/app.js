@@ -418,11 +418,13 @@
   };
 
   // A bad value, which the service would refuse with the same sentence: the package throws
-  // it as a plain Error. A TypeError (an option the package does not take as the page gave
-  // it), "the render failed: …" (the module stopped) or "… not ready" is the service's to try.
+  // it as an Error naming the parameter at fault (`param`). The rest is the service's to
+  // try: a TypeError (an option the package does not take as the page gave it), an Error
+  // without a parameter (the render failed, or the module is not ready), and a piece set
+  // the module lacks (the service may have loaded more).
   function badInput(e) {
     return e instanceof Error && !(e instanceof TypeError)
-      && !/^(the render failed|staunton is not ready)/.test(e.message);
+      && typeof e.param === "string" && e.param !== "" && e.param !== "pieces";
   }
 
   // The preview of `pairs` drawn here: { blob, alt, plies }; { error } for a bad value;
