@@ -52,6 +52,36 @@ function decode(bytes) {
 }
 
 /**
+ * The constants `npm run build` moved out of the module's data segments
+ * (scripts/pack.mjs): `{ segments: [{ address, length }], deflated }`, or null for a module
+ * built without that step.
+ */
+export function packedData(module) {
+  const [section] = WebAssembly.Module.customSections(module, "staunton.data");
+  if (!section) return null;
+  const view = new DataView(section);
+  const count = view.getUint32(0, true);
+  const segments = [];
+  for (let i = 0; i < count; i++) {
+    segments.push({ address: view.getUint32(4 + 8 * i, true), length: view.getUint32(8 + 8 * i, true) });
+  }
+  return { segments, deflated: new Uint8Array(section, 4 + 8 * count) };
+}
+
+/** `instance` with the constants (`segments`, and `bytes`: their inflated bytes, one after
+ * another) written where the module's data segments would have put them. */
+export function loaded(instance, data) {
+  if (!data) return instance;
+  const memory = new Uint8Array(instance.exports.memory.buffer);
+  let at = 0;
+  for (const { address, length } of data.segments) {
+    memory.set(data.bytes.subarray(at, at + length), address);
+    at += length;
+  }
+  return instance;
+}
+
+/**
  * The module's instance and the one call into it. `instantiate()` makes a fresh instance
  * (synchronously); a trap throws away the instance it happened in and makes another, so
  * one failed render never breaks the next.

@@ -1,10 +1,13 @@
 // The package's entry for Node and Deno: ready on import. Reads dist/staunton.wasm
-// synchronously beside this file and compiles it once; the functions are core.js's.
+// synchronously beside this file, compiles it and inflates its constants once; the functions are core.js's.
 import { readFileSync } from "node:fs";
-import { api, engine } from "./core.js";
+import { inflateSync } from "node:zlib";
+import { api, engine, loaded, packedData } from "./core.js";
 
 const module = new WebAssembly.Module(readFileSync(new URL("../dist/staunton.wasm", import.meta.url)));
-const running = engine(() => new WebAssembly.Instance(module, {}));
+const packed = packedData(module);
+const data = packed && { segments: packed.segments, bytes: inflateSync(packed.deflated) };
+const running = engine(() => loaded(new WebAssembly.Instance(module, {}), data));
 const functions = api(() => running);
 
 /** Nothing to wait for here (the module is ready on import): for code written for web.js. */

@@ -2,7 +2,7 @@
 // are core.js's. `init(input)` takes the module as a URL (or its string), a Response (or a
 // promise of one), a BufferSource or a compiled WebAssembly.Module; by default the file
 // dist/staunton.wasm beside this package's lib/ folder.
-import { api, engine } from "./core.js";
+import { api, engine, loaded, packedData } from "./core.js";
 
 let running = null;
 let starting = null;
@@ -20,12 +20,21 @@ async function compile(input) {
   return WebAssembly.compile(input);
 }
 
+/** The packed constants inflated (DecompressionStream: browsers, Deno, Node ≥ 18). */
+async function inflated(packed) {
+  if (!packed) return null;
+  const stream = new Blob([packed.deflated]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return { segments: packed.segments, bytes };
+}
+
 /** Load the module (once: later calls return the first call's promise). */
 export function init(input = new URL("../dist/staunton.wasm", import.meta.url)) {
   starting ??= (async () => {
     const module = await compile(input);
-    const first = await WebAssembly.instantiate(module, {});
-    running = engine(() => new WebAssembly.Instance(module, {}), first);
+    const data = await inflated(packedData(module));
+    const first = loaded(await WebAssembly.instantiate(module, {}), data);
+    running = engine(() => loaded(new WebAssembly.Instance(module, {}), data), first);
   })().catch((error) => {
     starting = null;
     throw error;

@@ -10,6 +10,7 @@
 //! service's limits, and priced against its cost bound before they render.
 
 use staunton::markdown::fence;
+use staunton::pieces::PieceSets;
 use staunton::request::{GAME_PARAMS, GameRequest, Limits, PARAMS, Query, Request, RequestError};
 use staunton::{Format, RenderError, Renderer};
 use std::cell::RefCell;
@@ -53,10 +54,14 @@ thread_local! {
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The renderer's caches, in bytes: half the service's. A module's memory never shrinks, so
+/// this (and the largest render the limits allow) bounds what it grows to.
+const CACHE_BYTES: u64 = 32 << 20;
+
 /// Every call shares one renderer and its caches.
 fn renderer() -> &'static Renderer {
     static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(Renderer::default)
+    RENDERER.get_or_init(|| Renderer::new(PieceSets::builtin(), CACHE_BYTES))
 }
 
 /// Room for `len` bytes of a call's arguments; [`call`] takes it back.
@@ -143,7 +148,12 @@ fn run(op: u32, args: &[String]) -> Result<Fields, Failure> {
             let plies = described.plies.map(|p| p.to_string()).unwrap_or_default();
             Ok(vec![described.text().into_bytes(), plies.into_bytes()])
         }
-        FENCE => read_fence(first(0), first(1), first(2), &pairs(args.get(3..).unwrap_or(&[]))),
+        FENCE => read_fence(
+            first(0),
+            first(1),
+            first(2),
+            &pairs(args.get(3..).unwrap_or(&[])),
+        ),
         PARAMETERS => Ok(parameters()),
         VERSION => Ok(vec![env!("CARGO_PKG_VERSION").into()]),
         _ => Err(Failure("", format!("no operation {op}"))),
@@ -151,14 +161,18 @@ fn run(op: u32, args: &[String]) -> Result<Fields, Failure> {
 }
 
 fn format_named(name: &str) -> Result<Format, Failure> {
-    Format::from_extension(name).ok_or_else(|| Failure("format", format!("no format named {name:?}")))
+    Format::from_extension(name)
+        .ok_or_else(|| Failure("format", format!("no format named {name:?}")))
 }
 
 /// One diagram of the query `pairs` in format `format` (an extension: png, svg, txt…).
 fn render(format: &str, pairs: &[(String, String)]) -> Result<Fields, Failure> {
     let format = format_named(format)?;
-    let request = Request::from_pairs_with(pairs.iter().cloned(), Some(format), &Limits::default())?;
-    request.within_cost().map_err(|e| Failure("size", e.to_string()))?;
+    let request =
+        Request::from_pairs_with(pairs.iter().cloned(), Some(format), &Limits::default())?;
+    request
+        .within_cost()
+        .map_err(|e| Failure("size", e.to_string()))?;
     let bytes = renderer().render(&request.position, &request.options, request.format)?;
     Ok(vec![bytes])
 }
@@ -198,11 +212,18 @@ fn read_fence(
     let format = match format {
         "svg" => Format::Svg,
         "png" => Format::Png,
-        other => return Err(Failure("format", format!("format {other:?} is not allowed: expected svg or png"))),
+        other => {
+            return Err(Failure(
+                "format",
+                format!("format {other:?} is not allowed: expected svg or png"),
+            ));
+        }
     };
     let diagram = fence::read(info, body, defaults, format)?;
     let request = &diagram.request;
-    request.within_cost().map_err(|e| Failure("size", e.to_string()))?;
+    request
+        .within_cost()
+        .map_err(|e| Failure("size", e.to_string()))?;
     let bytes = renderer().render(&request.position, &request.options, format)?;
     let (width, height) = match format {
         Format::Png => png_size(&bytes),
@@ -260,6 +281,12 @@ fn parameters() -> Fields {
     let game = GAME_PARAMS.iter().map(|p| (p, "game"));
     image
         .chain(game)
-        .flat_map(|(p, kind)| [p.name.into(), kind.into(), p.spellings.join(",").into_bytes()])
+        .flat_map(|(p, kind)| {
+            [
+                p.name.into(),
+                kind.into(),
+                p.spellings.join(",").into_bytes(),
+            ]
+        })
         .collect()
 }
