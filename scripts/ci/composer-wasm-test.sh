@@ -5,7 +5,7 @@
 # the previews go on, with the service's pixels. Screenshots go to $CARGO_TARGET_DIR/browser.
 #
 # Reuses js/dist/staunton.wasm when it is there (CI's scripts/ci/js-test.sh built it
-# earlier); else builds it with `npm run build` in js/. Needs Node.js 20+ and Debian's
+# earlier); else builds it with `npm ci` and `npm run build` in js/. Needs Node.js 20+ and Debian's
 # chromium, like scripts/ci/browser-test.sh. The feature build's binary is kept as
 # $target/composer-wasm/staunton; target/release/staunton is the default build again at the
 # end when it was before. Run from anywhere:
@@ -26,8 +26,8 @@ mkdir -p "$shots" "$target/composer-wasm"
 if [ -s js/dist/staunton.wasm ]; then
   echo "== js/dist/staunton.wasm: $(stat -c %s js/dist/staunton.wasm) bytes (built earlier)"
 else
-  echo "== npm run build (js/): js/dist/staunton.wasm"
-  (cd js && npm run build)
+  echo "== npm ci, npm run build (js/): js/dist/staunton.wasm"
+  (cd js && npm ci --no-audit --no-fund --loglevel=error && npm run build)
 fi
 
 had_default=
