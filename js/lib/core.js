@@ -152,11 +152,12 @@ function nearest(key, all) {
 function describeType(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  const type = typeof value;
+  return type === "object" || type === "undefined" ? `an ${type}` : `a ${type}`;
 }
 
 /** The query value of option `key` (parameter `name`) given as `value`. */
-function valueOf(key, name, value) {
+function queryValue(key, name, value) {
   if (typeof value === "string") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "boolean") return name === "check" ? "auto" : value ? "1" : "0";
@@ -211,7 +212,7 @@ function toPairs(params, fn, position, options, game) {
       throw failure(`${fn}() shows every ply: choose an excerpt with from and to, not ${key}`, name, TypeError);
     }
     if (value === undefined || value === null || (name === "check" && value === false)) continue;
-    pairs.push(name, valueOf(key, name, value));
+    pairs.push(name, queryValue(key, name, value));
   }
   return pairs;
 }

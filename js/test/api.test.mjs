@@ -135,7 +135,7 @@ test("a value of the wrong type is a TypeError naming the option", () => {
   assert.throws(() => staunton.png("start", { size: { px: 3 } }), {
     name: "TypeError",
     param: "size",
-    message: "option size takes a string, a number or a boolean, not a object",
+    message: "option size takes a string, a number or a boolean, not an object",
   });
   assert.throws(() => staunton.png("start", { arrows: [1, 2] }), { param: "arrows", message: /a string or an array of strings/ });
   assert.throws(() => staunton.png("start", { size: [300] }), { param: "size" });
