@@ -140,17 +140,24 @@
     return names.filter((k) => p.has(k)).map((k) => [k, p.get(k)]).concat(extras);
   }
 
-  // The absolute URL of the diagram: /diagram.png or /diagram.svg, format left out; the
-  // whole game is /game.gif.
-  function diagramUrl(pairs) {
-    // `lang` titles an SVG; pixels have no words, so other URLs leave it out.
+  // What the service is asked for `pairs`: /diagram.png or /diagram.svg, format left out;
+  // the whole game is /game.gif. `lang` titles an SVG; pixels have no words, so other
+  // requests leave it out. The page draws from the same pairs (see drawHere).
+  function requestOf(pairs) {
     if (wholeGame()) {
       const rest = pairs.filter(([k]) => k !== "format" && k !== "ply" && k !== "lang");
-      return location.origin + "/game.gif?" + queryString(rest);
+      return { path: "/game.gif", type: "image/gif", rest };
     }
     const svg = pairs.some(([k, v]) => k === "format" && v === "svg");
     const rest = pairs.filter(([k]) => k !== "format" && (svg || k !== "lang"));
-    return location.origin + (svg ? "/diagram.svg" : "/diagram.png") + "?" + queryString(rest);
+    return svg ? { path: "/diagram.svg", type: "image/svg+xml", rest }
+      : { path: "/diagram.png", type: "image/png", rest };
+  }
+
+  // The absolute URL of the diagram, on the service.
+  function diagramUrl(pairs) {
+    const r = requestOf(pairs);
+    return location.origin + r.path + "?" + queryString(r.rest);
   }
 
   // The page's own URL: the same names as the API (and `whole=1` for the animation);
@@ -261,6 +268,7 @@
   async function update() {
     clearTimeout(timer);
     const mine = ++generation;
+    const started = performance.now();
     // The board editor (editor.js) follows the form.
     document.dispatchEvent(new CustomEvent("composer:update"));
     const pairs = params();
@@ -272,14 +280,38 @@
     const known = about.some(([k, v]) => (k === "fen" || k === "pgn") && v);
     $("frame").setAttribute("aria-busy", "true");
     setStatus("Rendering…");
+    // Names no control takes go to the service, whose Staunton-Warning names them.
+    const here = drawer && extras.length === 0 ? drawHere(pairs, about, known) : null;
+    if (here && here.error) {
+      refused(here.error);
+    } else if (here) {
+      showGame(here.plies, null);
+      clearErrors();
+      showWarning(null);
+      display({ mine, pairs, url, started }, URL.createObjectURL(here.blob), here.alt, "page");
+    } else {
+      await fromService({ mine, pairs, url, started }, about, known);
+    }
+  }
 
+  // The answer of a bad value: the service's sentence by its control, no diagram.
+  function refused(sentence) {
+    $("frame").setAttribute("aria-busy", "false");
+    const name = showError(sentence);
+    showPlaceholder(name ? `No diagram: see the message by “${labelOf(name)}”.` : "No diagram.");
+    setStatus("");
+  }
+
+  // The preview from the service: the image URL, and /describe for the alt text.
+  async function fromService(ask, about, known) {
+    const mine = ask.mine;
     // Fetch first: a bad value answers a sentence, which belongs next to its control,
     // not in a broken image. On success the image comes from the browser's cache.
     let response;
     let describe;
     try {
       [response, describe] = await Promise.all([
-        fetch(url),
+        fetch(ask.url),
         known ? fetch("/describe?" + queryString(about)).catch(() => null) : null,
       ]);
     } catch (e) {
@@ -295,11 +327,8 @@
     if (!response.ok) {
       const sentence = (await response.text()).trim() || `The service answered ${response.status}.`;
       if (mine !== generation) return;
-      $("frame").setAttribute("aria-busy", "false");
       showWarning(response);
-      const name = showError(sentence);
-      showPlaceholder(name ? `No diagram: see the message by “${labelOf(name)}”.` : "No diagram.");
-      setStatus("");
+      refused(sentence);
       return;
     }
     await response.arrayBuffer();  // read it whole, so the image is served from cache
@@ -314,9 +343,16 @@
     if (mine !== generation) return;
     clearErrors();
     showWarning(response);
-    if (plies !== null) showPly(Number(plies), lastMove);
+    if (plies !== null) showGame(Number(plies), lastMove);
     if (wholeGame()) alt = (LANGUAGES[$("lang").value] || LANGUAGES.en)[1] + alt;
+    display(ask, ask.url, alt, "service");
+  }
 
+  // Show `src` (the service's URL, or a blob: URL of the image drawn in the page) as the
+  // preview of `ask.url`, then write the outputs, which always name the service's URL.
+  // `data-drawn` says who drew it; a measure "composer:preview" times the edit.
+  function display(ask, src, alt, drawn) {
+    const { mine, pairs, url } = ask;
     const img = $("preview");
     const shown = () => {
       if (mine !== generation) return;
@@ -326,7 +362,9 @@
       $("frame").setAttribute("aria-busy", "false");
       writeOutputs(pairs, url, alt, img.naturalWidth, img.naturalHeight);
       const kind = url.includes("/diagram.svg?") ? "SVG" : url.includes("/game.gif?") ? "Animated GIF" : "PNG";
-      setStatus(`${kind}, ${img.naturalWidth} × ${img.naturalHeight} pixels.`, url);
+      const where = drawn === "page" ? " Drawn in this page." : "";
+      setStatus(`${kind}, ${img.naturalWidth} × ${img.naturalHeight} pixels.${where}`, url);
+      performance.measure("composer:preview", { start: ask.started, detail: { drawn, url } });
     };
     img.onload = shown;
     img.onerror = () => {
@@ -336,18 +374,122 @@
       setStatus("");
     };
     img.alt = alt;
-    if (img.src === url && img.complete && img.naturalWidth > 0) shown();
-    else img.src = url;
+    img.dataset.drawn = drawn;
+    img.dataset.url = url;
+    if (drawnUrl && drawnUrl !== src) URL.revokeObjectURL(drawnUrl);
+    drawnUrl = drawn === "page" ? src : "";
+    if (img.src === src && img.complete && img.naturalWidth > 0) shown();
+    else img.src = src;
   }
 
-  // The slider's range is the game's length; at the end unless a ply was chosen.
-  function showPly(plies, lastMove) {
+  // --- drawing in the page -----------------------------------------------------------
+  // A service built with the `composer-wasm` feature lists /js/web.js and /js/staunton.wasm
+  // in /openapi.json. The page then loads the renderer as WebAssembly once and draws each
+  // preview itself, from the pairs of the URL it shows: no request per edit, and it goes
+  // on working when the service stops. The URLs it writes still name the service.
+
+  let drawer = null;       // the package's browser entry (/js/web.js) once ready, else null
+  let drawnUrl = "";       // the blob: URL the preview shows, revoked when replaced
+  const lengths = new Map();   // a game's text → its length in plies, found in the page
+
+  async function loadDrawer(api) {
+    if (!api.paths["/js/web.js"] || !api.paths["/js/staunton.wasm"]) return null;
+    try {
+      const lib = await import("/js/web.js");
+      await lib.init(new URL("/js/staunton.wasm", location.href));
+      return lib;
+    } catch (e) {
+      return null;  // the service draws, as without the feature
+    }
+  }
+
+  // The board editor's picture (editor.js asks for `url`, a /diagram.svg URL of this
+  // service): the same SVG drawn here, as a blob: URL; null when the service is to draw it.
+  window.stauntonComposer = {
+    drawSvg(url) {
+      if (!drawer) return null;
+      try {
+        const options = Object.fromEntries(new URL(url, location.href).searchParams);
+        return URL.createObjectURL(new Blob([drawer.svg(undefined, options)], { type: "image/svg+xml" }));
+      } catch (e) {
+        return null;
+      }
+    },
+  };
+
+  // A bad value, which the service would refuse with the same sentence: the package throws
+  // it as an Error naming the parameter at fault (`param`). The rest is the service's to
+  // try: a TypeError (an option the package does not take as the page gave it), an Error
+  // without a parameter (the render failed, or the module is not ready), and a piece set
+  // the module lacks (the service may have loaded more).
+  function badInput(e) {
+    return e instanceof Error && !(e instanceof TypeError)
+      && typeof e.param === "string" && e.param !== "" && e.param !== "pieces";
+  }
+
+  // The preview of `pairs` drawn here: { blob, alt, plies }; { error } for a bad value;
+  // null when the page cannot draw it (the service then does).
+  function drawHere(pairs, about, known) {
+    const r = requestOf(pairs);
+    const options = Object.fromEntries(r.rest);
+    try {
+      let data;
+      if (r.type === "image/gif") {
+        const pgn = options.pgn;
+        delete options.pgn;
+        data = drawer.gameGif(pgn, options);
+      } else if (r.type === "image/svg+xml") {
+        data = drawer.svg(undefined, options);
+      } else {
+        data = drawer.png(undefined, options);
+      }
+      const game = gameText() !== "" ? gameLength(gameText()) : null;
+      let alt = known ? drawer.describe(undefined, Object.fromEntries(about)) : "Chess diagram";
+      if (wholeGame()) alt = (LANGUAGES[$("lang").value] || LANGUAGES.en)[1] + alt;
+      return { blob: new Blob([data], { type: r.type }), alt, plies: game };
+    } catch (e) {
+      if (badInput(e)) return { error: e.message };
+      return null;
+    }
+  }
+
+  // The number of plies of `pgn`: the last ply the renderer accepts (a doubling, then a
+  // halving search, a dozen reads of the game at most), kept per text.
+  function gameLength(pgn) {
+    if (lengths.has(pgn)) return lengths.get(pgn);
+    const fits = (ply) => {
+      try {
+        drawer.describe(undefined, { pgn, ply: String(ply) });
+        return true;
+      } catch (e) {
+        if (ply === 0 || !badInput(e)) throw e;
+        return false;
+      }
+    };
+    fits(0);
+    let low = 0;
+    let high = 1;
+    while (fits(high)) { low = high; high *= 2; }
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (fits(mid)) low = mid; else high = mid;
+    }
+    if (lengths.size > 20) lengths.clear();
+    lengths.set(pgn, low);
+    return low;
+  }
+
+  // The slider's range is the game's length; at the end unless a ply was chosen. The
+  // move's name comes from the service (/describe); drawn in the page, the ply's number.
+  function showGame(plies, lastMove) {
+    if (plies === null) return;
     const ply = $("ply");
     const atEnd = ply.value === ply.max;
     ply.max = String(plies);
     if (atEnd || Number(ply.value) > plies) ply.value = String(plies);
     $("ply-now").textContent = wholeGame() ? `${plies} moves (plies), then the final position.`
-      : lastMove ? `After ${lastMove} (ply ${ply.value} of ${plies})` : `The start (ply 0 of ${plies})`;
+      : lastMove ? `After ${lastMove} (ply ${ply.value} of ${plies})`
+      : ply.value === "0" ? `The start (ply 0 of ${plies})` : `Ply ${ply.value} of ${plies}`;
   }
 
   function labelOf(name) {
@@ -484,6 +626,14 @@
       showPlaceholder("No diagram.");
       return;
     }
+    // The renderer loads beside the first preview (which the service draws); from then on
+    // the page draws. <html data-drawing="page"> says so.
+    loadDrawer(api).then((lib) => {
+      drawer = lib;
+      if (!lib) return;
+      document.documentElement.dataset.drawing = "page";
+      performance.mark("composer:drawing");
+    });
     const list = api.paths["/diagram"].get.parameters;
     const byName = Object.fromEntries(list.map((p) => [p.name, p]));
     order = list.map((p) => p.name);

@@ -306,16 +306,21 @@
     const url = boardUrl();
     if (url !== shownUrl) {
       // Load first, then swap, so the board never flashes empty between two positions.
+      // When app.js draws in the page, the same SVG comes as a blob: URL (no request).
       const mine = ++boardGeneration;
       const next = new Image();
+      const drawn = window.stauntonComposer ? window.stauntonComposer.drawSvg(url) : null;
+      const src = drawn || url;
       next.onload = () => {
-        if (mine !== boardGeneration) return;
-        img.src = url;
+        if (mine !== boardGeneration) { if (drawn) URL.revokeObjectURL(drawn); return; }
+        const old = img.src;
+        img.src = src;
         shownUrl = url;
+        if (old.startsWith("blob:")) URL.revokeObjectURL(old);
         grid.classList.remove("stale");
       };
       next.onerror = () => { if (mine === boardGeneration) grid.classList.add("stale"); };
-      next.src = url;
+      next.src = src;
     }
     grid.style.setProperty("--files", String(pos.files));
     grid.style.setProperty("--ranks", String(pos.ranks));

@@ -143,7 +143,7 @@ fn etag(key: &str) -> String {
 }
 
 /// True when `If-None-Match` lists `etag` (weak comparison, as RFC 9110 asks) or `*`.
-fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
+pub(super) fn not_modified(headers: &HeaderMap, etag: &str) -> bool {
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()

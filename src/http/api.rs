@@ -22,27 +22,27 @@ pub struct Asset {
     /// Its content type.
     pub content_type: &'static str,
     /// Its bytes.
-    pub body: &'static str,
+    pub body: &'static [u8],
 }
 
 /// An asset of `content_type` holding `body`.
-const fn asset(content_type: &'static str, body: &'static str) -> Asset {
+const fn asset(content_type: &'static str, body: &'static [u8]) -> Asset {
     Asset { content_type, body }
 }
 
 /// The composer page.
 pub const INDEX_HTML: Asset = asset(
     "text/html; charset=utf-8",
-    include_str!("../../assets/web/index.html"),
+    include_bytes!("../../assets/web/index.html"),
 );
 /// The composer's script.
-pub const APP_JS: Asset = asset(JAVASCRIPT, include_str!("../../assets/web/app.js"));
+pub const APP_JS: Asset = asset(JAVASCRIPT, include_bytes!("../../assets/web/app.js"));
 /// The composer's board editor.
-pub const EDITOR_JS: Asset = asset(JAVASCRIPT, include_str!("../../assets/web/editor.js"));
+pub const EDITOR_JS: Asset = asset(JAVASCRIPT, include_bytes!("../../assets/web/editor.js"));
 /// The composer's style sheet.
 pub const APP_CSS: Asset = asset(
     "text/css; charset=utf-8",
-    include_str!("../../assets/web/app.css"),
+    include_bytes!("../../assets/web/app.css"),
 );
 /// The content type of the composer's scripts.
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
@@ -140,6 +140,24 @@ pub const ROUTES: &[Route] = &[
         path: "/app.css",
         handler: Handler::Page(APP_CSS),
         summary: "The composer's style sheet.",
+    },
+    #[cfg(feature = "composer-wasm")]
+    Route {
+        path: "/js/staunton.wasm",
+        handler: Handler::Page(asset("application/wasm", super::composer_wasm::WASM)),
+        summary: "The renderer as WebAssembly, for the composer's previews drawn in the page.",
+    },
+    #[cfg(feature = "composer-wasm")]
+    Route {
+        path: "/js/web.js",
+        handler: Handler::Page(asset(JAVASCRIPT, super::composer_wasm::WEB_JS)),
+        summary: "The JavaScript package's browser entry (`await init()`), over `/js/staunton.wasm`.",
+    },
+    #[cfg(feature = "composer-wasm")]
+    Route {
+        path: "/js/core.js",
+        handler: Handler::Page(asset(JAVASCRIPT, super::composer_wasm::CORE_JS)),
+        summary: "The JavaScript package's glue that `/js/web.js` imports.",
     },
     Route {
         path: "/diagram",

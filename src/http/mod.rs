@@ -9,10 +9,13 @@
 //! handlers), `extract` (the checked query, a POSTed PGN), `answer` (an image answer: ETag,
 //! 304, cache, headers), `pool` (admission and where renders run), `serve` (the server
 //! loop), `error`, `error_image` (a 4xx as an image a page shows), `metrics`, `api` (the
-//! route table and `/openapi.json`).
+//! route table and `/openapi.json`), `composer_wasm` (with the `composer-wasm` feature: the
+//! renderer as WebAssembly for the composer's in-page previews).
 
 mod answer;
 internal_mod!(api);
+#[cfg(feature = "composer-wasm")]
+mod composer_wasm;
 mod error;
 mod error_image;
 mod extract;

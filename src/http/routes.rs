@@ -48,7 +48,10 @@ pub fn app(state: Arc<AppState>) -> Router {
 
 fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     match handler {
-        Handler::Page(asset) => get(move || page(asset)),
+        Handler::Page(asset) => {
+            let etag = page_etag(asset.body);
+            get(move |h| page(asset, etag, h))
+        }
         Handler::Diagram(format) => get(move |a| diagram(a, format)),
         Handler::Game(kind) => {
             get(move |a| game(a, None, kind)).post(move |a, body: Body| game(a, Some(body), kind))
@@ -70,22 +73,41 @@ fn method_router(handler: Handler) -> MethodRouter<Arc<AppState>> {
     }
 }
 
-/// The front page's files: no caching beyond revalidation (a new release shows at once),
-/// and a policy that lets the page reach this origin only.
-async fn page(asset: Asset) -> impl IntoResponse {
+/// The front page's files: no caching beyond revalidation (a new release shows at once;
+/// the ETag of the bytes makes a reload cheap), and a policy that lets the page reach this
+/// origin only.
+async fn page(asset: Asset, etag: HeaderValue, request: axum::http::HeaderMap) -> Response {
+    let unchanged = answer::not_modified(&request, etag.to_str().unwrap_or_default());
+    let headers = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (header::ETAG, etag),
+    ];
+    if unchanged {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
     (
+        headers,
         [
             (header::CONTENT_TYPE, asset.content_type),
-            (header::CACHE_CONTROL, "no-cache"),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            ),
+            (header::CONTENT_SECURITY_POLICY, PAGE_POLICY),
             (header::REFERRER_POLICY, "no-referrer"),
         ],
         asset.body,
     )
+        .into_response()
+}
+
+/// The front page's policy: this origin only, no inline script or style.
+#[cfg(not(feature = "composer-wasm"))]
+const PAGE_POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+#[cfg(feature = "composer-wasm")]
+use super::composer_wasm::PAGE_POLICY;
+
+/// The strong ETag of a page file's bytes.
+fn page_etag(body: &[u8]) -> HeaderValue {
+    let tag = format!("\"{:016x}\"", crate::hash::fnv1a(body.iter().copied()));
+    HeaderValue::from_str(&tag).expect("hex digits in quotes")
 }
 
 async fn describe(mut asked: Asked) -> Result<Response, AppError> {

@@ -12,6 +12,7 @@
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pixelsIn } from "./support.mjs";
 
 const base = (process.env.STAUNTON_URL || "http://127.0.0.1:8080").replace(/\/+$/, "");
 const shots = resolve(process.env.SHOTS || "target/browser");
@@ -41,17 +42,7 @@ const near = (a, b, tolerance = 6) => a.every((v, i) => Math.abs(v - b[i]) <= to
 async function pixels(browser, png) {
   const page = await browser.newPage();
   try {
-    return await page.evaluate(async (data) => {
-      const img = new Image();
-      img.src = "data:image/png;base64," + data;
-      await img.decode();
-      const canvas = document.createElement("canvas");
-      canvas.width = img.naturalWidth;
-      canvas.height = img.naturalHeight;
-      const g = canvas.getContext("2d");
-      g.drawImage(img, 0, 0);
-      return { width: canvas.width, data: Array.from(g.getImageData(0, 0, canvas.width, canvas.height).data) };
-    }, png.toString("base64"));
+    return await pixelsIn(page, "data:image/png;base64," + png.toString("base64"));
   } finally {
     await page.close();
   }

@@ -505,6 +505,9 @@ async fn the_front_page_is_served_with_its_script_and_style_from_this_origin_onl
         assert_eq!(a.status, StatusCode::OK);
         assert!(a.header(header::CONTENT_TYPE).starts_with(kind));
         assert!(!a.body.is_empty());
+        // Revalidated, not refetched: the ETag of the bytes answers 304.
+        let again = get_with(&s, path, Some(a.header(header::ETAG))).await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
     }
 }
 
