@@ -43,7 +43,8 @@ export default function markdownItStaunton(md, options) {
 function located(error, state, token) {
   const env = state.env ?? {};
   const file = env.relativePath ?? env.path ?? env.page?.inputPath;
-  const line = (token.map?.[0] ?? 0) + 1 + frontMatterLines(env, state.src);
+  // The fence's first line, plus the body line fence() says the fault stands on.
+  const line = (token.map?.[0] ?? 0) + 1 + (error.line ?? 0) + frontMatterLines(env, state.src);
   const where = file ? `${file}:${line}` : `line ${line}`;
   const located = new Error(`${where}: ${error.message}`, { cause: error });
   Object.assign(located, { file, line, param: error.param, sentence: error.message });

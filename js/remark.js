@@ -39,8 +39,11 @@ function figure(session, node, file, className) {
   try {
     made = session.figure(info, node.value ?? "");
   } catch (error) {
-    // vfile's fail() at the fence's first line: the message is named path:line:column.
-    file.fail(error.message, node.position?.start ?? node, `staunton:${error.param ?? "fence"}`);
+    // vfile's fail() at the line the fault stands on (the fence's first line plus the
+    // body line fence() names): the message is named path:line:column.
+    const start = node.position?.start;
+    const place = start ? { line: start.line + (error.line ?? 0), column: start.column } : node;
+    file.fail(error.message, place, `staunton:${error.param ?? "fence"}`);
   }
   const element = hast(made, className);
   return {

@@ -107,7 +107,12 @@ export function engine(instantiate, first) {
     }
     if (status === 0) return answer;
     const text = answer.map((f) => decoder.decode(f));
-    if (status === 1) throw failure(text[1], text[0]);
+    if (status === 1) {
+      const error = failure(text[1], text[0]);
+      // A fence's error: the line of its body it stands on (0: the opening line).
+      if (op === FENCE) error.line = Number(text[2] ?? 0);
+      throw error;
+    }
     throw failure(`the render failed: ${text[0]}`);
   };
   return { call, exports: () => instance.exports };

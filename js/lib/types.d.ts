@@ -95,4 +95,6 @@ export interface Fence {
 /** The errors thrown: the service's sentence, and the parameter at fault when known. */
 export interface StauntonError extends Error {
   param?: string;
+  /** `fence()` only: the line of the body the fault stands on (1 the first; 0 the opening line). */
+  line?: number;
 }

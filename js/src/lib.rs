@@ -28,12 +28,19 @@ const FENCE: u32 = 4;
 const PARAMETERS: u32 = 5;
 const VERSION: u32 = 6;
 
-/// A call's failure: the parameter at fault (`""` when none) and its sentence.
-struct Failure(&'static str, String);
+/// A call's failure: the parameter at fault (`""` when none), its sentence, and for a
+/// fence the line of its body the fault stands on (0: the opening line).
+struct Failure(&'static str, String, usize);
+
+impl Failure {
+    fn new(param: &'static str, sentence: String) -> Failure {
+        Failure(param, sentence, 0)
+    }
+}
 
 impl From<RequestError> for Failure {
     fn from(e: RequestError) -> Failure {
-        Failure(e.param, e.to_string())
+        Failure::new(e.param, e.to_string())
     }
 }
 
@@ -43,7 +50,7 @@ impl From<RenderError> for Failure {
             RenderError::UnknownPieceSet(..) => "pieces",
             _ => "",
         };
-        Failure(param, e.to_string())
+        Failure::new(param, e.to_string())
     }
 }
 
@@ -99,7 +106,10 @@ pub unsafe extern "C" fn call(op: u32, ptr: *mut u8, len: usize) -> u32 {
         None => (2, vec![b"malformed call".to_vec()]),
         Some(args) => match run(op, &args) {
             Ok(fields) => (0, fields),
-            Err(Failure(param, message)) => (1, vec![param.into(), message.into_bytes()]),
+            Err(Failure(param, message, line)) => (
+                1,
+                vec![param.into(), message.into_bytes(), line.to_string().into()],
+            ),
         },
     };
     OUT.with(|out| {
@@ -156,13 +166,13 @@ fn run(op: u32, args: &[String]) -> Result<Fields, Failure> {
         ),
         PARAMETERS => Ok(parameters()),
         VERSION => Ok(vec![env!("CARGO_PKG_VERSION").into()]),
-        _ => Err(Failure("", format!("no operation {op}"))),
+        _ => Err(Failure::new("", format!("no operation {op}"))),
     }
 }
 
 fn format_named(name: &str) -> Result<Format, Failure> {
     Format::from_extension(name)
-        .ok_or_else(|| Failure("format", format!("no format named {name:?}")))
+        .ok_or_else(|| Failure::new("format", format!("no format named {name:?}")))
 }
 
 /// One diagram of the query `pairs` in format `format` (an extension: png, svg, txt…).
@@ -172,7 +182,7 @@ fn render(format: &str, pairs: &[(String, String)]) -> Result<Fields, Failure> {
         Request::from_pairs_with(pairs.iter().cloned(), Some(format), &Limits::default())?;
     request
         .within_cost()
-        .map_err(|e| Failure("size", e.to_string()))?;
+        .map_err(|e| Failure::new("size", e.to_string()))?;
     let bytes = renderer().render(&request.position, &request.options, request.format)?;
     Ok(vec![bytes])
 }
@@ -181,7 +191,7 @@ fn render(format: &str, pairs: &[(String, String)]) -> Result<Fields, Failure> {
 /// (else the pairs name it).
 fn game(kind: &str, pgn: Option<&str>, pairs: &[(String, String)]) -> Result<Fields, Failure> {
     if let Some(text) = pgn.filter(|t| t.len() > MAX_BODY_BYTES) {
-        return Err(Failure(
+        return Err(Failure::new(
             "pgn",
             format!(
                 "the game's text is {} bytes: at most {MAX_BODY_BYTES} bytes are read",
@@ -195,7 +205,7 @@ fn game(kind: &str, pgn: Option<&str>, pairs: &[(String, String)]) -> Result<Fie
     let bytes = match kind {
         "gif" => staunton::render::animate::gif(r, &frames, game.looped)?,
         "apng" => staunton::render::animate::apng(r, &frames, game.looped)?,
-        _ => return Err(Failure("", format!("no animation kind {kind:?}"))),
+        _ => return Err(Failure::new("", format!("no animation kind {kind:?}"))),
     };
     Ok(vec![bytes])
 }
@@ -213,17 +223,20 @@ fn read_fence(
         "svg" => Format::Svg,
         "png" => Format::Png,
         other => {
-            return Err(Failure(
+            return Err(Failure::new(
                 "format",
                 format!("format {other:?} is not allowed: expected svg or png"),
             ));
         }
     };
-    let diagram = fence::read(info, body, defaults, format)?;
+    let diagram = fence::read(info, body, defaults, format).map_err(|e| {
+        let line = fence::error_line(info, body, &e);
+        Failure(e.param, e.to_string(), line)
+    })?;
     let request = &diagram.request;
     request
         .within_cost()
-        .map_err(|e| Failure("size", e.to_string()))?;
+        .map_err(|e| Failure::new("size", e.to_string()))?;
     let bytes = renderer().render(&request.position, &request.options, format)?;
     let (width, height) = match format {
         Format::Png => png_size(&bytes),

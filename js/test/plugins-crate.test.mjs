@@ -42,11 +42,17 @@ for (const format of ["svg", "png"]) {
     for (const name of names) {
       assert.ok(readFileSync(join(plugin, name)).equals(readFileSync(join(crateDir, "img", name))), name);
     }
-    // The crate writes ![alt](src) or, with a caption, <img src alt>: the same pairs in order.
-    const crateImages = [...out.matchAll(/!\[((?:\\.|[^\]])*)\]\(([^)]+)\)|<img src="([^"]+)" alt="([^"]*)">/g)].map((m) =>
-      m[2] ? [m[2], m[1].replace(/\\(.)/g, "$1")] : [m[3], m[4].replaceAll("&amp;", "&")],
-    );
-    const pluginImages = [...html.matchAll(/<img src="([^"]+)" alt="([^"]*)"/g)].map((m) => [m[1], m[2].replaceAll("&amp;", "&")]);
+    // The crate writes <img src alt width height>: the same images in order, the same size.
+    const images = (text) =>
+      [...text.matchAll(/<img src="([^"]+)" alt="([^"]*)" width="(\d+)" height="(\d+)"/g)].map((m) => [
+        m[1],
+        m[2].replaceAll("&amp;", "&"),
+        m[3],
+        m[4],
+      ]);
+    const crateImages = images(out);
+    const pluginImages = images(html);
+    assert.ok(crateImages.length > 0, out);
     assert.deepEqual(pluginImages, crateImages);
     // And remark's files mode links the same names.
     const remarkHtml = await remark(grammar, { mode: "files", dir: scratch(), link: "img", format });

@@ -43,21 +43,22 @@ test("other fences keep the rule that was there (a highlighter's, here)", () => 
   assert.match(html, /<pre class="hl-text">plain\n<\/pre>/);
 });
 
-test("a bad fence throws naming the file and the fence's line", () => {
+test("a bad fence throws naming the file and the line the fault stands on", () => {
   const document = "# Notes\n\n> quoted\n>\n> ```fen\n> size: 9000\n> ```\n";
   assert.throws(
     () => markdownIt(document, {}, { relativePath: "guide/notes.md", path: "/site/guide/notes.md" }),
     (error) => {
-      assert.equal(error.message, 'guide/notes.md:5: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
-      assert.equal(error.line, 5);
+      // The fence opens on line 5; `size: 9000` stands on line 6.
+      assert.equal(error.message, 'guide/notes.md:6: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
+      assert.equal(error.line, 6);
       assert.equal(error.file, "guide/notes.md");
       assert.equal(error.sentence, 'size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
       return true;
     },
   );
   // Eleventy's env names the page; without any name the line alone.
-  assert.throws(() => markdownIt("```fen\nsize: 1\n```\n", {}, { page: { inputPath: "./posts/a.md" } }), /^Error: \.\/posts\/a\.md:1: size "1"/);
-  assert.throws(() => markdownIt("\n```fen\nsize: 1\n```\n"), /^Error: line 2: size "1"/);
+  assert.throws(() => markdownIt("```fen\nsize: 1\n```\n", {}, { page: { inputPath: "./posts/a.md" } }), /^Error: \.\/posts\/a\.md:2: size "1"/);
+  assert.throws(() => markdownIt("\n```fen\nsize: 1\n```\n"), /^Error: line 3: size "1"/);
 });
 
 test("the line counts the front matter a tool cut off (VitePress, Eleventy)", () => {
@@ -65,7 +66,7 @@ test("the line counts the front matter a tool cut off (VitePress, Eleventy)", ()
   const path = join(dir, "page.md");
   const body = "# Page\n\n```fen\norientaton: black\n```\n";
   writeFileSync(path, `---\ntitle: Page\nlayout: doc\n---\n${body}`);
-  assert.throws(() => markdownIt(body, {}, { path, relativePath: "page.md" }), /^Error: page\.md:7: "orientaton" is not a fence option: did you mean orientation\?/);
+  assert.throws(() => markdownIt(body, {}, { path, relativePath: "page.md" }), /^Error: page\.md:8: "orientaton" is not a fence option: did you mean orientation\?/);
 });
 
 test("files, url and data modes give <img> elements with alt text and size", () => {

@@ -44,13 +44,14 @@ test("every diagram fence of the grammar becomes a figure with inline SVG", asyn
   assert.doesNotMatch(html, /language-(fen|chess|pgn)/i);
 });
 
-test("a bad fence fails the file at the fence's line and column, in the service's words", async () => {
+test("a bad fence fails the file at the line the fault stands on, in the service's words", async () => {
   const document = "# Notes\n\nText.\n\n- item\n\n  ```fen\n  start\n  size: 9000\n  ```\n";
   await assert.rejects(remark(document, {}, "notes/bad.md"), (error) => {
-    assert.equal(error.line, 7);
+    // The fence opens on line 7; its bad option stands on line 9.
+    assert.equal(error.line, 9);
     assert.equal(error.column, 3);
     assert.equal(error.file, "notes/bad.md");
-    assert.equal(String(error), 'notes/bad.md:7:3: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
+    assert.equal(String(error), 'notes/bad.md:9:3: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048');
     assert.match(error.message, /^size "9000" is not allowed: expected a whole number of pixels from 16 to 2048$/);
     assert.equal(error.source, "staunton");
     return true;
@@ -151,6 +152,7 @@ test("MDX: a fence becomes the figure with its SVG, rendered by React", async ()
   assert.match(html, /fill-opacity="/, "SVG attributes keep their SVG names");
   await assert.rejects(
     evaluate({ path: "post.mdx", value: "# Post\n\n```fen\nsize: 9000\n```\n" }, { ...runtime, remarkPlugins: [remarkStaunton] }),
-    /post\.mdx:3:1.*size "9000" is not allowed/,
+    // The fence opens on line 3; its bad option stands on line 4.
+    /post\.mdx:4:1.*size "9000" is not allowed/,
   );
 });

@@ -53,5 +53,5 @@ test("VitePress builds the site with each diagram an image file with alt text", 
 test("VitePress stops at a bad fence, naming the page, the line and the sentence", () => {
   const run = build(scratch(), { STAUNTON_SITE_BAD: "1" });
   assert.notEqual(run.status, 0);
-  assert.match(run.stderr + run.stdout, /bad\.md:7: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048/);
+  assert.match(run.stderr + run.stdout, /bad\.md:9: size "9000" is not allowed: expected a whole number of pixels from 16 to 2048/);
 });
