@@ -631,17 +631,13 @@ mod tests {
         let b = out["items"][0]["Chapter"]["sub_items"][0]["Chapter"]["content"]
             .as_str()
             .unwrap();
-        assert!(
-            a.starts_with("# X\n\n![") && a.contains("](diagrams/"),
-            "{a}"
-        );
-        assert!(b.contains("](../diagrams/"), "{b}");
+        assert!(a.starts_with("# X\n\n<img src=\"diagrams/"), "{a}");
+        assert!(b.contains("<img src=\"../diagrams/"), "{b}");
         let name = a
-            .split("](diagrams/")
+            .split("<img src=\"diagrams/")
             .nth(1)
-            .unwrap()
-            .trim_end()
-            .trim_end_matches(')');
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
         assert!(root.join("text/diagrams").join(name).is_file(), "{name}");
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -652,7 +648,8 @@ mod tests {
         let bad = "# X\n\n```fen\nnot a position\n```\n";
         let input = two_chapters(root, bad, json!({"mode": "inline"}));
         let error = preprocess(&input).unwrap_err().to_string();
-        assert!(error.starts_with("text/a.md:3: "), "{error}");
+        // The fence opens on line 3; the position stands on line 4.
+        assert!(error.starts_with("text/a.md:4: "), "{error}");
         assert!(!error.contains('\n'), "{error}");
         let input = two_chapters(root, bad, json!({"mode": "inline", "keep-going": true}));
         assert!(preprocess(&input).is_ok());
@@ -668,7 +665,7 @@ mod tests {
         let input = input.replacen("```fen\\nstart", "```fen\\nnot a position", 2);
         let input = input.replacen("```fen\\nnot a position", "```fen\\nstart", 1);
         let error = preprocess(&input).unwrap_err().to_string();
-        assert!(error.starts_with("text/sub/b.md:1: "), "{error}");
+        assert!(error.starts_with("text/sub/b.md:2: "), "{error}");
         assert!(
             !root.join("text/diagrams").exists(),
             "the first chapter's image is gone"
