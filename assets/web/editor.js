@@ -284,7 +284,9 @@
       q.set("fen", fenOf(pos, false));
     }
     if (dialect() !== "standard") q.set("dialect", dialect());
-    q.set("coordinates", "inside");
+    // The editor writes its own coordinates beside the board (drawCoordinates): inside
+    // the squares, rank 1's letters would sit under the pieces' bases.
+    q.set("coordinates", "none");
     // The whole board (no region), with the marks the grid does not show.
     if ($("board-shape") && $("board-shape").value.trim()) q.set("board", $("board-shape").value.trim());
     for (const name of ["orientation", "pieces", "theme", "arrows", "highlight", "squares", "marks", "dots", "legalMoves", "lastMove", "check", "annotations"]) {
@@ -349,6 +351,7 @@
         grid.appendChild(r);
       }
     }
+    drawCoordinates(grid.parentElement, flip);
     for (const cell of grid.querySelectorAll("[role=gridcell]")) {
       const i = Number(cell.dataset.index);
       cell.setAttribute("aria-label", `${squareName(pos, i)}, ${pieceName(pos.cells[i])}`);
@@ -369,6 +372,32 @@
       if (b.classList.contains("marker")) b.hidden = pos.files === 10 && !fairy;
       else if ("AaCc".includes(b.dataset.piece)) b.hidden = pos.files !== 10 || fairy;
     }
+  }
+
+  // The files' letters under the board and the ranks' numbers left of it, in the order
+  // the board shows them: outside the squares, so no piece hides them.
+  function drawCoordinates(wrap, flip) {
+    const strip = (name, labels) => {
+      let el = wrap.querySelector(`.coords.${name}`);
+      if (!el) {
+        el = document.createElement("div");
+        el.className = `coords ${name}`;
+        el.setAttribute("aria-hidden", "true");
+        wrap.appendChild(el);
+      }
+      if (el.dataset.labels === labels.join(" ")) return;
+      el.dataset.labels = labels.join(" ");
+      el.textContent = "";
+      for (const text of labels) {
+        const span = document.createElement("span");
+        span.textContent = text;
+        el.appendChild(span);
+      }
+    };
+    const files = [...FILES.slice(0, pos.files)];
+    const ranks = Array.from({ length: pos.ranks }, (_, k) => String(pos.ranks - k));
+    strip("files", flip ? files.reverse() : files);
+    strip("ranks", flip ? ranks.reverse() : ranks);
   }
 
   function cellAt(x, y) {

@@ -102,6 +102,20 @@ async function previewDiffers(page, query) {
 
 // Scroll the tools, the palette and the board into view (as a person would before dragging; the
 // page's other controls, used in between, may have scrolled them away).
+/** The editor's coordinates: the files' letters, the ranks' numbers, and "clear" when no
+ * label overlaps the board's squares (they stand outside it). */
+async function coordinates(page) {
+  return page.evaluate(() => {
+    const board = document.getElementById("board").getBoundingClientRect();
+    const spans = (name) => [...document.querySelectorAll(`.coords.${name} span`)];
+    const inside = (r) => r.right > board.left && r.left < board.right && r.bottom > board.top && r.top < board.bottom;
+    const all = [...spans("files"), ...spans("ranks")];
+    const clear = all.length > 0 && all.every((s) => !inside(s.getBoundingClientRect()) && s.getBoundingClientRect().width > 0);
+    const text = (name) => spans(name).map((s) => s.textContent).join("");
+    return `${text("files")} ${text("ranks")} ${clear ? "clear" : "overlapping"}`;
+  });
+}
+
 async function showEditor(page) {
   await page.locator("#tools").evaluate((el) => el.scrollIntoView({ block: "start" }));
 }
@@ -157,6 +171,10 @@ try {
   check(await page.getAttribute(square("f3"), "aria-label") === "f3, empty", "a cell is named by its square and what stands on it");
   check(await page.locator("#palette img").first().evaluate((img) => img.complete && img.naturalWidth > 0),
     "the palette shows the piece set's pieces");
+  check((await page.getAttribute("#board-img", "src") || "").includes("coordinates=none"),
+    "the board image has no coordinates in its squares");
+  check(await coordinates(page) === "abcdefgh 87654321 clear",
+    "the files' letters under the board and the ranks' numbers left of it, clear of the squares");
 
   // --- 1. by mouse ---------------------------------------------------------------------
   for (const [piece, sq] of PIECES) {
@@ -200,6 +218,7 @@ try {
     return a.left < b.left && a.top < b.top;
   });
   check(flipped, "the flipped grid has h1 at the top left");
+  check(await coordinates(page) === "hgfedcba 12345678 clear", "the flipped board's coordinates read h to a and 1 to 8");
   await page.screenshot({ path: join(shots, "editor-1200.png"), fullPage: false });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.waitForTimeout(400);   // the buttons' colour transitions
