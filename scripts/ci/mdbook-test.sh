@@ -203,7 +203,8 @@ check url url
 
 echo "== a bad fence stops the build with its chapter and line"
 chapter=src/openings/italian.md
-line=$(($(wc -l < integrations/mdbook/example-book/$chapter) + 2))
+# The bad fence opens two lines after the chapter's end; its position stands on the next.
+line=$(($(wc -l < integrations/mdbook/example-book/$chapter) + 3))
 add_bad_fence() {
   printf '\n```fen\nrnbqkbnr/pppppppp/8/8 w\n```\n' >> "$work/$1/$chapter"
 }
