@@ -5,12 +5,18 @@
 # it with Node and with Deno (from the npm registry, pinned), and `deno check` type-checks a
 # TypeScript file against the package's declarations.
 #
-#   scripts/ci/js-test.sh
+#   scripts/ci/js-test.sh [STAUNTON_BIN]
+#
+# With STAUNTON_BIN (the native release binary), the WebP files whose bytes differ between
+# the module and the native build (js/test/helpers.mjs, DIFFERENT) are decoded with
+# Debian's dwebp (package webp, installed when missing) and must have the same pixels.
 #
 # Needs node (18+), npm, cargo and rustup (the build adds the wasm32 target); the network
 # only for the npm registry and crates.io. The scratch folder is $STAUNTON_JS_SCRATCH
 # (default: a temporary folder).
 set -euo pipefail
+bin=""
+if [ -n "${1:-}" ]; then bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
 cd "$(dirname "$0")/../../js"
 
 echo "== js-test: npm ci, npm run build"
@@ -27,6 +33,32 @@ node --test "${api_tests[@]}"
 scratch=${STAUNTON_JS_SCRATCH:-${TMPDIR:-/tmp}/staunton-js-test}
 rm -rf "$scratch"
 mkdir -p "$scratch"
+
+if [ -n "$bin" ]; then
+  echo "== js-test: the WebP files that differ in bytes have the native files' pixels (dwebp)"
+  if ! command -v dwebp > /dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends webp > /dev/null
+  fi
+  webp="$scratch/webp"
+  mkdir -p "$webp"
+  node test/different-webp.mjs "$webp"
+  RUST_LOG=warn "$bin" serve --addr 127.0.0.1:18558 & serve_pid=$!
+  for _ in $(seq 100); do curl -fs http://127.0.0.1:18558/health -o /dev/null && break; sleep 0.05; done
+  for query in "$webp"/*.query; do
+    name=$(basename "$query" .query)
+    curl -fsS "http://127.0.0.1:18558/diagram.webp?$(cat "$query")" -o "$webp/$name.native.webp"
+    dwebp -quiet -pam "$webp/$name.webp" -o "$webp/$name.pam"
+    dwebp -quiet -pam "$webp/$name.native.webp" -o "$webp/$name.native.pam"
+    if cmp -s "$webp/$name.webp" "$webp/$name.native.webp"; then
+      echo "js-test: $name.webp is now the native file byte for byte: take it off DIFFERENT" >&2
+      kill "$serve_pid"; exit 1
+    fi
+    cmp "$webp/$name.pam" "$webp/$name.native.pam" || { kill "$serve_pid"; exit 1; }
+    echo "   $name.webp: other bytes, the same $(stat -c %s "$webp/$name.pam")-byte picture"
+  done
+  kill "$serve_pid"; wait "$serve_pid" || true
+fi
 echo "== js-test: npm pack, installed into $scratch"
 tarball=$(npm pack --silent --pack-destination "$scratch" | tail -1)
 echo "   $tarball: $(wc -c < "$scratch/$tarball") bytes"
