@@ -34,6 +34,19 @@ fn return_memory_promptly() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn return_memory_promptly() {}
 
+/// The static Linux binary's allocator (musl's own is slow under this load; see Cargo.toml).
+#[cfg(all(target_os = "linux", target_env = "musl"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's settings, as glibc's are set in return_memory_promptly: two arenas, and freed
+/// pages returned at once. Under a flood of new sizes the peak stays within the bounds of
+/// the book's Memory section (155 MiB at a 32 MiB cache; with jemalloc's defaults 239 MiB,
+/// with mimalloc 399–521 MiB), for about 10 % more CPU than glibc's (musl's own: 50 %).
+#[cfg(all(target_os = "linux", target_env = "musl"))]
+#[unsafe(export_name = "_rjem_malloc_conf")]
+pub static MALLOC_CONF: &[u8; 44] = b"narenas:2,dirty_decay_ms:0,muzzy_decay_ms:0\0";
+
 fn main() -> ExitCode {
     return_memory_promptly();
     let cli = staunton::cli::Cli::parse();

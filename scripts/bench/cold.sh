@@ -19,7 +19,10 @@
 # The cold and warm phases have no fixed target here: they print the ratio Staunton/baseline.
 # Bounded (every wrk and curl under timeout), loopback only; the servers are stopped and the
 # temporary files removed at the end or on error. Needs wrk and curl; honours
-# CARGO_TARGET_DIR. Usage: scripts/bench/cold.sh [SECONDS] [CACHE]   (defaults 20, 32MiB)
+# CARGO_TARGET_DIR; STAUNTON_BIN names another staunton to measure (the static binary of
+# scripts/dist.sh, say) against the same baseline; COLD_ADDR and COLD_BASE_ADDR move the two
+# servers off 127.0.0.1:18096 and :18082.
+# Usage: scripts/bench/cold.sh [SECONDS] [CACHE]   (defaults 20, 32MiB)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-20}
@@ -47,8 +50,8 @@ cache_bytes=$((cache_n * factor))
 
 cargo build --release --quiet --bin staunton --example resvg_server
 target=${CARGO_TARGET_DIR:-target}/release
-addr=127.0.0.1:18096
-base=127.0.0.1:18082
+addr=${COLD_ADDR:-127.0.0.1:18096}
+base=${COLD_BASE_ADDR:-127.0.0.1:18082}
 staunton_pid=""
 base_pid=""
 wrk_pid=""
@@ -58,7 +61,7 @@ tmp=$(mktemp -d)
 trap '[[ -n $wrk_pid ]] && pkill -P "$wrk_pid" 2>/dev/null; kill $staunton_pid $base_pid $wrk_pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 start_staunton() {
-  RUST_LOG=warn "$target/staunton" serve --addr "$addr" --cache-size "$cache" & staunton_pid=$!
+  RUST_LOG=warn "${STAUNTON_BIN:-$target/staunton}" serve --addr "$addr" --cache-size "$cache" & staunton_pid=$!
 }
 wait_for() { # url pid name: up to 10 s for a 200
   for _ in $(seq 100); do
