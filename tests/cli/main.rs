@@ -13,3 +13,4 @@ mod docs_flags;
 mod files;
 mod markdown_cli;
 mod stdout;
+mod version;
