@@ -10,7 +10,8 @@
 # $target/composer-wasm/staunton; target/release/staunton is the default build again at the
 # end when it was before. Run from anywhere:
 #
-#   scripts/ci/composer-wasm-test.sh
+#   scripts/ci/composer-wasm-test.sh              # builds the feature
+#   scripts/ci/composer-wasm-test.sh STAUNTON_BIN # a binary built with it (CI: dist.sh's)
 #
 # Environment: CHROMIUM (default /usr/bin/chromium; the test says when it cannot start it),
 # CARGO_TARGET_DIR, SHOTS.
@@ -30,14 +31,19 @@ else
   (cd js && npm ci --no-audit --no-fund --loglevel=error && npm run build)
 fi
 
-had_default=
-if [ -x "$target/release/staunton" ]; then had_default=1; fi
-echo "== cargo build --release --features composer-wasm"
-cargo build --release --quiet --features composer-wasm
-cp "$target/release/staunton" "$target/composer-wasm/staunton"
-if [ -n "$had_default" ]; then
-  # Back to the default build's binary (its compiled crate is still there: no rebuild).
-  cargo build --release --quiet
+if [ -n "${1:-}" ]; then
+  echo "== $1 (built with --features composer-wasm)"
+  cp "$1" "$target/composer-wasm/staunton"
+else
+  had_default=
+  if [ -x "$target/release/staunton" ]; then had_default=1; fi
+  echo "== cargo build --release --features composer-wasm"
+  cargo build --release --quiet --features composer-wasm
+  cp "$target/release/staunton" "$target/composer-wasm/staunton"
+  if [ -n "$had_default" ]; then
+    # Back to the default build's binary (its compiled crate is still there: no rebuild).
+    cargo build --release --quiet
+  fi
 fi
 
 if [ ! -d tests/browser/node_modules/playwright-core ]; then

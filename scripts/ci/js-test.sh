@@ -11,6 +11,9 @@
 # the module and the native build (js/test/helpers.mjs, DIFFERENT) are decoded with
 # Debian's dwebp (package webp, installed when missing) and must have the same pixels.
 #
+# With STAUNTON_NPM_TARBALL (CI: dist.sh's dist/staunton-V.tgz, whose wasm is js/dist's),
+# neither the wasm nor the tarball is made again: that tarball is the one tested.
+#
 # Needs node (18+), npm, cargo and rustup (the build adds the wasm32 target); the network
 # only for the npm registry and crates.io. The scratch folder is $STAUNTON_JS_SCRATCH
 # (default: a temporary folder).
@@ -19,9 +22,18 @@ bin=""
 if [ -n "${1:-}" ]; then bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
 cd "$(dirname "$0")/../../js"
 
-echo "== js-test: npm ci, npm run build"
-npm ci --no-audit --no-fund --loglevel=error
-npm run build
+tarball_given=""
+if [ -n "${STAUNTON_NPM_TARBALL:-}" ]; then
+  tarball_given="$(cd "$(dirname "$STAUNTON_NPM_TARBALL")" && pwd)/$(basename "$STAUNTON_NPM_TARBALL")"
+fi
+if [ -n "$tarball_given" ] && [ -s dist/staunton.wasm ]; then
+  echo "== js-test: npm ci (the wasm and the tarball are dist.sh's)"
+  npm ci --no-audit --no-fund --loglevel=error
+else
+  echo "== js-test: npm ci, npm run build"
+  npm ci --no-audit --no-fund --loglevel=error
+  npm run build
+fi
 
 echo "== js-test: node --test (the API; the plugins' tests are js-plugins-test.sh's)"
 api_tests=()
@@ -59,8 +71,14 @@ if [ -n "$bin" ]; then
   done
   kill "$serve_pid"; wait "$serve_pid" || true
 fi
-echo "== js-test: npm pack, installed into $scratch"
-tarball=$(npm pack --silent --pack-destination "$scratch" | tail -1)
+if [ -n "$tarball_given" ]; then
+  echo "== js-test: $(basename "$tarball_given"), installed into $scratch"
+  cp "$tarball_given" "$scratch/"
+  tarball=$(basename "$tarball_given")
+else
+  echo "== js-test: npm pack, installed into $scratch"
+  tarball=$(npm pack --silent --pack-destination "$scratch" | tail -1)
+fi
 echo "   $tarball: $(wc -c < "$scratch/$tarball") bytes"
 cp consumer/use.mjs consumer/types.ts "$scratch/"
 cd "$scratch"

@@ -7,6 +7,9 @@
 #   scripts/ci/python-test.sh                     # STAUNTON_BIN unset: CLI comparisons skipped
 #   STAUNTON_BIN=target/release/staunton scripts/ci/python-test.sh   # also bytes == the CLI's
 #
+# With STAUNTON_WHEEL (CI: the abi3 wheel scripts/dist.sh made from its sdist), that wheel
+# is installed instead of building ./python, and maturin is not needed.
+#
 # Needs python3 (3.9+; python3-venv is installed if venv is missing) and cargo; the network
 # only for PyPI and crates.io. The venv is $STAUNTON_PY_VENV (default: a temporary folder).
 set -euo pipefail
@@ -25,11 +28,17 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 
 echo "== python-test: test tools (pinned) into $venv"
-"${pip[@]}" install -q maturin==1.13.1 pytest==9.2.0 chess==1.11.2 \
+"${pip[@]}" install -q pytest==9.2.0 chess==1.11.2 \
   nbclient==0.11.0 ipykernel==7.4.0 nbformat==5.11.1 mypy==1.18.2
 
-echo "== python-test: pip install ./python (maturin builds the native module)"
-"${pip[@]}" install -q ./python
+if [[ -n ${STAUNTON_WHEEL:-} ]]; then
+  echo "== python-test: pip install $(basename "$STAUNTON_WHEEL") (built by scripts/dist.sh)"
+  "${pip[@]}" install -q --no-deps "$STAUNTON_WHEEL"
+else
+  echo "== python-test: pip install ./python (maturin builds the native module)"
+  "${pip[@]}" install -q maturin==1.13.1
+  "${pip[@]}" install -q ./python
+fi
 "$venv/bin/python" -c 'import staunton; print("staunton", staunton.__version__, staunton.png("start")[:4])'
 
 if [[ -n ${STAUNTON_BIN:-} ]]; then
