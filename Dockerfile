@@ -17,7 +17,8 @@ ARG VERSION=0.1.0
 FROM debian:bookworm-slim AS binary
 ARG VERSION
 ARG TARGETARCH
-COPY dist/ /dist/
+# The whole context, which .dockerignore cuts down to dist/'s tarballs (none: a clear error below).
+COPY . /context/
 RUN set -eu; \
     arch=${TARGETARCH:-$(dpkg --print-architecture)}; \
     case "$arch" in \
@@ -26,10 +27,10 @@ RUN set -eu; \
       *) echo "no static binary is built for $arch (only amd64 and arm64)" >&2; exit 1 ;; \
     esac; \
     name=staunton-$VERSION-$arch-unknown-linux-musl; \
-    if [ ! -f "/dist/$name.tar.gz" ]; then \
+    if [ ! -f "/context/dist/$name.tar.gz" ]; then \
       echo "dist/$name.tar.gz is missing: run scripts/dist.sh first" >&2; exit 1; \
     fi; \
-    tar -xzf "/dist/$name.tar.gz" -C /tmp; \
+    tar -xzf "/context/dist/$name.tar.gz" -C /tmp; \
     mkdir -p /out/usr/local/bin /out/usr/share/doc/staunton; \
     install -m 0755 "/tmp/$name/staunton" /out/usr/local/bin/staunton; \
     cp "/tmp/$name/README.md" "/tmp/$name/LICENSE-MIT" "/tmp/$name/LICENSE-APACHE" \
