@@ -66,6 +66,12 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The run ended with this exit status and said `needle` on stderr.
+fn assert_failed(out: &Output, code: i32, needle: &str) {
+    assert_eq!(out.status.code(), Some(code), "{out:?}");
+    assert!(text(&out.stderr).contains(needle), "{needle:?}: {out:?}");
+}
+
 #[test]
 fn a_running_service_is_healthy_by_url_by_addr_and_by_staunton_addr() {
     let addr = free_addr();
@@ -109,11 +115,7 @@ fn a_503_or_an_answer_that_is_not_http_is_exit_1() {
     );
     let addr = answer_once(b"SSH-2.0-OpenSSH_9.2\r\n");
     let out = health(&["--url", &addr], None);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert!(
-        text(&out.stderr).contains("not an HTTP answer: \"SSH-2.0-OpenSSH_9.2\""),
-        "{out:?}"
-    );
+    assert_failed(&out, 1, "not an HTTP answer: \"SSH-2.0-OpenSSH_9.2\"");
 }
 
 #[test]
@@ -123,16 +125,11 @@ fn a_listener_that_never_answers_is_exit_1_after_the_timeout() {
     // The connection is accepted by the kernel (the backlog) and never answered.
     let out = health(&["--url", &addr, "--timeout", "1"], None);
     drop(listener);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    assert!(
-        text(&out.stderr).contains("no answer within 1 s"),
-        "{out:?}"
-    );
+    assert_failed(&out, 1, "no answer within 1 s");
 }
 
 #[test]
 fn a_url_with_another_scheme_is_a_usage_error() {
     let out = health(&["--url", "https://127.0.0.1:1"], None);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(text(&out.stderr).contains("only http://"), "{out:?}");
+    assert_failed(&out, 2, "only http://");
 }
