@@ -40,6 +40,7 @@ fn serve(addr: &str) -> Child {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    stop(child);
     panic!("the service on {addr} never answered 200 on /health");
 }
 
