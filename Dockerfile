@@ -9,12 +9,14 @@
 #
 # The build context is the repository; .dockerignore lets in dist/'s static tarballs alone.
 # The helper stages use Debian only to unpack, to write /etc/passwd and to fetch Debian's
-# packages of the font and the piece sets; nothing of Debian itself reaches the image.
+# packages of the font and the piece sets; nothing of Debian itself reaches the image. They run
+# on the builder's own platform (nothing they make depends on it), so an arm64 image built on
+# x86_64 (docker buildx build --platform linux/arm64) needs no emulation.
 
 ARG VERSION=0.1.0
 
 # The static binary for the build's architecture, from dist/.
-FROM debian:bookworm-slim AS binary
+FROM --platform=$BUILDPLATFORM debian:bookworm-slim AS binary
 ARG VERSION
 ARG TARGETARCH
 # The whole context, which .dockerignore cuts down to dist/'s tarballs (none: a clear error below).
@@ -37,7 +39,7 @@ RUN set -eu; \
       /out/usr/share/doc/staunton/
 
 # Everything else the image holds: its users, the font, the optional piece sets, /tmp.
-FROM debian:bookworm-slim AS files
+FROM --platform=$BUILDPLATFORM debian:bookworm-slim AS files
 # Motoya L Cedar (Apache-2.0): kana and the 6,355 kanji of JIS X 0208 in 1.9 MB.
 ARG FONT_PACKAGE=fonts-motoya-l-cedar
 ARG FONT_FILE=usr/share/fonts/truetype/motoya-l-cedar/MTLc3m.ttf
