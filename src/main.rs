@@ -63,6 +63,10 @@ fn main() -> ExitCode {
     match staunton::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<staunton::cli::ImagesDiffer>() => ExitCode::from(1),
+        Err(e) if e.is::<staunton::cli::Unhealthy>() => {
+            eprintln!("staunton: unhealthy: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("staunton: {e:#}");
             ExitCode::from(2)

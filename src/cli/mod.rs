@@ -3,12 +3,14 @@
 //! file's format) is `shared.rs`.
 //!
 //! Each subcommand has a file beside its flags: `serve.rs`, `render.rs`, `sheet.rs`,
-//! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`) and `mdbook.rs`.
+//! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`), `mdbook.rs` and
+//! `health.rs`.
 //! Options go through the same `Request` validation as HTTP queries, so the command
 //! line and the service accept exactly the same values.
 
 mod article;
 mod compare;
+mod health;
 mod markdown;
 mod mdbook;
 mod render;
@@ -17,6 +19,7 @@ mod shared;
 mod sheet;
 
 pub use compare::ImagesDiffer;
+pub use health::Unhealthy;
 pub use serve::parse_bytes;
 pub use sheet::MAX_CLI_SHEET_DIAGRAMS;
 
@@ -81,10 +84,17 @@ enum Command {
     /// An mdBook preprocessor: the diagram fences of every chapter become images
     /// (`[preprocessor.staunton]` in book.toml).
     Mdbook(mdbook::MdbookArgs),
+    /// Ask a running service for /health (for container health checks: no curl needed):
+    /// exit status 0 on a 200, 1 with one sentence otherwise.
+    Health(health::HealthArgs),
 }
 
 /// Run the command line; the error is printed by `main` as one line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // A health check runs every few seconds: it reads no fonts.
+    if let Some(Command::Health(args)) = &cli.command {
+        return health::health(args);
+    }
     if let Some(dir) = &cli.fonts {
         let names = staunton_fonts(dir)?.join(", ");
         match cli.command {
@@ -102,6 +112,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Markdown(args)) => markdown::markdown(*args),
         Some(Command::Fence(args)) => markdown::fence(*args),
         Some(Command::Mdbook(args)) => mdbook::run(args),
+        Some(Command::Health(args)) => health::health(&args),
     }
 }
 
