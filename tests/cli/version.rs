@@ -73,6 +73,12 @@ fn every_artifact_has_the_crates_version() {
         pyproject.contains("dynamic = [\"version\"]"),
         "python/pyproject.toml must take its version from python/Cargo.toml (dynamic)"
     );
+    let docker = read("Dockerfile");
+    let arg = docker
+        .lines()
+        .find_map(|l| l.strip_prefix("ARG VERSION="))
+        .expect("the Dockerfile's `ARG VERSION=…` line (the image's label)");
+    found.push(("Dockerfile", arg.trim().to_string()));
     let wrong: Vec<_> = found.iter().filter(|(_, v)| v != version).collect();
     assert!(
         wrong.is_empty(),
