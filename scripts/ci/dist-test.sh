@@ -85,8 +85,10 @@ if [[ -n $native ]]; then
   while read -r name query; do
     [[ -z $name || $name == \#* ]] && continue
     for route in diagram diagram.svg diagram.webp diagram.pdf; do
-      curl -fsS "http://127.0.0.1:18571/$route?$query" -o "$scratch/a" || fail "$route?$query: static"
-      curl -fsS "http://127.0.0.1:18572/$route?$query" -o "$scratch/b" || fail "$route?$query: native"
+      # A case a format refuses (a transparent WebP, say) must be refused alike.
+      a=$(curl -gsS "http://127.0.0.1:18571/$route?$query" -o "$scratch/a" -w '%{http_code}')
+      b=$(curl -gsS "http://127.0.0.1:18572/$route?$query" -o "$scratch/b" -w '%{http_code}')
+      [[ $a == "$b" ]] || fail "$name ($route?$query): the static build answered $a, the native $b"
       cmp -s "$scratch/a" "$scratch/b" || fail "$name ($route?$query): the two builds' bytes differ"
       n=$((n + 1))
     done
