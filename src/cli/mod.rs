@@ -40,6 +40,11 @@ pub struct Cli {
     /// worksheets fall back on for characters DejaVu Sans lacks, e.g. a Japanese font.
     #[arg(long, global = true, env = "STAUNTON_FONTS", value_name = "DIR")]
     pub fonts: Option<PathBuf>,
+    /// Fall back on the fonts installed on this machine for characters neither DejaVu Sans
+    /// nor --fonts draws (their folders are read on the first such character).
+    #[arg(long, global = true, env = "STAUNTON_SYSTEM_FONTS", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
+    pub system_fonts: bool,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
@@ -91,6 +96,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             None | Some(Command::Serve(_)) => tracing::info!(fonts = names, "fonts added"),
             _ => tracing::debug!(fonts = names, "fonts added"),
         }
+    }
+    if cli.system_fonts {
+        crate::render::use_system_fonts(crate::render::system_font_dirs())?;
     }
     match cli.command {
         None => serve::serve(cli.serve),
