@@ -81,7 +81,8 @@ enum Command {
     /// everything else is left byte for byte.
     Markdown(Box<markdown::MarkdownArgs>),
     /// Render one fence (its info string in --info, its body on standard input) to a file
-    /// and print three lines: the file's path, the alt text, the caption (for filters).
+    /// and print four lines: the file's path, the alt text, the caption, and its width and
+    /// height in pixels (for filters).
     Fence(Box<markdown::FenceArgs>),
     /// An mdBook preprocessor: the diagram fences of every chapter become images
     /// (`[preprocessor.staunton]` in book.toml).

@@ -290,6 +290,11 @@ pub fn use_system_fonts(dirs: Vec<PathBuf>) -> Result<(), FallbackError> {
     SYSTEM_DIRS.set(dirs).map_err(|_| FallbackError::AlreadySet)
 }
 
+/// Whether free text falls back on the system's fonts ([`use_system_fonts`]).
+pub(crate) fn system_fonts_on() -> bool {
+    SYSTEM_DIRS.get().is_some()
+}
+
 /// The system's faces that can draw text, read on first use; none unless asked for.
 fn system_faces() -> &'static [SystemFace] {
     static FACES: OnceLock<Vec<SystemFace>> = OnceLock::new();
