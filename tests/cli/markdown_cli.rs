@@ -343,7 +343,13 @@ fn fence_prints_path_alt_caption_size_and_writes_the_render_commands_svg() {
     // The width and height count what is drawn under the board: a caption in the image.
     let out = run(
         &dir,
-        &["fence", "--info", "fen size=200 image_caption=Mate", "--images", "img"],
+        &[
+            "fence",
+            "--info",
+            "fen size=200 image_caption=Mate",
+            "--images",
+            "img",
+        ],
         b"start\n",
     );
     let text = stdout_of(&out);

@@ -6,12 +6,15 @@
 //! folders are read (on the first character that needs them), is `font.rs`. Nothing here
 //! runs unless the caller asks for the system's fonts (`render::use_system_fonts`).
 
-use crate::render::art::font_files::MAX_FONT_BYTES;
 use std::path::{Path, PathBuf};
 
 /// Most font files looked at, over every folder: a desktop with many fonts has a few
 /// thousand.
 pub const MAX_SYSTEM_FONT_FILES: usize = 10_000;
+
+/// Largest font file looked at: as large as `--fonts` reads (a CJK collection is about
+/// 20–27 MB).
+pub const MAX_FONT_BYTES: u64 = 64 << 20;
 
 /// How deep folders are walked below each font folder.
 const MAX_DEPTH: usize = 8;
@@ -226,7 +229,7 @@ mod tests {
         let expected: Vec<PathBuf> = ["a.OTF", "b/c/m.ttc", "z.ttf"].map(PathBuf::from).into();
         assert_eq!(names, expected);
         // None of them is a font: nothing is loaded, and nothing fails.
-        assert!(load(&[base.clone()]).is_empty());
+        assert!(load(std::slice::from_ref(&base)).is_empty());
         let _ = std::fs::remove_dir_all(&base);
     }
 }
