@@ -25,16 +25,13 @@ const JA_CAPTION: &str = "fen=r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1
 
 /// Whether this machine has the CJK font (a failure when it is required).
 fn has_cjk() -> bool {
-    if Path::new(NOTO).is_file() {
-        return true;
+    let found = Path::new(NOTO).is_file();
+    let required = std::env::var("STAUNTON_REQUIRE_CJK").as_deref() == Ok("1");
+    assert!(found || !required, "STAUNTON_REQUIRE_CJK=1 but no {NOTO}");
+    if !found {
+        eprintln!("skipped: no {NOTO} on this machine (apt-get install fonts-noto-cjk)");
     }
-    let required = std::env::var_os("STAUNTON_REQUIRE_CJK").is_some_and(|v| v == "1");
-    assert!(
-        !required,
-        "STAUNTON_REQUIRE_CJK=1 but no {NOTO} (apt-get install fonts-noto-cjk)"
-    );
-    eprintln!("skipped: no CJK font on this machine (apt-get install fonts-noto-cjk)");
-    false
+    found
 }
 
 /// Turn the system's fonts on in this process (once), over the machine's font folders.

@@ -2,9 +2,11 @@
 //! worksheet captions), both read from DejaVu fonts compiled into the binary and built by
 //! one outline builder ([`Outline`]).
 //!
-//! Owns glyph geometry only. Both backends draw the same outlines (SVG as `<path>`, raster
-//! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
-//! of the machine or the browser. Where labels go is `scene/`.
+//! Owns glyph geometry, and which face draws each character of free text: DejaVu, then
+//! the fonts added with `--fonts` (`font_files.rs`), then, when asked for, the machine's
+//! (`font_system.rs`). Both backends draw the same outlines (SVG as `<path>`, raster
+//! through tiny-skia), so labels look identical in PNG and SVG and never depend on the
+//! fonts of the machine or the browser. Where labels go is `scene/`.
 
 use crate::render::art::font_system;
 use crate::render::art::pathdata::{PathWriter, Segment, replay};

@@ -81,7 +81,8 @@ pub fn system_font_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-fn is_font(path: &Path) -> bool {
+/// Whether `path` is named as a font file (`.ttf`, `.otf`, `.ttc`, `.otc`).
+pub(crate) fn is_font(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     ["ttf", "otf", "ttc", "otc"]
         .iter()
