@@ -7,7 +7,9 @@ pgn become chess diagrams drawn by the `staunton` command line.
 Each fence's class and attributes are turned back into an info string
 (```{.fen size=300} -> "fen size=300") and handed with the body to
 `staunton fence --info INFO --images DIR --format F`, which writes the image (once per
-distinct request) and prints its path, the alt text and the caption.
+distinct request) and prints its path, the alt text, the caption and its width and
+height in pixels. HTML images carry that width and height (CSS pixels), so a page does
+not reflow as they load.
 
   HTML, EPUB, reveal.js…  SVG
   docx, odt, pptx          PNG at 300 dpi: 8 cm wide, or the fence's size in CSS pixels
@@ -153,7 +155,8 @@ local function request(el, format)
   return table.concat(words, " "), body, width
 end
 
--- Runs `staunton fence`; returns path, alt, caption, or stops pandoc with the sentence.
+-- Runs `staunton fence`; returns path, alt, caption and the image's width and height in
+-- pixels (nil from a staunton that prints three lines), or stops pandoc with the sentence.
 local function run_staunton(info, body, format)
   local args = { "fence", "--info", info, "--images", config.images, "--format", format }
   if config.within then
@@ -183,7 +186,8 @@ local function run_staunton(info, body, format)
   if not path then
     error("\nstaunton.lua: `" .. config.bin .. " fence` did not print path, alt and caption: " .. out, 0)
   end
-  return path, alt, caption
+  local w, h = out:match("^[^\n]*\n[^\n]*\n[^\n]*\n(%d+) (%d+)")
+  return path, alt, caption, tonumber(w), tonumber(h)
 end
 
 -- Text as pandoc inlines (words and spaces), for alt texts and captions.
@@ -200,20 +204,39 @@ local function html_escape(s)
   return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
 end
 
+local function is_html()
+  return FORMAT:match("html") ~= nil or FORMAT:match("epub") ~= nil or FORMAT == "revealjs"
+end
+
+-- An image's width and height in CSS pixels for HTML: the pixels staunton reports, or, for
+-- a PNG drawn at print size (300 dpi), that many pixels at 96 a inch. nil when unknown.
+local function css_size(el, format, w, h)
+  if not (w and h) then return nil end
+  if format ~= "png" then return w, h end
+  local css = fence_size(el) or DEFAULT_CM / CM_PER_INCH * CSS_DPI
+  return math.floor(css + 0.5), math.floor(css * h / w + 0.5)
+end
+
 local function diagram(el)
   if not KINDS[(el.classes[1] or ""):lower()] then return nil end
   local format = image_format()
   local info, body, width = request(el, format)
-  local path, alt, caption = run_staunton(info, body, format)
-  local attr = pandoc.Attr("", {}, width and { width = width } or {})
+  local path, alt, caption, w, h = run_staunton(info, body, format)
+  local attributes = width and { width = width } or {}
+  local cw, ch = css_size(el, format, w, h)
+  if is_html() and cw then
+    attributes = { width = tostring(cw), height = tostring(ch) }
+  end
+  local attr = pandoc.Attr("", {}, attributes)
   if caption == "" then
     return pandoc.Para({ pandoc.Image(inlines(alt), path, "", attr) })
   end
-  if FORMAT:match("html") or FORMAT:match("epub") or FORMAT == "revealjs" then
+  if is_html() then
     -- pandoc 2's figures take their alt text from the caption; keep the description.
+    local size = cw and string.format(' width="%d" height="%d"', cw, ch) or ""
     return pandoc.RawBlock("html", string.format(
-      '<figure class="staunton-diagram">\n<img src="%s" alt="%s" />\n<figcaption>%s</figcaption>\n</figure>',
-      html_escape(path), html_escape(alt), html_escape(caption)))
+      '<figure class="staunton-diagram">\n<img src="%s" alt="%s"%s />\n<figcaption>%s</figcaption>\n</figure>',
+      html_escape(path), html_escape(alt), size, html_escape(caption)))
   end
   if pandoc.Figure then
     -- pandoc 3: figures are blocks of their own (the "fig:" title means nothing there).

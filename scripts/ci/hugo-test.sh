@@ -3,8 +3,9 @@
 # port, builds integrations/hugo/example-site against it, then checks every <img> of the
 # generated page: the service answers its src with 200, the SVG is byte for byte the one
 # `staunton render` makes from the options the fence asked for (listed below, in the
-# order of the page), the alt text and captions are the expected ones, and image and alt
-# text are those `staunton markdown --url` gives for the same page. Also checks that a
+# order of the page), the alt text and captions are the expected ones, width and height
+# are the SVG's own, and image, alt text, width and height are those `staunton markdown
+# --url` gives for the same page. Also checks that a
 # fence the service refuses stops the build with the service's sentence, and that the
 # site still builds (plain alt texts, warnings) when no service answers.
 #
@@ -83,7 +84,7 @@ TSV
   fail "staunton markdown --url failed on the example page"
 
 python3 - "$page" "$work" "$bin" <<'PY'
-import html.parser, shlex, subprocess, sys, urllib.request
+import html.parser, re, shlex, subprocess, sys, urllib.request
 
 page, work, binary = sys.argv[1:4]
 
@@ -95,13 +96,21 @@ class Images(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "img":
-            self.images.append([a.get("src", ""), a.get("alt", ""), "-"])
+            size = f"{a.get('width', '')} {a.get('height', '')}".strip()
+            self.images.append([a.get("src", ""), a.get("alt", ""), "-", size])
         self.in_caption = tag == "figcaption"
     def handle_endtag(self, tag):
         self.in_caption = False
     def handle_data(self, data):
         if self.in_caption and self.images:
             self.images[-1][2] = data.strip()
+
+def svg_size(data):
+    """The width and height attributes of an SVG's root element, as "W H"."""
+    root = re.search(rb"<svg[^>]*>", data)
+    get = lambda name: re.search(rb'\s' + name + rb'="(\d+)"', root.group(0)) if root else None
+    w, h = get(b"width"), get(b"height")
+    return f"{int(w.group(1))} {int(h.group(1))}" if w and h else ""
 
 def render_args(spec):
     """`FEN --opt …` -> the argv of `staunton render` (the FEN is everything before --)."""
@@ -116,7 +125,7 @@ expected = [line.rstrip("\n").split("\t") for line in open(f"{work}/expected.tsv
 errors = []
 if len(parser.images) != len(expected):
     errors.append(f"{len(parser.images)} images on the page, expected {len(expected)}")
-for n, ((src, alt, caption), (spec, alt_start, want_caption)) in enumerate(zip(parser.images, expected), 1):
+for n, ((src, alt, caption, size), (spec, alt_start, want_caption)) in enumerate(zip(parser.images, expected), 1):
     try:
         with urllib.request.urlopen(src) as answer:
             status, got = answer.status, answer.read()
@@ -135,19 +144,24 @@ for n, ((src, alt, caption), (spec, alt_start, want_caption)) in enumerate(zip(p
         errors.append(f"image {n}: alt {alt!r} does not start with {alt_start!r}")
     if caption != want_caption:
         errors.append(f"image {n}: caption {caption!r}, expected {want_caption!r}")
-    print(f"hugo-test: image {n}: 200, {len(got)} bytes, same as `staunton render {spec}`")
+    # The <img> keeps its room while it loads: the SVG's own width and height.
+    if not size or size != svg_size(got):
+        errors.append(f"image {n}: width and height {size!r}, the SVG's are {svg_size(got)!r}")
+    print(f"hugo-test: image {n}: 200, {len(got)} bytes, {size}, same as `staunton render {spec}`")
 # The hooks and `staunton markdown --url` must agree on every fence.
 ours = Images()
 ours.feed(open(f"{work}/markdown.html", encoding="utf-8").read())
 if len(ours.images) != len(parser.images):
     errors.append(f"staunton markdown made {len(ours.images)} images, the hooks {len(parser.images)}")
-for n, ((src, alt, _), (msrc, malt, _)) in enumerate(zip(parser.images, ours.images), 1):
+for n, ((src, alt, _, size), (msrc, malt, _, msize)) in enumerate(zip(parser.images, ours.images), 1):
     if urllib.request.urlopen(src).read() != urllib.request.urlopen(msrc).read():
         errors.append(f"image {n}: the hook's {src} and staunton markdown's {msrc} differ")
     elif alt != malt:
         errors.append(f"image {n}: the hook's alt {alt!r}, staunton markdown's {malt!r}")
+    elif size != msize:
+        errors.append(f"image {n}: the hook's width and height {size!r}, staunton markdown's {msize!r}")
     else:
-        print(f"hugo-test: image {n}: the same image and alt text as `staunton markdown --url`")
+        print(f"hugo-test: image {n}: the same image, alt text, width and height as `staunton markdown --url`")
 for e in errors:
     print(f"hugo-test: FAIL: {e}", file=sys.stderr)
 sys.exit(1 if errors else 0)

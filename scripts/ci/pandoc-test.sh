@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the pandoc filter integrations/pandoc/staunton.lua on integrations/pandoc/example.md:
 #  - HTML: one <img> per diagram fence, its file the SVG that `staunton fence` makes for
-#    the same fence, its alt text (and caption) the ones `staunton fence` prints;
+#    the same fence, its alt text (and caption) the ones `staunton fence` prints, and its
+#    width and height those `staunton fence` prints, which are the SVG's own;
 #  - DOCX: the PNGs inside the archive have the pixels of `staunton fence --format png`
 #    at print size (8 cm at 300 dpi, or size/96 inch for a fence with a size), and Word
 #    is told to show them at that width;
@@ -62,7 +63,7 @@ bodies=(
 css=(0 0 0 240 0)
 
 # expected FORMAT: runs `staunton fence` for every fence into $work/expect-FORMAT and
-# writes its three lines per fence, tab-separated, to $work/expect-FORMAT.tsv.
+# writes its four lines per fence, tab-separated, to $work/expect-FORMAT.tsv.
 expected() {
   local format=$1 dir="$work/expect-$1" i info body px extra
   mkdir -p "$dir"
@@ -105,11 +106,11 @@ work, binary = sys.argv[1:3]
 errors = []
 
 def expected(fmt):
-    """The three lines `staunton fence` printed per fence: path, alt, caption."""
+    """The four lines `staunton fence` printed per fence: path, alt, caption, "W H"."""
     rows = []
     for line in open(f"{work}/expect-{fmt}.tsv", encoding="utf-8"):
-        path, alt, caption = (line.rstrip("\n").split("\t") + ["", ""])[:3]
-        rows.append((f"{work}/{path}", alt, caption))
+        path, alt, caption, size = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
+        rows.append((f"{work}/{path}", alt, caption, size))
     return rows
 
 def same_count(what, got, want):
@@ -124,7 +125,8 @@ class Images(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "img":
-            self.images.append([a.get("src", ""), a.get("alt", ""), ""])
+            size = f"{a.get('width', '')} {a.get('height', '')}".strip()
+            self.images.append([a.get("src", ""), a.get("alt", ""), "", size])
         self.in_caption = tag == "figcaption"
     def handle_endtag(self, tag):
         self.in_caption = False
@@ -132,24 +134,36 @@ class Images(html.parser.HTMLParser):
         if self.in_caption and self.images:
             self.images[-1][2] += data
 
+def svg_size(data):
+    """The width and height attributes of an SVG's root element, as "W H"."""
+    root = re.search(rb"<svg[^>]*>", data)
+    get = lambda name: re.search(rb'\s' + name + rb'="(\d+)"', root.group(0)) if root else None
+    w, h = get(b"width"), get(b"height")
+    return f"{int(w.group(1))} {int(h.group(1))}" if w and h else ""
+
 def check_html():
     parser = Images()
     page = open(f"{work}/html/out.html", encoding="utf-8").read()
     parser.feed(page)
     want = expected("svg")
     same_count("HTML", parser.images, want)
-    for n, ((src, alt, caption), (path, walt, wcaption)) in enumerate(zip(parser.images, want), 1):
+    for n, ((src, alt, caption, size), (path, walt, wcaption, wsize)) in enumerate(zip(parser.images, want), 1):
         data = open(f"{work}/html/{src}", "rb").read() if os.path.exists(f"{work}/html/{src}") else b""
         if os.path.basename(src) != os.path.basename(path) or data != open(path, "rb").read():
             errors.append(f"HTML image {n}: {src} is not {os.path.basename(path)}")
         elif not data.startswith(b"<svg"):
             errors.append(f"HTML image {n}: {src} is not an SVG")
+        # The <img> keeps its room while it loads: the size staunton printed, the SVG's own.
+        if not size or size != wsize or size != svg_size(data):
+            errors.append(f"HTML image {n}: width and height {size!r}, staunton fence printed "
+                          f"{wsize!r}, the SVG is {svg_size(data)!r}")
         # pandoc writes text as words and single spaces.
         if alt.split() != walt.split() or caption.split() != wcaption.split():
             errors.append(f"HTML image {n}: alt {alt!r} / caption {caption!r}, expected {walt!r} / {wcaption!r}")
     if "not a diagram" not in page:
         errors.append("HTML: the python code block is gone")
-    print(f"pandoc-test: HTML: {len(parser.images)} SVG images, as `staunton fence` makes them, with their alt texts")
+    print(f"pandoc-test: HTML: {len(parser.images)} SVG images, as `staunton fence` makes them, with their "
+          f"alt texts, widths and heights ({', '.join(i[3] for i in parser.images)})")
 
 def png_width(data):
     return struct.unpack(">I", data[16:20])[0]
@@ -166,7 +180,7 @@ def check_docx():
     same_count("DOCX", embeds, want)
     # 8 cm, and 240 CSS px = 2.5 inch, in EMU (914400 a inch).
     want_cx = [2880000, 2880000, 2880000, 2286000, 2880000]
-    for n, (rid, (path, alt, caption)) in enumerate(zip(embeds, want), 1):
+    for n, (rid, (path, alt, caption, _size)) in enumerate(zip(embeds, want), 1):
         data = docx.read("word/" + targets[rid])
         actual = f"{work}/docx-{n}.png"
         open(actual, "wb").write(data)
@@ -184,7 +198,7 @@ def check_latex():
     files = re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]*)\}", tex)
     want = expected("pdf")
     same_count("LaTeX", files, want)
-    for n, (name, (path, _alt, _caption)) in enumerate(zip(files, want), 1):
+    for n, (name, (path, _alt, _caption, _size)) in enumerate(zip(files, want), 1):
         full = f"{work}/latex/{name}"
         data = open(full, "rb").read() if os.path.exists(full) else b""
         if not data.startswith(b"%PDF"):

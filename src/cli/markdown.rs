@@ -278,6 +278,15 @@ pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
     crate::safe_write::write_new(&path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
     let caption = diagram.caption.as_deref().unwrap_or("");
-    println!("{}\n{}\n{caption}", path.display(), diagram.alt);
+    // A fourth line, after the three older filters read: the image's width and height in
+    // pixels (points for PDF), for `<img width height>`.
+    let scene = renderer.layout(&r.position, &r.options);
+    println!(
+        "{}\n{}\n{caption}\n{} {}",
+        path.display(),
+        diagram.alt,
+        scene.width,
+        scene.height
+    );
     Ok(())
 }

@@ -43,6 +43,11 @@ pub struct Cli {
     /// worksheets fall back on for characters DejaVu Sans lacks, e.g. a Japanese font.
     #[arg(long, global = true, env = "STAUNTON_FONTS", value_name = "DIR")]
     pub fonts: Option<PathBuf>,
+    /// Fall back on the fonts installed on this machine for characters neither DejaVu Sans
+    /// nor --fonts draws (their folders are read on the first such character).
+    #[arg(long, global = true, env = "STAUNTON_SYSTEM_FONTS", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
+    pub system_fonts: bool,
     #[command(subcommand)]
     command: Option<Command>,
     /// With no subcommand, `staunton` serves.
@@ -79,7 +84,8 @@ enum Command {
     /// everything else is left byte for byte.
     Markdown(Box<markdown::MarkdownArgs>),
     /// Render one fence (its info string in --info, its body on standard input) to a file
-    /// and print three lines: the file's path, the alt text, the caption (for filters).
+    /// and print four lines: the file's path, the alt text, the caption, and its width and
+    /// height in pixels (for filters).
     Fence(Box<markdown::FenceArgs>),
     /// An mdBook preprocessor: the diagram fences of every chapter become images
     /// (`[preprocessor.staunton]` in book.toml).
@@ -101,6 +107,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             None | Some(Command::Serve(_)) => tracing::info!(fonts = names, "fonts added"),
             _ => tracing::debug!(fonts = names, "fonts added"),
         }
+    }
+    if cli.system_fonts {
+        crate::render::use_system_fonts(crate::render::system_font_dirs())?;
     }
     match cli.command {
         None => serve::serve(cli.serve),

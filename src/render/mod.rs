@@ -8,7 +8,7 @@
 //!  spec/      what is wanted: options, theme, frame (an animation's), cost (the price,
 //!             known from them before anything is drawn)
 //!  art/       what is drawn with: pieces (drawn, vetted, loaded), font, font_files,
-//!             pdf_font, pathdata
+//!             font_system, pdf_font, pathdata
 //!  scene/     the diagram laid out in pixels: parts (the data), grid, region, marks,
 //!             markers, labels, figure, caption; mod.rs builds it
 //!  paint/     the scene drawn: svg (text), or compose (the pixels of a PNG): indexed
@@ -38,8 +38,12 @@ pub use spec::{options, theme};
 pub use crate::cache::Usage as CacheUsage;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use art::font::FallbackError;
+/// The system's installed fonts, after DejaVu and `--fonts DIR`; off unless asked for.
+pub use art::font::use_system_fonts;
 #[doc(no_inline)]
 pub use art::font_files::{FontError, add_fonts};
+#[doc(no_inline)]
+pub use art::font_system::system_font_dirs;
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
 pub use spec::cost::CostError;
 

@@ -71,8 +71,12 @@ impl KeyWriter {
         self
     }
 
-    /// The key.
+    /// The key; when a character of it is drawn only by a system font (see
+    /// `render::use_system_fonts`), a last field names which faces drew it.
     pub fn finish(&mut self) -> String {
+        if let Some(faces) = crate::render::art::font::system_fonts_used(&self.key) {
+            self.field(format_args!("system fonts {faces:016x}"));
+        }
         std::mem::take(&mut self.key)
     }
 }

@@ -304,7 +304,7 @@ fn png_images_and_refused_formats() {
 }
 
 #[test]
-fn fence_prints_path_alt_caption_and_writes_the_render_commands_svg() {
+fn fence_prints_path_alt_caption_size_and_writes_the_render_commands_svg() {
     let dir = scratch("fence");
     let out = run(
         &dir,
@@ -313,12 +313,13 @@ fn fence_prints_path_alt_caption_and_writes_the_render_commands_svg() {
     );
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.split_terminator('\n').collect();
-    assert_eq!(lines.len(), 3, "path, alt, caption: {text:?}");
+    assert_eq!(lines.len(), 4, "path, alt, caption, size: {text:?}");
     assert!(text.ends_with('\n'));
     let (path, alt, caption) = (lines[0], lines[1], lines[2]);
     assert!(path.starts_with("img/") && path.ends_with(".svg"), "{path}");
     assert!(alt.contains("King e1"), "{alt}");
     assert_eq!(caption, "");
+    assert_eq!(lines[3], "200 200", "width and height in pixels");
 
     let rendered = staunton(&dir)
         .args(["render", "start", "--size", "200", "-o", "x.svg"])
@@ -339,6 +340,23 @@ fn fence_prints_path_alt_caption_and_writes_the_render_commands_svg() {
     );
     let text = stdout_of(&out);
     assert_eq!(text.lines().nth(2), Some("The opening position"), "{text}");
+    // The width and height count what is drawn under the board: a caption in the image.
+    let out = run(
+        &dir,
+        &[
+            "fence",
+            "--info",
+            "fen size=200 image_caption=Mate",
+            "--images",
+            "img",
+        ],
+        b"start\n",
+    );
+    let text = stdout_of(&out);
+    let size = text.lines().nth(3).expect("a fourth line");
+    let (w, h) = size.split_once(' ').expect("width height");
+    let (w, h): (u32, u32) = (w.parse().expect("w"), h.parse().expect("h"));
+    assert!(w == 200 && h > 200, "{size}");
 }
 
 #[test]

@@ -218,9 +218,11 @@ fn the_command_line_draws_japanese_with_fonts_and_refuses_it_without() {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_staunton"));
         cmd.args(["render", "start", "--caption", "白番", "-o"])
             .arg(&out);
-        if let Some(dir) = fonts {
-            cmd.arg("--fonts").arg(dir);
-        }
+        match fonts {
+            Some(dir) => cmd.arg("--fonts").arg(dir),
+            // Without the system's fonts too (tests/system_fonts tests them).
+            None => cmd.arg("--system-fonts=false"),
+        };
         cmd.env_remove("STAUNTON_FONTS").output().expect("runs")
     };
     let with = run(Some(&dir));

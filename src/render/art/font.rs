@@ -2,13 +2,18 @@
 //! worksheet captions), both read from DejaVu fonts compiled into the binary and built by
 //! one outline builder ([`Outline`]).
 //!
-//! Owns glyph geometry only. Both backends draw the same outlines (SVG as `<path>`, raster
-//! through tiny-skia), so labels look identical in PNG and SVG and never depend on the fonts
-//! of the machine or the browser. Where labels go is `scene/`.
+//! Owns glyph geometry, and which face draws each character of free text: DejaVu, then
+//! the fonts added with `--fonts` (`font_files.rs`), then, when asked for, the machine's
+//! (`font_system.rs`). Both backends draw the same outlines (SVG as `<path>`, raster
+//! through tiny-skia), so labels look identical in PNG and SVG and never depend on the
+//! fonts of the machine or the browser. Where labels go is `scene/`.
 
+use crate::render::art::font_system;
 use crate::render::art::pathdata::{PathWriter, Segment, replay};
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, PixmapMut, Transform};
 
 /// Glyph outlines are snapped to a grid of this many font units (1/512 em for DejaVu): far
@@ -254,6 +259,109 @@ fn fallbacks() -> &'static [TextFace] {
     FALLBACKS.get().map_or(&[], Vec::as_slice)
 }
 
+/// The folders of the system's fonts, once the caller asked for them ([`use_system_fonts`]).
+static SYSTEM_DIRS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
+/// An installed face ([`font_system`]): its character map, weight and identity, and the
+/// face itself, read from its file when a character is first drawn in it.
+struct SystemFace {
+    font: font_system::SystemFont,
+    text: OnceLock<Option<TextFace>>,
+}
+
+impl SystemFace {
+    /// The face, read on first use; `None` if its file can no longer be read.
+    fn text(&'static self) -> Option<&'static TextFace> {
+        let read = || {
+            let face = ttf_parser::Face::parse(self.font.read()?, 0).ok()?;
+            let units_per_em = f32::from(face.units_per_em());
+            let bold = self.font.weight >= 600;
+            Some(TextFace { face, units_per_em, bold })
+        };
+        self.text.get_or_init(read).as_ref()
+    }
+}
+
+/// Let free text fall back on the fonts installed on this machine (in `dirs`, usually
+/// [`font_system::system_font_dirs`]) for characters neither DejaVu nor the added fonts
+/// draw. The folders are read on the first such character, not here: each face's
+/// character map, and a whole file only once a character is drawn in it. Off unless asked for (a library does not read the file system behind its
+/// caller's back); the command line and the service ask, unless `--system-fonts=false`.
+/// Once per process, before the first render.
+pub fn use_system_fonts(dirs: Vec<PathBuf>) -> Result<(), FallbackError> {
+    SYSTEM_DIRS.set(dirs).map_err(|_| FallbackError::AlreadySet)
+}
+
+/// Whether free text falls back on the system's fonts ([`use_system_fonts`]).
+pub(crate) fn system_fonts_on() -> bool {
+    SYSTEM_DIRS.get().is_some()
+}
+
+/// The system's faces that can draw text, read on first use; none unless asked for.
+fn system_faces() -> &'static [SystemFace] {
+    static FACES: OnceLock<Vec<SystemFace>> = OnceLock::new();
+    let Some(dirs) = SYSTEM_DIRS.get() else { return &[] };
+    FACES.get_or_init(|| {
+        let faces = font_system::load(dirs).into_iter();
+        faces.map(|font| SystemFace { font, text: OnceLock::new() }).collect()
+    })
+}
+
+/// Most characters whose system face is remembered.
+const MAX_REMEMBERED: usize = 1 << 16;
+
+/// The system face that draws `c` in `bold` or book text: of the faces that have it, the
+/// nearest in weight (700 or 400), then the first in [`font_system::system_font_dirs`]'
+/// order. The same on every call, remembered per character.
+fn system_face(c: char, bold: bool) -> Option<&'static SystemFace> {
+    type Memo = Mutex<HashMap<(char, bool), Option<usize>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    let faces = system_faces();
+    if faces.is_empty() {
+        return None;
+    }
+    let memo = MEMO.get_or_init(Memo::default);
+    let lock = || memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&found) = lock().get(&(c, bold)) {
+        return found.map(|i| &faces[i]);
+    }
+    let target: u16 = if bold { 700 } else { 400 };
+    let found = (faces.iter().enumerate())
+        .filter(|(_, f)| f.font.has(c))
+        .min_by_key(|(i, f)| (f.font.weight.abs_diff(target), *i))
+        .map(|(i, _)| i);
+    let mut memo = lock();
+    if memo.len() < MAX_REMEMBERED {
+        memo.insert((c, bold), found);
+    }
+    found.map(|i| &faces[i])
+}
+
+/// Which system faces `text`'s characters are drawn in, as one number (`None` when
+/// DejaVu and the added fonts draw them all, or the system's fonts are not used): cache
+/// keys carry it, so an image is never served after the faces that drew it changed, and
+/// two machines with other fonts do not share keys for other pixels. Both weights count.
+pub(crate) fn system_fonts_used(text: &str) -> Option<u64> {
+    SYSTEM_DIRS.get()?;
+    if text.is_ascii() {
+        return None;
+    }
+    let faces = [TextFace::builtin(false)?, TextFace::builtin(true)?];
+    let mut ids: Vec<u64> = Vec::new();
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        for face in faces {
+            let drawn = face.face.glyph_index(c).is_some()
+                || fallbacks().iter().any(|f| f.face.glyph_index(c).is_some());
+            if !drawn && let Some(f) = system_face(c, face.bold) {
+                ids.push(f.font.id);
+            }
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    (!ids.is_empty()).then(|| crate::hash::fnv1a(ids.iter().flat_map(|id| id.to_le_bytes())))
+}
+
 impl std::fmt::Debug for TextFace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TextFace").finish_non_exhaustive()
@@ -436,15 +544,16 @@ impl TextFace {
         .as_ref()
     }
 
-    /// Whether the face, or a font added to fall back on, draws `c` (rather than a `?` in
+    /// Whether the face, a font added to fall back on, or a system font, draws `c` (rather than a `?` in
     /// its place).
     pub fn has_glyph(&self, c: char) -> bool {
         self.face.glyph_index(c).is_some()
             || fallbacks().iter().any(|f| f.face.glyph_index(c).is_some())
+            || system_face(c, self.bold).is_some()
     }
 
     /// The face that draws `c` and its glyph: this face, else an added one (of this
-    /// weight first), else this face's `?`.
+    /// weight first), else a system one ([`system_face`]), else this face's `?`.
     fn glyph(&self, c: char) -> Option<(&TextFace, ttf_parser::GlyphId)> {
         if let Some(g) = self.face.glyph_index(c) {
             return Some((self, g));
@@ -454,6 +563,10 @@ impl TextFace {
         let other = added.iter().filter(|f| f.bold != self.bold);
         same.chain(other)
             .find_map(|f| Some((f, f.face.glyph_index(c)?)))
+            .or_else(|| {
+                let f = system_face(c, self.bold)?.text()?;
+                Some((f, f.face.glyph_index(c)?))
+            })
             .or_else(|| Some((self, self.face.glyph_index('?')?)))
     }
 

@@ -3,10 +3,12 @@
 //! the built-in DejaVu Sans lacks, such as Japanese.
 //!
 //! Owns reading the folder only; how text picks a face is `font.rs`. The fonts are the
-//! operator's choice, like piece sets: none is compiled in, so an image never depends on
-//! what happens to be installed on a machine.
+//! operator's choice, like piece sets: none is compiled in. They come before the fonts
+//! installed on the machine (`font_system.rs`), which only the characters neither DejaVu
+//! nor these draw reach.
 
 use crate::render::art::font::{FallbackError, add_fallback_faces};
+use crate::render::art::font_system::is_font;
 use std::path::{Path, PathBuf};
 
 /// Most font files a folder may hold: a few scripts' regular and bold faces.
@@ -48,13 +50,6 @@ pub enum FontError {
     /// A file is not a font, or fonts were added before.
     #[error(transparent)]
     Face(#[from] FallbackError),
-}
-
-fn is_font(path: &Path) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    ["ttf", "otf", "ttc", "otc"]
-        .iter()
-        .any(|f| ext.eq_ignore_ascii_case(f))
 }
 
 /// Add every font file of `dir` (`.ttf`, `.otf`, and the first face of a `.ttc` or

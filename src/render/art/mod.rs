@@ -1,7 +1,7 @@
 //! The artwork and the letters, made once and drawn by every diagram: the [`pieces`] (the
 //! built-in sets, sets loaded from a folder and the vetting of their untrusted SVG), the
 //! fonts (`font`: the built-in label font and the text faces, [`font_files`]: faces added
-//! from a folder), the subset fonts a PDF embeds (`pdf_font`) and the SVG path data both
+//! from a folder, [`font_system`]: the machine's installed faces), the subset fonts a PDF embeds (`pdf_font`) and the SVG path data both
 //! pieces and glyphs are written in (`pathdata`).
 //!
 //! Reads `ground` (vetting a loaded set converts a trial piece to PDF with `ground::pdf`,
@@ -9,5 +9,6 @@
 //! after it.
 
 pub mod font_files;
+pub mod font_system;
 pub mod pieces;
 internal_mod!(font, pathdata, pdf_font);

@@ -43,8 +43,18 @@ pub fn missing_glyph(text: &str) -> Option<char> {
 
 /// Why `c` cannot be drawn, for an error sentence: "(後, U+5F8C): …".
 pub fn no_glyph_reason(c: char) -> String {
+    let (system, fix) = match crate::render::art::font::system_fonts_on() {
+        true => (
+            ", then in the fonts installed on the machine",
+            "install a font for that script (Debian's fonts-noto-cjk for Japanese, Chinese and Korean) or add a folder of fonts with --fonts DIR",
+        ),
+        false => (
+            " (the fonts installed on the machine are not used: --system-fonts=false, or a library that did not ask for them)",
+            "add a folder of fonts with --fonts DIR, or use the system's fonts (--system-fonts=true)",
+        ),
+    };
     format!(
-        "({c}, U+{:04X}): text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, and in the fonts the service was started with (--fonts DIR), none of which has it; a folder with a Japanese or Chinese font draws those scripts",
+        "({c}, U+{:04X}): text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, then in the fonts added with --fonts DIR{system}, none of which has it; {fix}",
         u32::from(c)
     )
 }
