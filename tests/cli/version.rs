@@ -102,8 +102,7 @@ fn the_binary_and_the_changelog_name_it() {
     let changelog = read("CHANGELOG.md");
     let newest = changelog
         .lines()
-        .filter(|l| l.starts_with("## [") && !l.starts_with("## [Unreleased]"))
-        .next()
+        .find(|l| l.starts_with("## [") && !l.starts_with("## [Unreleased]"))
         .expect("CHANGELOG.md: a release section, \"## [X.Y.Z] - date\"");
     let date = newest
         .strip_prefix(&format!("## [{version}] - "))
