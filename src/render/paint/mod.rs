@@ -7,4 +7,5 @@
 //! Reads `spec`, `art` and `scene`; nothing here encodes a file.
 
 internal_mod!(compose, indexed, palette, raster, svg);
+mod svg_portable;
 pub mod text_board;

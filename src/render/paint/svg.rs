@@ -1,8 +1,10 @@
 //! The SVG backend: writes a [`Scene`] as one self-contained SVG document.
 //!
-//! Owns SVG text only. Pieces are written once each as a `<symbol>` and placed with
-//! `<use>`; labels are glyph outlines (`<path>`), so the document needs no fonts and no
-//! external files. Every value written comes from the scene (numbers, `#rrggbb` colours,
+//! Owns SVG text only. In the compact form (the default) pieces are written once each as a
+//! `<symbol>` and placed with `<use>`; in the portable form `svg_portable.rs` writes each
+//! where it stands. Labels are glyph outlines (`<path>`), so the document needs no fonts and
+//! no external files, and renderers that draw no `<text>` (NanoSVG) draw them. The root is
+//! `role="img"`, named by its `<title>` for screen readers. Every value written comes from the scene (numbers, `#rrggbb` colours,
 //! usvg-normalised piece bodies): no user text reaches the output.
 
 use crate::chess::piece::Piece;
@@ -12,6 +14,7 @@ use crate::render::art::font::{GLYPH_GRID, LabelFont};
 use crate::render::art::pathdata::PathWriter;
 use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
+use crate::render::spec::options::SvgForm;
 use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
@@ -34,7 +37,7 @@ pub fn write_titled(
     font: &LabelFont,
     title: Option<&str>,
 ) -> String {
-    write_with(scene, set, font, title, &Uncached)
+    write_with(scene, set, font, title, &Uncached, SvgForm::Compact)
 }
 
 /// Parts of a document that many diagrams share, kept between them: the piece symbols of
@@ -64,19 +67,40 @@ impl Fragments for crate::cache::ByteCache<Vec<u8>, Arc<str>> {
     }
 }
 
-/// The scene as an SVG document titled `title`, taking the shared parts from `parts`: the same document, byte for byte.
+/// The scene as an SVG document titled `title` in `form`, taking the shared parts from
+/// `parts`: the same document, byte for byte.
 pub fn write_with(
     scene: &Scene,
     set: &PieceSet,
     font: &LabelFont,
     title: Option<&str>,
     parts: &dyn Fragments,
+    form: SvgForm,
 ) -> String {
     let mut out = String::new();
+    let doc = Document {
+        scene,
+        set,
+        font,
+        title,
+        form,
+    };
     // Writing into a String cannot fail; the results are ignored for that reason.
-    let _ = write_into(&mut out, scene, set, font, title, parts);
+    let _ = write_into(&mut out, &doc, parts);
     out
 }
+
+/// What one document is written from.
+struct Document<'a> {
+    scene: &'a Scene,
+    set: &'a PieceSet,
+    font: &'a LabelFont,
+    title: Option<&'a str>,
+    form: SvgForm,
+}
+
+/// The id of the `<title>`, which the root's `aria-labelledby` names.
+const TITLE_ID: &str = "title";
 
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
 type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
@@ -86,6 +110,12 @@ type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 /// `prefix` (a style sheet inside inline SVG applies to the whole page), and the root
 /// labelled `label` for screen readers.
 pub fn scoped(svg: &str, prefix: &str, label: &str) -> String {
+    // The page's label replaces the document's own role and name.
+    let svg = svg.replacen(r#" role="img""#, "", 1).replacen(
+        &format!(r#" aria-labelledby="{TITLE_ID}""#),
+        "",
+        1,
+    );
     let body = svg
         .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
         .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
@@ -110,7 +140,11 @@ pub fn nested(svg: &str, prefix: &str, x: u32, y: u32) -> String {
     let body = svg
         .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
         .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
-        .replace("url(#", &format!("url(#{prefix}"));
+        .replace("url(#", &format!("url(#{prefix}"))
+        .replace(
+            r#" aria-labelledby=""#,
+            &format!(r#" aria-labelledby="{prefix}"#),
+        );
     match body.strip_prefix("<svg ") {
         Some(rest) => format!(r#"<svg x="{x}" y="{y}" {rest}"#),
         None => body,
@@ -129,31 +163,35 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn write_into(
-    out: &mut String,
-    scene: &Scene,
-    set: &PieceSet,
-    font: &LabelFont,
-    title: Option<&str>,
-    parts: &dyn Fragments,
-) -> fmt::Result {
+fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::Result {
+    let (scene, set, title) = (doc.scene, doc.set, doc.title);
     let (w, h) = (scene.width, scene.height);
     let square = uniform_square(scene, set);
     // The shared parts first, so the document is allocated once at about its size.
-    let shared = SharedParts::of(scene, set, font, parts, square);
+    let shared = SharedParts::of(doc, parts, square);
+    let per_piece = match doc.form {
+        SvgForm::Compact => 40,
+        SvgForm::Portable => 1200,
+    };
     out.reserve(
         shared.len()
-            + 160
+            + 200
             + title.map_or(0, |t| t.len() + 24)
-            + scene.pieces.len() * 40
+            + scene.pieces.len() * per_piece
             + (scene.marks.len() + scene.overlays.len()) * 400,
     );
+    // `role="img"`: one image to assistive technology, named by the `<title>` (its first
+    // child, and named again by `aria-labelledby` for screen readers that read only that).
     write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" role="img""#
     )?;
+    if title.is_some() {
+        write!(out, r#" aria-labelledby="{TITLE_ID}""#)?;
+    }
+    write!(out, r#" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#)?;
     if let Some(title) = title {
-        write!(out, "<title>{}</title>", escape(title))?;
+        write!(out, r#"<title id="{TITLE_ID}">{}</title>"#, escape(title))?;
     }
     write_page(out, scene)?;
     if let Some(symbols) = &shared.symbols {
@@ -164,8 +202,15 @@ fn write_into(
     for shape in &scene.marks {
         write_shape(out, shape, &mut gradients)?;
     }
-    write_uses(out, scene, square)?;
-    write_figures(out, scene, square, &mut gradients)?;
+    match doc.form {
+        SvgForm::Compact => write_uses(out, scene, square)?,
+        SvgForm::Portable => {
+            for p in &scene.pieces {
+                super::svg_portable::write_piece(out, set, p.piece, p.rect)?;
+            }
+        }
+    }
+    write_figures(out, doc, square, &mut gradients)?;
     for shape in &scene.overlays {
         write_shape(out, shape, &mut gradients)?;
     }
@@ -255,10 +300,11 @@ fn used_pieces(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
 /// centre; a neutral figure's halves each clipped to their side of the split.
 fn write_figures(
     out: &mut String,
-    scene: &Scene,
+    doc: &Document,
     square: Option<u32>,
     gradients: &mut u32,
 ) -> fmt::Result {
+    let scene = doc.scene;
     let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
     if let Some(f) = scene.figures.iter().find(halved) {
         let (px, split) = (f.rect.w, figure::split(f.rect.w));
@@ -282,7 +328,7 @@ fn write_figures(
                 Half::Left => out.push_str(r##"<g clip-path="url(#fgl)">"##),
                 Half::Right => out.push_str(r##"<g clip-path="url(#fgr)">"##),
             }
-            write_ink(out, &layer.ink, r.w, square, gradients)?;
+            write_ink(out, doc, &layer.ink, r.w, square, gradients)?;
             if layer.half != Half::Whole {
                 out.push_str("</g>");
             }
@@ -295,12 +341,22 @@ fn write_figures(
 /// One layer of a figure, in its square's coordinates (`px` wide).
 fn write_ink(
     out: &mut String,
+    doc: &Document,
     ink: &Ink,
     px: u32,
     square: Option<u32>,
     gradients: &mut u32,
 ) -> fmt::Result {
     match ink {
+        Ink::Piece(piece) if doc.form == SvgForm::Portable => {
+            let rect = crate::render::scene::Rect {
+                x: 0,
+                y: 0,
+                w: px,
+                h: px,
+            };
+            super::svg_portable::write_piece(out, doc.set, *piece, rect)
+        }
         Ink::Piece(piece) => {
             write!(out, r##"<use href="#{}""##, piece.code())?;
             if square.is_none() {
@@ -337,15 +393,11 @@ struct SharedParts {
 impl SharedParts {
     /// `scene`'s parts, from `parts` or written. Each kind of part ends its key with its
     /// own letter. The symbols depend on the set, which pieces appear, and the scale.
-    fn of(
-        scene: &Scene,
-        set: &PieceSet,
-        font: &LabelFont,
-        parts: &dyn Fragments,
-        square: Option<u32>,
-    ) -> SharedParts {
+    fn of(doc: &Document, parts: &dyn Fragments, square: Option<u32>) -> SharedParts {
+        let (scene, set, font) = (doc.scene, doc.set, doc.font);
         let used = used_pieces(scene).fold(0u32, |mask, p| mask | 1 << p.index());
-        let symbols = (used != 0).then(|| {
+        // The portable form has no symbols: its pieces stand where they are drawn.
+        let symbols = (used != 0 && doc.form == SvgForm::Compact).then(|| {
             let mut key = set.shared_name().as_bytes().to_vec();
             key.push(0);
             for v in [used, scene.width, scene.height, square.unwrap_or(0)] {
@@ -741,7 +793,7 @@ fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Resul
 }
 
 /// A number written with up to four decimals (viewBox sizes, where two are too coarse).
-struct Fine(f32);
+pub(super) struct Fine(pub(super) f32);
 
 impl fmt::Display for Fine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
