@@ -15,6 +15,7 @@ use crate::render::art::pathdata::PathWriter;
 use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
 use crate::render::spec::options::SvgForm;
+use super::svg_portable::Part;
 use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
@@ -206,7 +207,7 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
         SvgForm::Compact => write_uses(out, scene, square)?,
         SvgForm::Portable => {
             for p in &scene.pieces {
-                super::svg_portable::write_piece(out, set, p.piece, p.rect)?;
+                super::svg_portable::write_piece(out, set, p.piece, p.rect, Part::Whole)?;
             }
         }
     }
@@ -306,6 +307,7 @@ fn write_figures(
 ) -> fmt::Result {
     let scene = doc.scene;
     let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
+    let mut halves = 0;
     if let Some(f) = scene.figures.iter().find(halved) {
         let (px, split) = (f.rect.w, figure::split(f.rect.w));
         write!(
@@ -323,12 +325,30 @@ fn write_figures(
         }
         out.push_str(r#"">"#);
         for layer in figure::layers(f) {
+            if let (Ink::Piece(piece), SvgForm::Portable) = (&layer.ink, doc.form) {
+                let part = match layer.half {
+                    Half::Whole => Part::Whole,
+                    half => Part::Half {
+                        right: half == Half::Right,
+                        split: figure::split(r.w),
+                        first: halves,
+                    },
+                };
+                let rect = crate::render::scene::Rect {
+                    x: 0,
+                    y: 0,
+                    w: r.w,
+                    h: r.w,
+                };
+                halves += super::svg_portable::write_piece(out, doc.set, *piece, rect, part)?;
+                continue;
+            }
             match layer.half {
                 Half::Whole => {}
                 Half::Left => out.push_str(r##"<g clip-path="url(#fgl)">"##),
                 Half::Right => out.push_str(r##"<g clip-path="url(#fgr)">"##),
             }
-            write_ink(out, doc, &layer.ink, r.w, square, gradients)?;
+            write_ink(out, &layer.ink, r.w, square, gradients)?;
             if layer.half != Half::Whole {
                 out.push_str("</g>");
             }
@@ -341,22 +361,12 @@ fn write_figures(
 /// One layer of a figure, in its square's coordinates (`px` wide).
 fn write_ink(
     out: &mut String,
-    doc: &Document,
     ink: &Ink,
     px: u32,
     square: Option<u32>,
     gradients: &mut u32,
 ) -> fmt::Result {
     match ink {
-        Ink::Piece(piece) if doc.form == SvgForm::Portable => {
-            let rect = crate::render::scene::Rect {
-                x: 0,
-                y: 0,
-                w: px,
-                h: px,
-            };
-            super::svg_portable::write_piece(out, doc.set, *piece, rect)
-        }
         Ink::Piece(piece) => {
             write!(out, r##"<use href="#{}""##, piece.code())?;
             if square.is_none() {
