@@ -3,8 +3,10 @@
 # put chess diagrams in, has the pixels of Staunton's own PNG of the same request.
 #  - librsvg (Debian's rsvg-convert), CairoSVG, QtSvg (PyQt5, SVG Tiny 1.2) and NanoSVG
 #    (pygame's SVG loader, through SDL_image) each draw `svg=portable`;
+#  - Inkscape (Debian's 1.2) draws both forms, unless SVG_COMPAT_INKSCAPE=0 (it is a
+#    100 MB install);
 #  - librsvg and CairoSVG also draw the default compact SVG (QtSvg and NanoSVG do not:
-#    they have no `<symbol>` and no `<use href>`; the book says so);
+#    QtSvg has no `<symbol>`, NanoSVG no `<use>`; the book says so);
 #  - each raster is laid on white and compared with the PNG on white, in blocks of 4×4
 #    pixels: the mean difference of a block (RGB, 0–255) must stay under BLOCK_LIMIT, and
 #    that of the whole image under IMAGE_LIMIT (see compare() below for why).
@@ -30,6 +32,10 @@ form="${SVG_FORM:-portable}"
 
 need=()
 command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)
+inkscape="${SVG_COMPAT_INKSCAPE:-1}"
+if [[ "$inkscape" == 1 ]]; then
+  command -v inkscape >/dev/null || need+=(inkscape)
+fi
 python3 -c "import venv, ensurepip" 2>/dev/null || need+=(python3-venv)
 # What CairoSVG loads (cairocffi), and what PyQt5's wheel loads with the offscreen platform.
 for lib in libcairo2 libgl1 libglib2.0-0 libfontconfig1 libdbus-1-3 libxkbcommon0; do
@@ -73,6 +79,12 @@ for case in "${cases[@]}"; do
   grep -q '</svg>' "$work/$name.svg"
   rsvg-convert "$work/$name.svg" -o "$work/$name.librsvg.png"
   rsvg-convert "$work/$name.compact.svg" -o "$work/$name.compact-librsvg.png"
+  if [[ "$inkscape" == 1 ]]; then
+    for f in "$name" "$name.compact"; do
+      inkscape "$work/$f.svg" --export-type=png --export-filename="$work/$f.inkscape.png" 2>/dev/null
+    done
+    mv "$work/$name.compact.inkscape.png" "$work/$name.compact-inkscape.png"
+  fi
 done
 
 cat >"$work/compare.py" <<'PY'
@@ -159,7 +171,8 @@ def side_by_side(paths, labels, out):
     for i, (image, label) in enumerate(zip(images, labels)):
         strip.paste(image, (i * (w + 8), 18))
         draw.text((i * (w + 8) + 2, 3), label, fill=(0, 0, 0))
-    strip.save(out, optimize=True)
+    # A palette of 64 colours: small files for the book, every renderer quantised alike.
+    strip.quantize(64, dither=Image.Dither.NONE).save(out, optimize=True)
 
 
 def main(work, names, shots):
@@ -169,6 +182,9 @@ def main(work, names, shots):
         compact = os.path.join(work, name + ".compact.svg")
         rasters = {"librsvg": os.path.join(work, name + ".librsvg.png")}
         rasters["compact librsvg"] = os.path.join(work, name + ".compact-librsvg.png")
+        for label, file in [("Inkscape", ".inkscape.png"), ("compact Inkscape", ".compact-inkscape.png")]:
+            if os.path.exists(os.path.join(work, name + file)):
+                rasters[label] = os.path.join(work, name + file)
         for label, draw, source in [
             ("CairoSVG", cairo, svg),
             ("compact CairoSVG", cairo, compact),
@@ -194,7 +210,7 @@ def main(work, names, shots):
             print(f"{'ok  ' if ok else 'FAIL'} {name:10} {label:17} {problem}")
             failures += 0 if ok else 1
         if shots:
-            order = ["librsvg", "CairoSVG", "QtSvg", "NanoSVG"]
+            order = ["librsvg", "CairoSVG", "Inkscape", "QtSvg", "NanoSVG"]
             paths = [os.path.join(work, name + ".png")] + [rasters[k] for k in order if k in rasters]
             labels = ["Staunton PNG"] + [k for k in order if k in rasters]
             side_by_side(paths, labels, os.path.join(shots, f"svg-compat-{name}.png"))
@@ -204,7 +220,7 @@ def main(work, names, shots):
 # The test's own check that it sees what goes missing: the first case's compact SVG with
 # one thing taken out must fail the comparison.
 MUTANTS = [
-    ("a piece", r'<use href="#[a-zA-Z]+"[^>]*/>'),
+    ("a piece", r'<use xlink:href="#[wb][A-Z]"[^>]*/>'),
     ("the labels", r'<path transform="scale\([^"]*\)"[^>]*/>'),
     ("an arrow", r'<path d="M[^"]*Z" fill="#[0-9a-f]{6}" fill-opacity="[^"]*"/>'),
 ]
@@ -246,4 +262,4 @@ if ! "$venv/bin/python" "$work/compare.py" "$work" "$shots" "${names[@]}"; then
   echo "svg-compat-test: FAIL: a renderer's raster of the SVG ($form) differs from the PNG" >&2
   exit 1
 fi
-echo "svg-compat-test: ok (${#names[@]} cases; librsvg, CairoSVG, QtSvg, NanoSVG)"
+echo "svg-compat-test: ok (${#names[@]} cases; librsvg, CairoSVG, $([[ "$inkscape" == 1 ]] && echo "Inkscape, ")QtSvg, NanoSVG)"

@@ -183,10 +183,13 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
     );
     // `role="img"`: one image to assistive technology, named by the `<title>` (its first
     // child, and named again by `aria-labelledby` for screen readers that read only that).
-    write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" role="img""#
-    )?;
+    out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg""#);
+    // `<use>` refers by `xlink:href`, which every renderer reads (SVG 2's bare `href` is
+    // lost on Inkscape 1.2, QtSvg and older viewers).
+    if shared.symbols.is_some() {
+        out.push_str(r#" xmlns:xlink="http://www.w3.org/1999/xlink""#);
+    }
+    out.push_str(r#" role="img""#);
     if title.is_some() {
         write!(out, r#" aria-labelledby="{TITLE_ID}""#)?;
     }
@@ -368,7 +371,7 @@ fn write_ink(
 ) -> fmt::Result {
     match ink {
         Ink::Piece(piece) => {
-            write!(out, r##"<use href="#{}""##, piece.code())?;
+            write!(out, r##"<use xlink:href="#{}""##, piece.code())?;
             if square.is_none() {
                 write!(out, r#" width="{px}" height="{px}""#)?;
             }
@@ -463,7 +466,7 @@ fn write_uses(out: &mut String, scene: &Scene, square: Option<u32>) -> fmt::Resu
         let r = p.rect;
         write!(
             out,
-            r##"<use href="#{}" x="{}" y="{}""##,
+            r##"<use xlink:href="#{}" x="{}" y="{}""##,
             p.piece.code(),
             r.x,
             r.y
@@ -696,7 +699,7 @@ impl<'a> Runs<'a> {
             write!(out, r#"<g id="{}">"#, run_name(run))?;
             for p in *run {
                 if written.contains(&p.id) {
-                    write!(out, r##"<use href="#{}"/>"##, p.name)?;
+                    write!(out, r##"<use xlink:href="#{}"/>"##, p.name)?;
                 } else if self.loose_count(p.id) + self.shared_keys(p.id) > 1 {
                     written.insert(p.id);
                     write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
@@ -733,7 +736,7 @@ impl<'a> Runs<'a> {
                 } else {
                     run_name(run)
                 };
-                write!(out, r##"<use{class} href="#{id}"/>"##)?;
+                write!(out, r##"<use{class} xlink:href="#{id}"/>"##)?;
                 continue;
             }
             // A group carries the class of several paths; a lone path carries its own.
@@ -745,7 +748,7 @@ impl<'a> Runs<'a> {
             };
             for p in *run {
                 if self.shared_path(p.id) {
-                    write!(out, r##"<use{own} href="#{}"/>"##, p.name)?;
+                    write!(out, r##"<use{own} xlink:href="#{}"/>"##, p.name)?;
                 } else {
                     write!(out, r#"<path{own} d="{}"/>"#, p.d)?;
                 }
