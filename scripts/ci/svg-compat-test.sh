@@ -60,13 +60,13 @@ trap 'if [[ -n "${KEEP:-}" ]]; then echo "svg-compat-test: kept $work"; else rm 
 
 # name|FEN|options: real positions with every kind of mark, labels inside and outside, a
 # caption, a flipped board, the classic set and a Fairy board with neutral and turned
-# pieces.
+# pieces and neutral markers.
 cases=(
   'ruy-lopez|r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3|--size 320 --last-move f1b5 --arrows Ga7a6,Rb5c6,Yd7 --highlight Rc6,Ge5 --squares d5'
   'flipped|r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2Q1RK1 w - - 0 10|--size 320 --orientation black --coordinates inside --marks circle:Re4,dotted:d5,square:f3,triangle:g7,dot:e3,ring:d4,label:a3:12 --caption "Black to play" --turn'
   'check|rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3|--size 320 --check auto --last-move d8h4 --glyph !! --legal-moves e1 --caption "Fool'"'"'s mate"'
   'classic|6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1|--size 280 --pieces staunton-classic --theme blue --coordinates none --arrows Bd1d8'
-  'fairy|4-k3/8/2'"''"'12*1N4/8/3C'"'"'A3/8/8/3*2Q3T w - - 0 1|--size 320 --dialect fairy --caption "Neutral, turned, text"'
+  'fairy|4-k3/8/2'"''"'12*1N4/8/3C'"'"'A3/8/2-C-S4/3*2Q3T w - - 0 1|--size 320 --dialect fairy --caption "Neutral, turned, text"'
   'region|r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3|--size 240 --region a5:d8 --arrows Ga7a6'
 )
 

@@ -311,7 +311,10 @@ fn write_figures(
     let scene = doc.scene;
     let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
     let mut halves = 0;
-    if let Some(f) = scene.figures.iter().find(halved) {
+    // The portable form paints halves by gradients instead (see `svg_portable.rs`).
+    if doc.form == SvgForm::Compact
+        && let Some(f) = scene.figures.iter().find(halved)
+    {
         let (px, split) = (f.rect.w, figure::split(f.rect.w));
         write!(
             out,
@@ -344,6 +347,15 @@ fn write_figures(
                     h: r.w,
                 };
                 halves += super::svg_portable::write_piece(out, doc.set, *piece, rect, part)?;
+                continue;
+            }
+            if let (Ink::Shape(shape), SvgForm::Portable, Half::Left | Half::Right) =
+                (&layer.ink, doc.form, layer.half)
+            {
+                let mut text = String::new();
+                write_shape(&mut text, shape, gradients)?;
+                let (square, right) = ((r.w, figure::split(r.w)), layer.half == Half::Right);
+                halves += super::svg_portable::write_half_shape(out, &text, square, right, halves)?;
                 continue;
             }
             match layer.half {

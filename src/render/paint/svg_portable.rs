@@ -89,13 +89,63 @@ fn half_gradients<'a>(
             }
         }
     }
+    write_gradients(out, &colours, (vw, at), right)?;
+    Ok(colours)
+}
+
+/// `shape`, SVG a shape writer wrote in a square `px` wide, as its half of the square:
+/// right of `split` when `right`, else left of it; every `fill` and `stroke` colour
+/// painted by a gradient numbered from `first`. Returns how many gradients it defined.
+pub(super) fn write_half_shape(
+    out: &mut String,
+    shape: &str,
+    (px, split): (u32, u32),
+    right: bool,
+    first: u32,
+) -> Result<u32, fmt::Error> {
+    let mut colours: Vec<(&str, String)> = Vec::new();
+    for kind in [r##"fill="#"##, r##"stroke="#"##] {
+        for (i, _) in shape.match_indices(kind) {
+            let start = i + kind.len() - 1;
+            let Some(colour) = shape.get(start..start + 7) else {
+                continue;
+            };
+            if !colours.iter().any(|(c, _)| *c == colour) {
+                let id = format!("half{}", first + colours.len() as u32);
+                colours.push((colour, id));
+            }
+        }
+    }
+    let at = if px == 0 { 0.0 } else { split as f32 / px as f32 };
+    write_gradients(out, &colours, (px as f32, at), right)?;
+    let mut text = shape.to_string();
+    for (colour, id) in &colours {
+        for kind in ["fill", "stroke"] {
+            text = text.replace(
+                &format!(r#"{kind}="{colour}""#),
+                &format!(r##"{kind}="url(#{id})""##),
+            );
+        }
+    }
+    out.push_str(&text);
+    Ok(colours.len() as u32)
+}
+
+/// The gradients of `colours`, each its colour left of `at` (a fraction of the width `w`)
+/// and clear right of it, or the other way round when `right`.
+fn write_gradients(
+    out: &mut String,
+    colours: &[(&str, String)],
+    (vw, at): (f32, f32),
+    right: bool,
+) -> fmt::Result {
     if colours.is_empty() {
-        return Ok(colours);
+        return Ok(());
     }
     let (before, after) = if right { (0, 1) } else { (1, 0) };
     let at = super::svg::Fine(at);
     out.push_str("<defs>");
-    for (colour, id) in &colours {
+    for (colour, id) in colours {
         write!(
             out,
             r#"<linearGradient id="{id}" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="{}" y2="0">"#,
@@ -110,7 +160,7 @@ fn half_gradients<'a>(
         out.push_str("</linearGradient>");
     }
     out.push_str("</defs>");
-    Ok(colours)
+    Ok(())
 }
 
 /// The declarations of a style, `name:value` pairs, trimmed.
