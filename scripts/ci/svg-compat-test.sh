@@ -21,13 +21,11 @@
 # book's screenshots). KEEP=1 keeps the work folder.
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${1:-${STAUNTON_BIN:-}}"
-if [[ -z "$bin" ]]; then
-  bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"
-  [[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
-fi
-bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+scripts="$(cd "$(dirname "$0")" && pwd)"
+root="${scripts%/scripts/ci}"
+bin="${1:-${STAUNTON_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/staunton}}"
+[[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
+bin="$(realpath "$bin")"
 form="${SVG_FORM:-portable}"
 
 need=()

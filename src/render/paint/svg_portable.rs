@@ -9,6 +9,7 @@
 //!
 //! Owns only that; the rest of the document is `svg.rs`'s.
 
+use super::svg_number::Fine;
 use crate::chess::piece::Piece;
 use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::Rect;
@@ -50,9 +51,9 @@ pub(super) fn write_piece(
     write!(
         out,
         r#"<g transform="translate({} {}) scale({})">"#,
-        super::svg::Fine(x),
-        super::svg::Fine(y),
-        super::svg::Fine(scale)
+        Fine(x),
+        Fine(y),
+        Fine(scale)
     )?;
     let mut defined = 0;
     match (&art.paths, part) {
@@ -143,13 +144,13 @@ fn write_gradients(
         return Ok(());
     }
     let (before, after) = if right { (0, 1) } else { (1, 0) };
-    let at = super::svg::Fine(at);
+    let at = Fine(at);
     out.push_str("<defs>");
     for (colour, id) in colours {
         write!(
             out,
             r#"<linearGradient id="{id}" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="{}" y2="0">"#,
-            super::svg::Fine(vw)
+            Fine(vw)
         )?;
         for (offset, opacity) in [("0", before), (&*at.to_string(), before)] {
             write!(out, r#"<stop offset="{offset}" stop-color="{colour}" stop-opacity="{opacity}"/>"#)?;
