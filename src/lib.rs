@@ -84,7 +84,7 @@ pub use chess::position::{BoardSize, Position, Square};
 // Shown as re-exports, not inlined: their page is `render::options`'s (which is itself a
 // re-export from `render::spec`, so rustdoc would otherwise copy them here).
 #[doc(no_inline)]
-pub use render::options::{Coordinates, Format, Orientation, RenderOptions, TextStyle};
+pub use render::options::{Coordinates, Format, Orientation, RenderOptions, SvgForm, TextStyle};
 pub use render::{RenderError, Renderer};
 
 use render::default_renderer;

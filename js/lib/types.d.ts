@@ -47,6 +47,8 @@ export interface Options {
   turn?: boolean | string;
   region?: string;
   lang?: string;
+  /** SVG only: "portable" writes every piece out (QtSvg, NanoSVG); "compact" is smaller. */
+  svg?: "compact" | "portable" | (string & {});
   [spelling: string]: string | number | boolean | readonly string[] | null | undefined;
 }
 

@@ -148,7 +148,7 @@ test("MDX: a fence becomes the figure with its SVG, rendered by React", async ()
   assert.match(html, /<figure class="staunton-diagram"><svg role="img" aria-label="An opening with two arrows"/);
   assert.match(html, /<style>\.d[0-9a-z]{6}-[a-z]+\{fill:#/, "the style sheet reaches the page unescaped");
   assert.match(html, /<figcaption>Info-string options &amp; a quote<\/figcaption>/);
-  assert.match(html, /<use href="#d[0-9a-z]{6}-/);
+  assert.match(html, /<use xlink:href="#d[0-9a-z]{6}-/);
   assert.match(html, /fill-opacity="/, "SVG attributes keep their SVG names");
   await assert.rejects(
     evaluate({ path: "post.mdx", value: "# Post\n\n```fen\nsize: 9000\n```\n" }, { ...runtime, remarkPlugins: [remarkStaunton] }),

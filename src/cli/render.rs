@@ -119,6 +119,11 @@ pub(super) struct RenderArgs {
     /// readers: en (the default), de, it, fr, es, nl or ja.
     #[arg(long)]
     lang: Option<String>,
+    /// SVG only: compact (the default, the fewest bytes) or portable (every piece written
+    /// out, no `<symbol>`, `<use>` or CSS: also drawn by QtSvg and NanoSVG, e.g. PyQt and
+    /// pygame).
+    #[arg(long)]
+    svg: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
     /// types, compressed with libdeflate at its highest level), for files written once and
     /// read many times.
@@ -169,6 +174,7 @@ impl RenderArgs {
                 ("caption", &self.caption),
                 ("style", &self.style),
                 ("lang", &self.lang),
+                ("svg", &self.svg),
             ],
             &self.board,
             [(self.turn, "turn", "1"), (self.once, "loop", "0")],

@@ -543,8 +543,8 @@ fn diagram_operation(
     let keep = |p: &Param| match p.name {
         "format" => path_format.is_none(),
         "style" => !image_path,
-        // `lang` only matters to an SVG's title.
-        "lang" => path_format.is_none_or(|f| f == Format::Svg),
+        // `lang` only matters to an SVG's title, `svg` to an SVG.
+        "lang" | "svg" => path_format.is_none_or(|f| f == Format::Svg),
         _ => true,
     };
     let handler = Handler::Diagram(path_format);
@@ -560,8 +560,8 @@ fn diagram_operation(
 
 /// The parameters and answers of a whole-game route.
 fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    // The frames are PNGs without words: format, style and lang change nothing.
-    let keep = |p: &Param| !["format", "style", "lang"].contains(&p.name);
+    // The frames are PNGs without words: format, style, lang and svg change nothing.
+    let keep = |p: &Param| !["format", "style", "lang", "svg"].contains(&p.name);
     let parameters = parameters(Handler::Game(kind), (limits, piece_sets), keep, |_, _| {});
     let responses = answers(
         "The animation; cacheable for a year.",
@@ -574,7 +574,7 @@ fn game_operation(kind: Animation, limits: &Limits, piece_sets: &[String]) -> (V
 
 /// The parameters and answers of `/image.gif`.
 fn image_operation(limits: &Limits, piece_sets: &[String]) -> (Vec<Value>, Value) {
-    let keep = |p: &Param| !["format", "style", "dpi", "lang"].contains(&p.name);
+    let keep = |p: &Param| !["format", "style", "dpi", "lang", "svg"].contains(&p.name);
     let edit = |p: &Param, v: &mut Value| {
         if PLAYER_PARAMS.contains(p) {
             *v = json!({

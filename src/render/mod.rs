@@ -198,7 +198,14 @@ impl Renderer {
     fn svg_with(&self, set: &PieceSet, position: &Position, options: &RenderOptions) -> String {
         let title = crate::chess::describe::describe_in(position, options.lang);
         let scene = self.layout(position, options);
-        svg::write_with(&scene, set, self.font, Some(&title), &self.svg_parts)
+        svg::write_with(
+            &scene,
+            set,
+            self.font,
+            Some(&title),
+            &self.svg_parts,
+            options.svg_form,
+        )
     }
 
     /// `position` as a text board in `options.text_style`, for terminals and text

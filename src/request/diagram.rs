@@ -7,11 +7,11 @@ use super::values::{
     Annotations, check_figure_text, parse_annotations, parse_arrows, parse_check, parse_color,
     parse_coordinates, parse_crosses, parse_dpi, parse_fen, parse_flag, parse_format, parse_glyph,
     parse_highlights, parse_lang, parse_last_move, parse_orientation, parse_piece_set,
-    parse_reading, parse_size, parse_style, parse_theme,
+    parse_reading, parse_size, parse_style, parse_svg_form, parse_theme,
 };
 use super::{Limits, Query, RequestError, key, marks, page, region};
 use crate::chess::position::{BoardSize, Position};
-use crate::render::options::{Check, DEFAULT_PIECE_SET, Format, RenderOptions};
+use crate::render::options::{Check, DEFAULT_PIECE_SET, Format, RenderOptions, SvgForm};
 use crate::render::theme::Theme;
 
 /// A validated diagram request: the query string of the service's image routes (the same
@@ -232,6 +232,9 @@ impl Request {
         if let Some(region) = o.region {
             key.field("region").field(region);
         }
+        if self.format == Format::Svg && o.svg_form != SvgForm::Compact {
+            key.field("svg").field(o.svg_form.name());
+        }
         if !o.markers.is_empty() {
             key.field("markers").field(o.markers.len());
             for m in &o.markers {
@@ -429,6 +432,10 @@ fn options<'a>(
             .transpose()?
             .unwrap_or_default(),
         lang: get("lang").map(parse_lang).transpose()?.unwrap_or_default(),
+        svg_form: get("svg")
+            .map(parse_svg_form)
+            .transpose()?
+            .unwrap_or_default(),
         caption: None,
         region: get("region")
             .map(|v| region::parse_region(v, board))

@@ -140,6 +140,12 @@ pub const PARAMS: &[Param] = &[
         "Text only (`format=txt`): pieces as ASCII letters (`K`, `q`; `.` for an empty square) or as the Unicode chess symbols (`♔`, `♛`).",
     ),
     param(
+        "svg",
+        &["svg"],
+        ParamKind::Choice(&["compact", "portable"]),
+        "SVG only (`format=svg`): `compact` (the default, the fewest bytes: pieces as `<symbol>`s placed with `<use>`, styles as CSS) or `portable` (every piece written out where it stands, styles as attributes: also drawn by QtSvg and NanoSVG, e.g. PyQt and pygame).",
+    ),
+    param(
         "pieces",
         &["pieces", "piece", "pieceset", "piece_set"],
         ParamKind::PieceSet,

@@ -34,9 +34,10 @@ pub const CARD_PARAMS: &[Param] = &[
 ];
 
 /// The diagram parameters that change nothing on a card: its size and format are the
-/// card's, and pixels have no text style (`style`) nor print size (`dpi`). `lang` is read:
-/// a game's moves in its letters (`Sf3` in German), the move under the title in its words.
-const NOT_ON_CARD: [&str; 4] = ["size", "format", "style", "dpi"];
+/// card's, and pixels have no text style (`style`), print size (`dpi`) nor SVG form (`svg`).
+/// `lang` is read: a game's moves in its letters (`Sf3` in German), the move under the title
+/// in its words.
+const NOT_ON_CARD: [&str; 5] = ["size", "format", "style", "dpi", "svg"];
 
 /// The diagram parameters a card reads (of [`PARAMS`]).
 pub fn diagram_params() -> impl Iterator<Item = &'static Param> {

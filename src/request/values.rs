@@ -9,7 +9,8 @@ use crate::chess::piece::Piece;
 use crate::chess::position::{BoardSize, Position, Square};
 use crate::echo::Echo;
 use crate::render::options::{
-    Arrow, Check, Coordinates, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE, Orientation, TextStyle,
+    Arrow, Check, Coordinates, Format, Glyph, LastMove, MAX_SIZE, MIN_SIZE, Orientation, SvgForm,
+    TextStyle,
 };
 use crate::render::theme::{MarkColor, Rgba, Theme, theme_list};
 
@@ -213,6 +214,16 @@ pub(super) fn parse_style(value: &str) -> Result<TextStyle, RequestError> {
             "style",
             value,
             "expected letters or figurines (how format=txt writes pieces)",
+        )
+    })
+}
+
+pub(super) fn parse_svg_form(value: &str) -> Result<SvgForm, RequestError> {
+    SvgForm::from_name(value.trim()).ok_or_else(|| {
+        RequestError::bad_value(
+            "svg",
+            value,
+            "expected compact or portable (how format=svg is written)",
         )
     })
 }

@@ -242,7 +242,7 @@ try {
   await page.waitForFunction(() => document.querySelector("#preview").alt.startsWith("Weiß:"), null, { timeout: 10000 });
   const germanTag = await page.inputValue("#out-img");
   check(/ alt="Weiß: [^"]+Schwarz am Zug\."/.test(germanTag), "the <img> tag's alt is in the chosen language");
-  check((await bytes(await page.inputValue("#out-url"))).toString().includes("<title>Weiß:"),
+  check((await bytes(await page.inputValue("#out-url"))).toString().includes("<title id=\"title\">Weiß:"),
     "and so is the SVG's title");
   await page.selectOption("#lang", "en");
   await page.selectOption("#format", "png");

@@ -573,7 +573,7 @@ fn render_titles_an_svg_in_the_language_of_lang() {
     );
     let text = std::fs::read_to_string(&svg).expect("written");
     assert!(
-        text.contains("<title>Weiß: König e1, Dame d2. Schwarz: König e5. Schwarz am Zug.</title>"),
+        text.contains("<title id=\"title\">Weiß: König e1, Dame d2. Schwarz: König e5. Schwarz am Zug.</title>"),
         "{text}"
     );
     let out = staunton()

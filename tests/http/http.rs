@@ -332,10 +332,9 @@ async fn describe_answers_the_position_in_words() {
     );
     // Any spelling of fen, other parameters ignored; the same words in the SVG's title.
     let svg = get(&s, "/diagram.svg?FEN=8/8/8/4k3/8/8/3Q4/4K3_b&size=200").await;
-    assert!(
-        svg.text()
-            .contains("<title>White: King e1, Queen d2. Black: King e5. Black to move.</title>")
-    );
+    assert!(svg.text().contains(
+        "<title id=\"title\">White: King e1, Queen d2. Black: King e5. Black to move.</title>"
+    ));
     let bad = get(&s, "/describe?fen=9/8/8/8/8/8/8/8").await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert!(
@@ -368,9 +367,9 @@ async fn lang_writes_describe_and_the_svg_title_and_leaves_pixels_alone() {
     let svg_en = get(&s, &format!("/diagram.svg?fen={fen}")).await;
     let svg_it = get(&s, &format!("/diagram.svg?fen={fen}&lang=it")).await;
     assert!(
-        svg_it
-            .text()
-            .contains("<title>Bianco: re e1, donna d2. Nero: re e5. Tratto al Nero.</title>"),
+        svg_it.text().contains(
+            "<title id=\"title\">Bianco: re e1, donna d2. Nero: re e5. Tratto al Nero.</title>"
+        ),
         "{}",
         svg_it.text()
     );

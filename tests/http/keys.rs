@@ -122,6 +122,12 @@ fn changes_nothing(handler: Handler, name: &str) -> Option<&'static str> {
             "only a PDF has a print size"
         }
         (Image | Game(_), "dpi") => "only a PDF has a print size",
+        (Diagram(_), "svg")
+            if !matches!(handler, Diagram(Some(staunton::Format::Svg))) && fixed =>
+        {
+            "only an SVG has an SVG form"
+        }
+        (Image | Game(_), "svg") => "only an SVG has an SVG form",
         (Diagram(_), n) if text && drawn.contains(&n) => {
             "a text board has no pixels, colours, marks or caption"
         }
@@ -225,6 +231,7 @@ fn diagram_sample(handler: Handler, name: &str) -> Option<Sample> {
         "move" => with(&game, "1w"),
         "glyph" => with(&[("lastMove", "e2e4")], "!!"),
         "dpi" => with(&[("format", "pdf")], "300"),
+        "svg" => with(&[("format", "svg")], "portable"),
         "turn" => value("1"),
         "region" => value("a1-d4"),
         "lang" => match handler {

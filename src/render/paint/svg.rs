@@ -1,8 +1,10 @@
 //! The SVG backend: writes a [`Scene`] as one self-contained SVG document.
 //!
-//! Owns SVG text only. Pieces are written once each as a `<symbol>` and placed with
-//! `<use>`; labels are glyph outlines (`<path>`), so the document needs no fonts and no
-//! external files. Every value written comes from the scene (numbers, `#rrggbb` colours,
+//! Owns SVG text only. In the compact form (the default) pieces are written once each as a
+//! `<symbol>` and placed with `<use>`; in the portable form `svg_portable.rs` writes each
+//! where it stands. Labels are glyph outlines (`<path>`), so the document needs no fonts and
+//! no external files, and renderers that draw no `<text>` (NanoSVG) draw them. The root is
+//! `role="img"`, named by its `<title>` for screen readers. Every value written comes from the scene (numbers, `#rrggbb` colours,
 //! usvg-normalised piece bodies): no user text reaches the output.
 
 use crate::chess::piece::Piece;
@@ -12,6 +14,9 @@ use crate::render::art::font::{GLYPH_GRID, LabelFont};
 use crate::render::art::pathdata::PathWriter;
 use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
+use crate::render::spec::options::SvgForm;
+use super::svg_number::Fine;
+use super::svg_portable::Part;
 use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
@@ -34,7 +39,7 @@ pub fn write_titled(
     font: &LabelFont,
     title: Option<&str>,
 ) -> String {
-    write_with(scene, set, font, title, &Uncached)
+    write_with(scene, set, font, title, &Uncached, SvgForm::Compact)
 }
 
 /// Parts of a document that many diagrams share, kept between them: the piece symbols of
@@ -64,19 +69,40 @@ impl Fragments for crate::cache::ByteCache<Vec<u8>, Arc<str>> {
     }
 }
 
-/// The scene as an SVG document titled `title`, taking the shared parts from `parts`: the same document, byte for byte.
+/// The scene as an SVG document titled `title` in `form`, taking the shared parts from
+/// `parts`: the same document, byte for byte.
 pub fn write_with(
     scene: &Scene,
     set: &PieceSet,
     font: &LabelFont,
     title: Option<&str>,
     parts: &dyn Fragments,
+    form: SvgForm,
 ) -> String {
     let mut out = String::new();
+    let doc = Document {
+        scene,
+        set,
+        font,
+        title,
+        form,
+    };
     // Writing into a String cannot fail; the results are ignored for that reason.
-    let _ = write_into(&mut out, scene, set, font, title, parts);
+    let _ = write_into(&mut out, &doc, parts);
     out
 }
+
+/// What one document is written from.
+struct Document<'a> {
+    scene: &'a Scene,
+    set: &'a PieceSet,
+    font: &'a LabelFont,
+    title: Option<&'a str>,
+    form: SvgForm,
+}
+
+/// The id of the `<title>`, which the root's `aria-labelledby` names.
+const TITLE_ID: &str = "title";
 
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
 type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
@@ -86,6 +112,12 @@ type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 /// `prefix` (a style sheet inside inline SVG applies to the whole page), and the root
 /// labelled `label` for screen readers.
 pub fn scoped(svg: &str, prefix: &str, label: &str) -> String {
+    // The page's label replaces the document's own role and name.
+    let svg = svg.replacen(r#" role="img""#, "", 1).replacen(
+        &format!(r#" aria-labelledby="{TITLE_ID}""#),
+        "",
+        1,
+    );
     let body = svg
         .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
         .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
@@ -110,7 +142,11 @@ pub fn nested(svg: &str, prefix: &str, x: u32, y: u32) -> String {
     let body = svg
         .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
         .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
-        .replace("url(#", &format!("url(#{prefix}"));
+        .replace("url(#", &format!("url(#{prefix}"))
+        .replace(
+            r#" aria-labelledby=""#,
+            &format!(r#" aria-labelledby="{prefix}"#),
+        );
     match body.strip_prefix("<svg ") {
         Some(rest) => format!(r#"<svg x="{x}" y="{y}" {rest}"#),
         None => body,
@@ -129,31 +165,38 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-fn write_into(
-    out: &mut String,
-    scene: &Scene,
-    set: &PieceSet,
-    font: &LabelFont,
-    title: Option<&str>,
-    parts: &dyn Fragments,
-) -> fmt::Result {
+fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::Result {
+    let (scene, set, title) = (doc.scene, doc.set, doc.title);
     let (w, h) = (scene.width, scene.height);
     let square = uniform_square(scene, set);
     // The shared parts first, so the document is allocated once at about its size.
-    let shared = SharedParts::of(scene, set, font, parts, square);
+    let shared = SharedParts::of(doc, parts, square);
+    let per_piece = match doc.form {
+        SvgForm::Compact => 40,
+        SvgForm::Portable => 1200,
+    };
     out.reserve(
         shared.len()
-            + 160
+            + 200
             + title.map_or(0, |t| t.len() + 24)
-            + scene.pieces.len() * 40
+            + scene.pieces.len() * per_piece
             + (scene.marks.len() + scene.overlays.len()) * 400,
     );
-    write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
-    )?;
+    // `role="img"`: one image to assistive technology, named by the `<title>` (its first
+    // child, and named again by `aria-labelledby` for screen readers that read only that).
+    out.push_str(r#"<svg xmlns="http://www.w3.org/2000/svg""#);
+    // `<use>` refers by `xlink:href`, which every renderer reads (SVG 2's bare `href` is
+    // lost on Inkscape 1.2, QtSvg and older viewers).
+    if shared.symbols.is_some() {
+        out.push_str(r#" xmlns:xlink="http://www.w3.org/1999/xlink""#);
+    }
+    out.push_str(r#" role="img""#);
+    if title.is_some() {
+        write!(out, r#" aria-labelledby="{TITLE_ID}""#)?;
+    }
+    write!(out, r#" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#)?;
     if let Some(title) = title {
-        write!(out, "<title>{}</title>", escape(title))?;
+        write!(out, r#"<title id="{TITLE_ID}">{}</title>"#, escape(title))?;
     }
     write_page(out, scene)?;
     if let Some(symbols) = &shared.symbols {
@@ -164,8 +207,15 @@ fn write_into(
     for shape in &scene.marks {
         write_shape(out, shape, &mut gradients)?;
     }
-    write_uses(out, scene, square)?;
-    write_figures(out, scene, square, &mut gradients)?;
+    match doc.form {
+        SvgForm::Compact => write_uses(out, scene, square)?,
+        SvgForm::Portable => {
+            for p in &scene.pieces {
+                super::svg_portable::write_piece(out, set, p.piece, p.rect, Part::Whole)?;
+            }
+        }
+    }
+    write_figures(out, doc, square, &mut gradients)?;
     for shape in &scene.overlays {
         write_shape(out, shape, &mut gradients)?;
     }
@@ -255,12 +305,17 @@ fn used_pieces(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
 /// centre; a neutral figure's halves each clipped to their side of the split.
 fn write_figures(
     out: &mut String,
-    scene: &Scene,
+    doc: &Document,
     square: Option<u32>,
     gradients: &mut u32,
 ) -> fmt::Result {
+    let scene = doc.scene;
     let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
-    if let Some(f) = scene.figures.iter().find(halved) {
+    let mut halves = 0;
+    // The portable form paints halves by gradients instead (see `svg_portable.rs`).
+    if doc.form == SvgForm::Compact
+        && let Some(f) = scene.figures.iter().find(halved)
+    {
         let (px, split) = (f.rect.w, figure::split(f.rect.w));
         write!(
             out,
@@ -277,6 +332,33 @@ fn write_figures(
         }
         out.push_str(r#"">"#);
         for layer in figure::layers(f) {
+            if let (Ink::Piece(piece), SvgForm::Portable) = (&layer.ink, doc.form) {
+                let part = match layer.half {
+                    Half::Whole => Part::Whole,
+                    half => Part::Half {
+                        right: half == Half::Right,
+                        split: figure::split(r.w),
+                        first: halves,
+                    },
+                };
+                let rect = crate::render::scene::Rect {
+                    x: 0,
+                    y: 0,
+                    w: r.w,
+                    h: r.w,
+                };
+                halves += super::svg_portable::write_piece(out, doc.set, *piece, rect, part)?;
+                continue;
+            }
+            if let (Ink::Shape(shape), SvgForm::Portable, Half::Left | Half::Right) =
+                (&layer.ink, doc.form, layer.half)
+            {
+                let mut text = String::new();
+                write_shape(&mut text, shape, gradients)?;
+                let (square, right) = ((r.w, figure::split(r.w)), layer.half == Half::Right);
+                halves += super::svg_portable::write_half_shape(out, &text, square, right, halves)?;
+                continue;
+            }
             match layer.half {
                 Half::Whole => {}
                 Half::Left => out.push_str(r##"<g clip-path="url(#fgl)">"##),
@@ -302,7 +384,7 @@ fn write_ink(
 ) -> fmt::Result {
     match ink {
         Ink::Piece(piece) => {
-            write!(out, r##"<use href="#{}""##, piece.code())?;
+            write!(out, r##"<use xlink:href="#{}""##, piece.code())?;
             if square.is_none() {
                 write!(out, r#" width="{px}" height="{px}""#)?;
             }
@@ -337,15 +419,11 @@ struct SharedParts {
 impl SharedParts {
     /// `scene`'s parts, from `parts` or written. Each kind of part ends its key with its
     /// own letter. The symbols depend on the set, which pieces appear, and the scale.
-    fn of(
-        scene: &Scene,
-        set: &PieceSet,
-        font: &LabelFont,
-        parts: &dyn Fragments,
-        square: Option<u32>,
-    ) -> SharedParts {
+    fn of(doc: &Document, parts: &dyn Fragments, square: Option<u32>) -> SharedParts {
+        let (scene, set, font) = (doc.scene, doc.set, doc.font);
         let used = used_pieces(scene).fold(0u32, |mask, p| mask | 1 << p.index());
-        let symbols = (used != 0).then(|| {
+        // The portable form has no symbols: its pieces stand where they are drawn.
+        let symbols = (used != 0 && doc.form == SvgForm::Compact).then(|| {
             let mut key = set.shared_name().as_bytes().to_vec();
             key.push(0);
             for v in [used, scene.width, scene.height, square.unwrap_or(0)] {
@@ -401,7 +479,7 @@ fn write_uses(out: &mut String, scene: &Scene, square: Option<u32>) -> fmt::Resu
         let r = p.rect;
         write!(
             out,
-            r##"<use href="#{}" x="{}" y="{}""##,
+            r##"<use xlink:href="#{}" x="{}" y="{}""##,
             p.piece.code(),
             r.x,
             r.y
@@ -634,7 +712,7 @@ impl<'a> Runs<'a> {
             write!(out, r#"<g id="{}">"#, run_name(run))?;
             for p in *run {
                 if written.contains(&p.id) {
-                    write!(out, r##"<use href="#{}"/>"##, p.name)?;
+                    write!(out, r##"<use xlink:href="#{}"/>"##, p.name)?;
                 } else if self.loose_count(p.id) + self.shared_keys(p.id) > 1 {
                     written.insert(p.id);
                     write!(out, r#"<path id="{}" d="{}"/>"#, p.name, p.d)?;
@@ -671,7 +749,7 @@ impl<'a> Runs<'a> {
                 } else {
                     run_name(run)
                 };
-                write!(out, r##"<use{class} href="#{id}"/>"##)?;
+                write!(out, r##"<use{class} xlink:href="#{id}"/>"##)?;
                 continue;
             }
             // A group carries the class of several paths; a lone path carries its own.
@@ -683,7 +761,7 @@ impl<'a> Runs<'a> {
             };
             for p in *run {
                 if self.shared_path(p.id) {
-                    write!(out, r##"<use{own} href="#{}"/>"##, p.name)?;
+                    write!(out, r##"<use{own} xlink:href="#{}"/>"##, p.name)?;
                 } else {
                     write!(out, r#"<path{own} d="{}"/>"#, p.d)?;
                 }
@@ -738,36 +816,6 @@ fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Resul
         )?;
     }
     Ok(())
-}
-
-/// A number written with up to four decimals (viewBox sizes, where two are too coarse).
-struct Fine(f32);
-
-impl fmt::Display for Fine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // In ten-thousandths, exactly as `{:.4}` rounds (an f32 times 10^4 is exact in an
-        // f64), without the float formatter's arbitrary-precision path.
-        let units = (f64::from(self.0) * 10_000.0).round_ties_even();
-        if !units.is_finite() || units.abs() >= 1e18 {
-            let text = format!("{:.4}", self.0);
-            return f.write_str(text.trim_end_matches('0').trim_end_matches('.'));
-        }
-        let units = units as i64;
-        if units < 0 {
-            f.write_str("-")?;
-        }
-        let (whole, mut fraction) = (units.unsigned_abs() / 10_000, units.unsigned_abs() % 10_000);
-        write!(f, "{whole}")?;
-        if fraction == 0 {
-            return Ok(());
-        }
-        let mut digits = 4;
-        while fraction % 10 == 0 {
-            fraction /= 10;
-            digits -= 1;
-        }
-        write!(f, ".{fraction:0digits$}")
-    }
 }
 
 /// ` fill="#rrggbb"` plus ` fill-opacity="…"` when translucent (or `stroke`).
@@ -891,32 +939,6 @@ fn write_shape(out: &mut String, shape: &Shape, gradients: &mut u32) -> fmt::Res
                 r##"</radialGradient><path d="{}" fill="url(#glow{id})"/>"##,
                 Circle(*center, *radius)
             )
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fine_numbers_keep_four_decimals() {
-        assert_eq!(Fine(888.888_9).to_string(), "888.8889");
-        assert_eq!(Fine(100.0).to_string(), "100");
-        assert_eq!(Fine(-0.000_01).to_string(), "0");
-        assert_eq!(Fine(2.5).to_string(), "2.5");
-        assert_eq!(Fine(-1.25).to_string(), "-1.25");
-        assert_eq!(Fine(0.0312).to_string(), "0.0312");
-    }
-
-    #[test]
-    fn fine_numbers_round_as_the_formatter_does() {
-        for bits in (0..200_000u32).map(|i| 0x3a00_0000 + i * 7_993) {
-            let value = f32::from_bits(bits);
-            let text = format!("{value:.4}");
-            let text = text.trim_end_matches('0').trim_end_matches('.');
-            let expected = if text == "-0" { "0" } else { text };
-            assert_eq!(Fine(value).to_string(), expected, "{value}");
         }
     }
 }

@@ -155,6 +155,39 @@ impl TextStyle {
     }
 }
 
+/// How an SVG is written (`svg=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SvgForm {
+    /// The smallest document: each piece once as a `<symbol>`, placed with `<use>`, its
+    /// styles shared as CSS classes. Browsers, librsvg, CairoSVG and Inkscape draw it.
+    #[default]
+    Compact,
+    /// Every piece written out where it stands, styles as attributes: no `<symbol>`, no
+    /// `<use>`, no CSS but `background=auto`'s. Also drawn by QtSvg (SVG Tiny 1.2) and
+    /// NanoSVG (pygame, game engines), at more bytes.
+    Portable,
+}
+
+impl SvgForm {
+    /// Every form, the default first.
+    pub const ALL: [SvgForm; 2] = [SvgForm::Compact, SvgForm::Portable];
+
+    /// Its name in queries and flags: `compact`, `portable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SvgForm::Compact => "compact",
+            SvgForm::Portable => "portable",
+        }
+    }
+
+    /// The form called `name` (case-insensitive), if there is one.
+    pub fn from_name(name: &str) -> Option<SvgForm> {
+        SvgForm::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name))
+    }
+}
+
 /// Resolution assumed for PDF: 72 dots per inch, so 1 px is 1 pt.
 pub const DEFAULT_DPI: u16 = 72;
 
@@ -371,6 +404,8 @@ pub struct RenderOptions {
     pub text_style: TextStyle,
     /// The language of an SVG's `<title>` (SVG only; pixels have no words).
     pub lang: Lang,
+    /// How an SVG is written (SVG only).
+    pub svg_form: SvgForm,
     /// A line or a few of text under the board, wrapped to the image's width.
     pub caption: Option<String>,
     /// Only this part of the board (see [`Region`]); `None`, the whole board.
@@ -446,6 +481,7 @@ impl Default for RenderOptions {
             dpi: DEFAULT_DPI,
             text_style: TextStyle::Letters,
             lang: Lang::En,
+            svg_form: SvgForm::Compact,
             caption: None,
             region: None,
         }
