@@ -5,6 +5,7 @@
 //! `render`. `render` re-exports the three types, which is their public path.
 
 internal_mod!(pdf);
+internal_mod!(pdf_tags);
 
 use thiserror::Error;
 
