@@ -34,8 +34,8 @@ pub struct About<'a> {
 /// The structure of a document being written: its elements in reading order.
 #[derive(Debug, Default)]
 pub struct Tags {
-    /// Each element: what it is, the page it is on, and its MCID there.
-    elements: Vec<(Role, usize, i32)>,
+    /// Each element: what it is, and its sequences (page, MCID) in order.
+    elements: Vec<(Role, Vec<(usize, i32)>)>,
     /// How many MCIDs each page has used.
     pages: Vec<i32>,
 }
@@ -49,12 +49,22 @@ impl Tags {
     /// Open a sequence for a new element of `role` on the current page (`/P << /MCID n >>
     /// BDC`, say); [`Tags::end`] closes it.
     pub fn begin(&mut self, content: &mut Content, role: Role) {
+        self.elements.push((role, Vec::new()));
+        self.resume(content);
+    }
+
+    /// Open a further sequence of the element begun last (a paragraph's next line), on
+    /// the current page; [`Tags::end`] closes it.
+    pub fn resume(&mut self, content: &mut Content) {
         if self.pages.is_empty() {
             self.page();
         }
         let page = self.pages.len() - 1;
         let mcid = self.pages[page];
         self.pages[page] += 1;
+        let Some((role, sequences)) = self.elements.last_mut() else {
+            return;
+        };
         let tag: &[u8] = match role {
             Role::Heading => b"H1",
             Role::Paragraph => b"P",
@@ -64,7 +74,12 @@ impl Tags {
             .begin_marked_content_with_properties(Name(tag))
             .properties()
             .identify(mcid);
-        self.elements.push((role, page, mcid));
+        sequences.push((page, mcid));
+    }
+
+    /// The role of the element begun last.
+    pub fn last(&self) -> Option<&Role> {
+        self.elements.last().map(|(role, _)| role)
     }
 
     /// Close the sequence opened last.
@@ -85,15 +100,26 @@ impl Tags {
         let (root, document, info, metadata) = (next.bump(), next.bump(), next.bump(), next.bump());
         let refs: Vec<Ref> = self.elements.iter().map(|_| next.bump()).collect();
         let arrays: Vec<Ref> = pages.iter().map(|_| next.bump()).collect();
-        for ((role, page, mcid), &id) in self.elements.iter().zip(&refs) {
+        for ((role, sequences), &id) in self.elements.iter().zip(&refs) {
             let mut element = pdf.struct_element(id);
-            element.parent(document).page(pages[*page]);
+            let first = sequences.first().map_or(0, |s| s.0);
+            element.parent(document).page(pages[first]);
             match role {
                 Role::Heading => element.kind(StructRole::H1),
                 Role::Paragraph => element.kind(StructRole::P),
                 Role::Figure(alt) => element.kind(StructRole::Figure).alt(TextStr(alt)),
             };
-            element.children().marked_content_id(*mcid);
+            let mut children = element.children();
+            for &(page, mcid) in sequences {
+                if page == first {
+                    children.marked_content_id(mcid);
+                } else {
+                    children
+                        .marked_content_ref()
+                        .marked_content_id(mcid)
+                        .page(pages[page]);
+                }
+            }
         }
         let mut doc = pdf.struct_element(document);
         doc.kind(StructRole::Document)
@@ -107,10 +133,12 @@ impl Tags {
         doc.finish();
         // Each page's MCIDs, in order, lead to their elements.
         for (n, &array) in arrays.iter().enumerate() {
-            let on_page = self.elements.iter().zip(&refs).filter(|((_, page, _), _)| *page == n);
-            pdf.indirect(array)
-                .array()
-                .items(on_page.map(|(_, &id)| id));
+            let mut on_page: Vec<(i32, Ref)> = Vec::new();
+            for ((_, sequences), &id) in self.elements.iter().zip(&refs) {
+                on_page.extend(sequences.iter().filter(|s| s.0 == n).map(|s| (s.1, id)));
+            }
+            on_page.sort();
+            pdf.indirect(array).array().items(on_page.into_iter().map(|(_, id)| id));
         }
         let mut tree_root = pdf.indirect(root).start::<StructTreeRoot>();
         tree_root.child(document);
@@ -183,6 +211,8 @@ mod tests {
         tags.page();
         tags.begin(&mut content, Role::Heading);
         Tags::end(&mut content);
+        tags.resume(&mut content);
+        Tags::end(&mut content);
         Tags::artifact(&mut content);
         Tags::end(&mut content);
         tags.page();
@@ -190,6 +220,7 @@ mod tests {
         Tags::end(&mut content);
         let stream = String::from_utf8(content.finish()).expect("ascii");
         assert!(stream.contains("/H1 <</MCID 0>> BDC"), "{stream}");
+        assert!(stream.contains("/H1 <</MCID 1>> BDC"), "{stream}");
         assert!(stream.contains("/Artifact BMC"), "{stream}");
         assert!(stream.contains("/Figure <</MCID 0>> BDC"), "{stream}");
         let mut pdf = Pdf::new();
@@ -202,6 +233,7 @@ mod tests {
         for want in [
             "/Type /StructTreeRoot",
             "/S /Figure",
+            "/K [0 1]",
             "/Alt (White: King e1.)",
             "/Lang (de)",
             "/Marked true",

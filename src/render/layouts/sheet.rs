@@ -18,7 +18,7 @@ use crate::render::encode;
 use crate::render::ground::{Indexed, RenderError};
 use crate::render::Renderer;
 use crate::render::ground::pdf_tags::About;
-use crate::render::layouts::tagged_pdf::TaggedPdf;
+use crate::render::layouts::tagged_pdf::{TaggedPdf, TextKind};
 use std::fmt::Write as _;
 
 /// A paper size.
@@ -762,7 +762,12 @@ impl Sheet {
                 match item {
                     Item::Text(line) => {
                         let heading = p == 0 && self.options.title.as_deref() == Some(&*line.text);
-                        out.text(line, heading)?;
+                        let kind = if heading {
+                            TextKind::Heading
+                        } else {
+                            TextKind::Paragraph
+                        };
+                        out.text(line, kind)?;
                     }
                     Item::Diagram { entry, x, y, size } => {
                         let (position, options) = self.diagram(*entry, *size)?;

@@ -130,6 +130,20 @@ pub(crate) struct TaggedPdf {
     paper: (f32, f32),
     /// Points per layout unit.
     unit: f32,
+    /// The kind, size and baseline of the last run of text drawn, when nothing else has
+    /// been drawn since.
+    last_text: Option<(TextKind, f32, f32)>,
+}
+
+/// What a run of text is to a reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextKind {
+    /// Part of the title.
+    Heading,
+    /// Part of a paragraph: moves, comments, captions.
+    Paragraph,
+    /// Page furniture (page numbers, running titles), which readers skip.
+    Artifact,
 }
 
 impl TaggedPdf {
@@ -149,6 +163,7 @@ impl TaggedPdf {
             current: None,
             paper,
             unit,
+            last_text: None,
         }
     }
 
@@ -165,6 +180,7 @@ impl TaggedPdf {
             content.transform([self.unit, 0.0, 0.0, self.unit, 0.0, 0.0]);
         }
         self.tags.page();
+        self.last_text = None;
         self.current = Some(Page {
             content,
             objects: Vec::new(),
@@ -184,13 +200,34 @@ impl TaggedPdf {
         }
     }
 
-    /// A line of text: a heading when `heading`, else a paragraph.
-    pub(crate) fn text(&mut self, line: &PageText, heading: bool) -> Result<(), RenderError> {
+    /// A run of text, what `kind` says. A heading or paragraph run goes on the element
+    /// of the run drawn just before when that one is of the same kind and size and on the
+    /// same line or the next (a paragraph's words and lines are one element); else it
+    /// begins a new element.
+    pub(crate) fn text(&mut self, line: &PageText, kind: TextKind) -> Result<(), RenderError> {
         let h = self.height();
-        let role = if heading { Role::Heading } else { Role::Paragraph };
         self.ensure_page();
         let page = self.current.as_mut().expect("a page is open");
-        self.tags.begin(&mut page.content, role);
+        let role = match kind {
+            TextKind::Heading => Some(Role::Heading),
+            TextKind::Paragraph => Some(Role::Paragraph),
+            TextKind::Artifact => None,
+        };
+        match role {
+            None => Tags::artifact(&mut page.content),
+            Some(role) => {
+                let follows = self.last_text.as_ref().is_some_and(|(k, size, baseline)| {
+                    let step = line.baseline - baseline;
+                    *k == kind && *size == line.size && (-0.01..=line.size * 1.45).contains(&step)
+                });
+                if follows && self.tags.last() == Some(&role) {
+                    self.tags.resume(&mut page.content);
+                } else {
+                    self.tags.begin(&mut page.content, role);
+                }
+                self.last_text = Some((kind, line.size, line.baseline));
+            }
+        }
         show_line(&mut page.content, &mut self.fonts, line, h)?;
         Tags::end(&mut page.content);
         Ok(())
@@ -209,6 +246,7 @@ impl TaggedPdf {
         let (dw, dh) = (width, width * sh / sw);
         self.ensure_page();
         let page = self.current.as_mut().expect("a page is open");
+        self.last_text = None;
         let name = format!("D{}", page.objects.len());
         self.tags.begin(&mut page.content, Role::Figure(alt));
         page.content
@@ -227,6 +265,7 @@ impl TaggedPdf {
         let h = self.height();
         self.ensure_page();
         let page = self.current.as_mut().expect("a page is open");
+        self.last_text = None;
         Tags::artifact(&mut page.content);
         page.content
             .set_line_width(0.6)

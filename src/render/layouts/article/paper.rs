@@ -3,13 +3,26 @@
 //! outlines, diagrams nested).
 
 use super::Article;
-use super::pages::Item;
+use super::pages::{self, Item};
 use crate::chess::describe::describe_in;
 use crate::render::Renderer;
 use crate::render::ground::RenderError;
 use crate::render::ground::pdf_tags::About;
-use crate::render::layouts::tagged_pdf::TaggedPdf;
+use crate::render::layouts::page_text::PageText;
+use crate::render::layouts::tagged_pdf::{TaggedPdf, TextKind};
 use std::fmt::Write as _;
+
+/// What a run of text on page `p` is: the title's lines (first page, title size) a
+/// heading, page numbers and running titles (footer size) furniture, the rest paragraphs.
+fn kind(p: usize, line: &PageText) -> TextKind {
+    if p == 0 && line.size == pages::TITLE && line.bold {
+        TextKind::Heading
+    } else if line.size == pages::FOOTER {
+        TextKind::Artifact
+    } else {
+        TextKind::Paragraph
+    }
+}
 
 /// The article as a tagged PDF: its title a heading, each line of text a paragraph, each
 /// diagram a figure whose alternative text describes its position, rules decoration.
@@ -20,10 +33,7 @@ fn write(article: &Article, renderer: &Renderer) -> Result<Vec<u8>, RenderError>
         out.page();
         for item in &page.items {
             match item {
-                Item::Text(line) => {
-                    let heading = p == 0 && line.text == *title;
-                    out.text(line, heading)?;
-                }
+                Item::Text(line) => out.text(line, kind(p, line))?,
                 Item::Diagram { n, x, y, size } => {
                     let svg = article.diagram_svg(renderer, *n, *size)?;
                     let (position, _) = article.diagram(*n, *size);
