@@ -380,12 +380,20 @@ impl Renderer {
             Format::Pdf => {
                 // Tagged: the drawing is a figure whose alternative text is `/describe`'s.
                 let alt = crate::chess::describe::describe_in(position, options.lang);
-                let title = options.caption.clone().unwrap_or_else(|| position.to_string());
+                let title = options
+                    .caption
+                    .clone()
+                    .unwrap_or_else(|| position.to_string());
                 let about = convert::About {
                     title: &title,
                     lang: options.lang.code(),
                 };
-                convert::pdf(&self.svg_with(set, position, options), options.dpi, about, &alt)
+                convert::pdf(
+                    &self.svg_with(set, position, options),
+                    options.dpi,
+                    about,
+                    &alt,
+                )
             }
             // Piece sets do not apply to text, but a request naming an unknown one was
             // refused (by its lookup) as it is for images.
