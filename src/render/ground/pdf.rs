@@ -43,9 +43,10 @@ pub fn pdf(svg: &str, dpi: u16, about: About, alt: &str) -> Result<Vec<u8>, Rend
     tags.page();
     let mut content = Content::new();
     tags.begin(&mut content, Role::Figure(alt.to_string()));
+    // The drawing at its own size (see `unscaled`), scaled by the resolution alone.
     content
         .save_state()
-        .transform([w, 0.0, 0.0, h, 0.0, 0.0])
+        .transform([scale, 0.0, 0.0, scale, 0.0, 0.0])
         .x_object(Name(b"D"))
         .restore_state();
     Tags::end(&mut content);
@@ -60,7 +61,38 @@ pub fn pdf(svg: &str, dpi: u16, about: About, alt: &str) -> Result<Vec<u8>, Rend
     pdf.extend(&chunk);
     pdf.pages(tree).count(1).kids([page_ref]);
     tags.write(&mut pdf, &mut next, &[page_ref], (catalog, tree), about);
-    Ok(sorted_references(pdf.finish()))
+    Ok(unscaled(sorted_references(pdf.finish()), root))
+}
+
+/// `pdf` with the form XObject `form`'s `/Matrix` (svg2pdf's scale to one unit) made the
+/// identity, spaces keeping the line's length (so the cross-reference table stays right).
+/// Drawn at its own size and scaled once, a diagram gives the pixels it gave when svg2pdf
+/// wrote the whole page; scaled down to a unit and up again, a viewer's anti-aliasing
+/// shifts at some edges (poppler: 2,935 pixels of the start position, by up to 14 of 255).
+fn unscaled(mut pdf: Vec<u8>, form: Ref) -> Vec<u8> {
+    let head = format!("\n{} 0 obj\n", form.get());
+    let Some(start) = pdf.windows(head.len()).position(|w| w == head.as_bytes()) else {
+        return pdf;
+    };
+    let dict_end = pdf[start..]
+        .windows(7)
+        .position(|w| w == b"stream\n")
+        .map_or(pdf.len(), |i| start + i);
+    let key = b"/Matrix [";
+    let Some(at) = pdf[start..dict_end].windows(key.len()).position(|w| w == key) else {
+        return pdf;
+    };
+    let at = start + at;
+    let Some(close) = pdf[at..dict_end].iter().position(|&b| b == b']') else {
+        return pdf;
+    };
+    let identity = b"/Matrix [1 0 0 1 0 0]";
+    if close + 1 >= identity.len() {
+        let span = &mut pdf[at..=at + close];
+        span.fill(b' ');
+        span[..identity.len()].copy_from_slice(identity);
+    }
+    pdf
 }
 
 /// One PDF of several pages, each the drawing of one SVG document scaled to `page` (width
@@ -175,7 +207,20 @@ pub(crate) fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::sorted_references;
+    use super::{sorted_references, unscaled};
+
+    #[test]
+    fn the_forms_matrix_becomes_the_identity_and_nothing_moves() {
+        let pdf = b"x\n5 0 obj\n<<\n  /BBox [0 0 400 400]\n  /Matrix [0.0025 0 0 0.0025 0 0]\n>>\nstream\n/Matrix [2 0 0 2 0 0]\nendstream\n".to_vec();
+        let out = unscaled(pdf.clone(), pdf_writer::Ref::new(5));
+        assert_eq!(out.len(), pdf.len());
+        let text = String::from_utf8(out).expect("ascii");
+        assert!(text.contains("  /Matrix [1 0 0 1 0 0]          \n>>"), "{text}");
+        // Another object, or the stream's data, is left alone.
+        assert!(text.contains("stream\n/Matrix [2 0 0 2 0 0]"), "{text}");
+        let other = unscaled(pdf.clone(), pdf_writer::Ref::new(6));
+        assert_eq!(other, pdf);
+    }
 
     #[test]
     fn name_to_object_dictionaries_are_sorted_and_nothing_else_moves() {

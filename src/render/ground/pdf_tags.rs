@@ -219,10 +219,11 @@ mod tests {
         tags.begin(&mut content, Role::Figure("White: King e1.".into()));
         Tags::end(&mut content);
         let stream = String::from_utf8(content.finish()).expect("ascii");
-        assert!(stream.contains("/H1 <</MCID 0>> BDC"), "{stream}");
-        assert!(stream.contains("/H1 <</MCID 1>> BDC"), "{stream}");
-        assert!(stream.contains("/Artifact BMC"), "{stream}");
-        assert!(stream.contains("/Figure <</MCID 0>> BDC"), "{stream}");
+        let stream = stream.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(stream.contains("/H1 << /MCID 0 >> BDC EMC"), "{stream}");
+        assert!(stream.contains("/H1 << /MCID 1 >> BDC EMC"), "{stream}");
+        assert!(stream.contains("/Artifact BMC EMC"), "{stream}");
+        assert!(stream.contains("/Figure << /MCID 0 >> BDC EMC"), "{stream}");
         let mut pdf = Pdf::new();
         let mut next = Ref::new(3);
         let pages = [Ref::new(1), Ref::new(2)];
