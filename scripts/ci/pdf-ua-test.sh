@@ -12,16 +12,12 @@
 #    rule).
 # veraPDF (Java, from GitHub) is not run: CI reaches no GitHub downloads.
 #
-# Run from anywhere:  scripts/ci/pdf-ua-test.sh [STAUNTON_BIN]
-# (default binary: target/release/staunton, built with cargo when missing).
+# Run from anywhere:  scripts/ci/pdf-ua-test.sh STAUNTON_BIN
+# Installs poppler-utils with apt-get when pdfinfo is missing.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${1:-${STAUNTON_BIN:-}}"
-if [[ -z "$bin" ]]; then
-  bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"
-  [[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
-fi
+bin="${1:?usage: scripts/ci/pdf-ua-test.sh STAUNTON_BIN}"
 
 if ! command -v pdfinfo >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null

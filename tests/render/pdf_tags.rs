@@ -49,16 +49,7 @@ fn tagged(pdf: &[u8], lang: &str, alts: &[String]) -> String {
 /// `pdfinfo -struct-text` of `pdf`, or `None` where poppler is not installed (CI sets
 /// STAUNTON_REQUIRE_POPPLER=1, so there its absence fails).
 fn poppler_tree(pdf: &[u8], name: &str) -> Option<String> {
-    if std::process::Command::new("pdfinfo")
-        .arg("-v")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("STAUNTON_REQUIRE_POPPLER").is_none(),
-            "pdfinfo is not installed (apt-get install -y poppler-utils)"
-        );
-        eprintln!("pdfinfo is not installed: the structure tree is not read by poppler here");
+    if !crate::article::poppler() {
         return None;
     }
     let path =
