@@ -197,7 +197,13 @@ impl<'a> Emitter<'a> {
             format.extension()
         );
         let bytes = match format {
-            Format::Pdf => crate::render::encode::convert::pdf(&card.svg(Some(sentence)), 72),
+            Format::Pdf => {
+                let about = crate::render::encode::convert::About {
+                    title: &heading,
+                    lang: "en",
+                };
+                crate::render::encode::convert::pdf(&card.svg(Some(sentence)), 72, about, &alt)
+            }
             other => card.encode(*other),
         };
         let bytes = bytes.map_err(|e| MarkdownError::Fence {

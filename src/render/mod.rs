@@ -388,7 +388,24 @@ impl Renderer {
         match format {
             Format::Png => self.png_of(&self.layout(position, options), set),
             Format::Svg => Ok(self.svg_with(set, position, options).into_bytes()),
-            Format::Pdf => convert::pdf(&self.svg_with(set, position, options), options.dpi),
+            Format::Pdf => {
+                // Tagged: the drawing is a figure whose alternative text is `/describe`'s.
+                let alt = crate::chess::describe::describe_in(position, options.lang);
+                let title = options
+                    .caption
+                    .clone()
+                    .unwrap_or_else(|| position.to_string());
+                let about = convert::About {
+                    title: &title,
+                    lang: options.lang.code(),
+                };
+                convert::pdf(
+                    &self.svg_with(set, position, options),
+                    options.dpi,
+                    about,
+                    &alt,
+                )
+            }
             // Piece sets do not apply to text, but a request naming an unknown one was
             // refused (by its lookup) as it is for images.
             Format::Txt => Ok(self.text(position, options).into_bytes()),

@@ -29,7 +29,7 @@ fn lay_out(renderer: &Renderer, name: &str, options: ArticleOptions) -> Article 
 
 /// Whether poppler's tools are here; `.ci/run` installs them and sets
 /// STAUNTON_REQUIRE_POPPLER=1, so there their absence fails.
-fn poppler() -> bool {
+pub(crate) fn poppler() -> bool {
     let here = Command::new("pdftoppm").arg("-v").output().is_ok();
     if !here {
         assert!(

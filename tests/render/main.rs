@@ -19,6 +19,7 @@ mod golden;
 mod mark_contrast;
 mod markers;
 mod page;
+mod pdf_tags;
 mod piece_metrics;
 mod piece_proportions;
 mod piece_sets;

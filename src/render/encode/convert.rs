@@ -2,8 +2,8 @@
 //! `ground::pdf`, which `art` also runs to vet a piece, and re-exported here), and lossless
 //! WebP and a still GIF of the pixels its PNG holds.
 
-pub(crate) use crate::render::ground::pdf::sorted_references;
-pub use crate::render::ground::pdf::{pdf, pdf_pages};
+pub use crate::render::ground::pdf::pdf;
+pub use crate::render::ground::pdf_tags::About;
 
 use crate::render::encode::lzw::Lzw;
 use crate::render::ground::{Indexed, RenderError};

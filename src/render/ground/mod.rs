@@ -1,10 +1,12 @@
 //! The ground floor of `render`: the types every stage shares and hands on, [`RenderError`]
 //! (why a render failed), [`Indexed`] (an image as palette indices) and [`RgbaImage`]
 //! (straight RGBA pixels), and the one conversion more than one stage runs, SVG to PDF
-//! ([`pdf`]). Every other file of `render` may import these; this file imports nothing of
-//! `render`. `render` re-exports the three types, which is their public path.
+//! ([`pdf`]), with the structure tree that tags a PDF ([`pdf_tags`]). Every other file of
+//! `render` may import these; this file imports nothing of `render`. `render` re-exports
+//! the three types, which is their public path.
 
 internal_mod!(pdf);
+internal_mod!(pdf_tags);
 
 use thiserror::Error;
 

@@ -1,44 +1,111 @@
-//! SVG to PDF through svg2pdf: one page ([`pdf`]) or several ([`pdf_pages`]), with the
+//! SVG to PDF through svg2pdf: a diagram's tagged page ([`pdf`]), any SVG as a form
+//! XObject ([`xobject`], what worksheets and articles place), or untagged pages
+//! ([`pdf_pages`]), with the
 //! name-to-object dictionaries svg2pdf writes in hash order sorted, so the same drawing
 //! gives the same bytes. Below every stage because more than one runs it: `encode`
 //! writes `/diagram.pdf`, `layouts` writes worksheets and articles, and `art` vets a
 //! loaded piece by converting it as those do. Imports nothing of `render` but
-//! [`RenderError`].
+//! [`RenderError`] and the tagging beside it (`pdf_tags`).
 
 use crate::render::ground::RenderError;
+use crate::render::ground::pdf_tags::{About, Role, Tags};
+use pdf_writer::{Chunk, Content, Finish, Name, Pdf, Rect, Ref};
 
-/// A one-page PDF of `svg`, `dpi` pixels to the inch (72: 1 px = 1 pt). Everything stays
-/// vector: pieces, squares, marks and labels are paths (labels are glyph outlines).
-pub fn pdf(svg: &str, dpi: u16) -> Result<Vec<u8>, RenderError> {
-    let failed = |e: String| RenderError::Encode(format!("the PDF could not be written: {e}"));
-    let tree = svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default())
-        .map_err(|e| failed(e.to_string()))?;
-    let page = svg2pdf::PageOptions {
-        dpi: f32::from(dpi.max(1)),
+fn failed(e: impl std::fmt::Display) -> RenderError {
+    RenderError::Encode(format!("the PDF could not be written: {e}"))
+}
+
+/// The drawing of `svg` as a PDF form XObject one unit square in size (scale it to where
+/// it goes): its objects numbered from `next`, its root, and the SVG's width and height.
+pub fn xobject(svg: &str, next: &mut Ref) -> Result<(Chunk, Ref, (f32, f32)), RenderError> {
+    let tree =
+        svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default()).map_err(failed)?;
+    let size = (tree.size().width(), tree.size().height());
+    let (chunk, root) = svg2pdf::to_chunk(&tree, svg2pdf::ConversionOptions::default())
+        .map_err(|e| failed(format!("{e:?}")))?;
+    let mut renumbered = std::collections::HashMap::new();
+    let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| next.bump()));
+    Ok((chunk, renumbered[&root], size))
+}
+
+/// A one-page tagged PDF (PDF/UA-1) of the diagram `svg`, `dpi` pixels to the inch (72:
+/// 1 px = 1 pt): the drawing is one `Figure` whose alternative text is `alt`, in a document
+/// titled and in the language as `about` says. Everything stays vector: pieces, squares,
+/// marks and labels are paths (labels are glyph outlines).
+pub fn pdf(svg: &str, dpi: u16, about: About, alt: &str) -> Result<Vec<u8>, RenderError> {
+    let mut next = Ref::new(1);
+    let (catalog, tree, page_ref, content_ref) = (next.bump(), next.bump(), next.bump(), next.bump());
+    let (chunk, root, (w, h)) = xobject(svg, &mut next)?;
+    let scale = 72.0 / f32::from(dpi.max(1));
+    let (w, h) = (w * scale, h * scale);
+    let mut pdf = Pdf::new();
+    let mut tags = Tags::default();
+    tags.page();
+    let mut content = Content::new();
+    tags.begin(&mut content, Role::Figure(alt.to_string()));
+    // The drawing at its own size (see `unscaled`), scaled by the resolution alone.
+    content
+        .save_state()
+        .transform([scale, 0.0, 0.0, scale, 0.0, 0.0])
+        .x_object(Name(b"D"))
+        .restore_state();
+    Tags::end(&mut content);
+    pdf.stream(content_ref, &content.finish());
+    let mut page = pdf.page(page_ref);
+    page.media_box(Rect::new(0.0, 0.0, w, h))
+        .parent(tree)
+        .contents(content_ref)
+        .struct_parents(0);
+    page.resources().x_objects().pair(Name(b"D"), root);
+    page.finish();
+    pdf.extend(&chunk);
+    pdf.pages(tree).count(1).kids([page_ref]);
+    tags.write(&mut pdf, &mut next, &[page_ref], (catalog, tree), about);
+    Ok(unscaled(sorted_references(pdf.finish()), root))
+}
+
+/// `pdf` with the form XObject `form`'s `/Matrix` (svg2pdf's scale to one unit) made the
+/// identity, spaces keeping the line's length (so the cross-reference table stays right).
+/// Drawn at its own size and scaled once, a diagram gives the pixels it gave when svg2pdf
+/// wrote the whole page; scaled down to a unit and up again, a viewer's anti-aliasing
+/// shifts at some edges (poppler: 2,935 pixels of the start position, by up to 14 of 255).
+fn unscaled(mut pdf: Vec<u8>, form: Ref) -> Vec<u8> {
+    let head = format!("\n{} 0 obj\n", form.get());
+    let Some(start) = pdf.windows(head.len()).position(|w| w == head.as_bytes()) else {
+        return pdf;
     };
-    svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), page)
-        .map(sorted_references)
-        .map_err(|e| failed(format!("{e:?}")))
+    let dict_end = pdf[start..]
+        .windows(7)
+        .position(|w| w == b"stream\n")
+        .map_or(pdf.len(), |i| start + i);
+    let key = b"/Matrix [";
+    let Some(at) = pdf[start..dict_end].windows(key.len()).position(|w| w == key) else {
+        return pdf;
+    };
+    let at = start + at;
+    let Some(close) = pdf[at..dict_end].iter().position(|&b| b == b']') else {
+        return pdf;
+    };
+    let identity = b"/Matrix [1 0 0 1 0 0]";
+    if close + 1 >= identity.len() {
+        let span = &mut pdf[at..=at + close];
+        span.fill(b' ');
+        span[..identity.len()].copy_from_slice(identity);
+    }
+    pdf
 }
 
 /// One PDF of several pages, each the drawing of one SVG document scaled to `page` (width
-/// and height in points). Everything stays vector, as in [`pdf`].
+/// and height in points), untagged: what a loaded piece is vetted with. Everything stays
+/// vector, as in [`pdf`].
 pub fn pdf_pages(svgs: &[String], page: (f32, f32)) -> Result<Vec<u8>, RenderError> {
-    use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref};
-    let failed = |e: String| RenderError::Encode(format!("the PDF could not be written: {e}"));
     let mut next = Ref::new(1);
     let catalog = next.bump();
     let tree = next.bump();
     let mut pdf = Pdf::new();
     let mut kids = Vec::with_capacity(svgs.len());
     for svg in svgs {
-        let parsed = svg2pdf::usvg::Tree::from_str(svg, &svg2pdf::usvg::Options::default())
-            .map_err(|e| failed(e.to_string()))?;
-        let (chunk, root) = svg2pdf::to_chunk(&parsed, svg2pdf::ConversionOptions::default())
-            .map_err(|e| failed(format!("{e:?}")))?;
-        let mut renumbered = std::collections::HashMap::new();
-        let chunk = chunk.renumber(|old| *renumbered.entry(old).or_insert_with(|| next.bump()));
-        let root = renumbered[&root];
+        let (chunk, root, _) = xobject(svg, &mut next)?;
         let (page_ref, content_ref) = (next.bump(), next.bump());
         kids.push(page_ref);
         let name = Name(b"D");
@@ -140,7 +207,20 @@ pub(crate) fn sorted_references(mut pdf: Vec<u8>) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::sorted_references;
+    use super::{sorted_references, unscaled};
+
+    #[test]
+    fn the_forms_matrix_becomes_the_identity_and_nothing_moves() {
+        let pdf = b"x\n5 0 obj\n<<\n  /BBox [0 0 400 400]\n  /Matrix [0.0025 0 0 0.0025 0 0]\n>>\nstream\n/Matrix [2 0 0 2 0 0]\nendstream\n".to_vec();
+        let out = unscaled(pdf.clone(), pdf_writer::Ref::new(5));
+        assert_eq!(out.len(), pdf.len());
+        let text = String::from_utf8(out).expect("ascii");
+        assert!(text.contains("  /Matrix [1 0 0 1 0 0]          \n>>"), "{text}");
+        // Another object, or the stream's data, is left alone.
+        assert!(text.contains("stream\n/Matrix [2 0 0 2 0 0]"), "{text}");
+        let other = unscaled(pdf.clone(), pdf_writer::Ref::new(6));
+        assert_eq!(other, pdf);
+    }
 
     #[test]
     fn name_to_object_dictionaries_are_sorted_and_nothing_else_moves() {

@@ -14,4 +14,5 @@ pub mod article;
 pub mod page_text;
 pub mod share_card;
 pub mod sheet;
+mod tagged_pdf;
 internal_mod!(card);

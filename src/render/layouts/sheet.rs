@@ -3,8 +3,8 @@
 //!
 //! Owns the page layout (a grid of cells in page pixels at a resolution) and its two
 //! backends: an SVG page (each diagram is its own SVG, nested; text is glyph outlines) and
-//! a raster page (each diagram is its own pixmap, pasted at whole pixels). A PDF is the
-//! SVG pages through `encode::convert::pdf_pages`. Every
+//! a raster page (each diagram is its own pixmap, pasted at whole pixels). A PDF is written
+//! by `layouts::tagged_pdf`: real text, each diagram's SVG as a tagged figure. Every
 //! diagram is the same drawing as when rendered alone at its size.
 
 use crate::chess::piece::Color;
@@ -17,6 +17,8 @@ use crate::render::spec::options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 use crate::render::encode;
 use crate::render::ground::{Indexed, RenderError};
 use crate::render::Renderer;
+use crate::render::ground::pdf_tags::About;
+use crate::render::layouts::tagged_pdf::{TaggedPdf, TextKind};
 use std::fmt::Write as _;
 
 /// A paper size.
@@ -746,14 +748,46 @@ impl Sheet {
         }
     }
 
-    /// Every page as one PDF, vector throughout.
+    /// Every page as one tagged PDF, vector throughout: the title a heading, each line of
+    /// text a paragraph, each diagram a figure whose alternative text describes its
+    /// position (`layouts::tagged_pdf`).
     pub fn pdf(&self, renderer: &Renderer) -> Result<Vec<u8>, RenderError> {
-        let pages = (0..self.pages.len())
-            .map(|n| self.svg(renderer, n))
-            .collect::<Result<Vec<_>, _>>()?;
-        crate::render::encode::convert::pdf_pages(&pages, self.options.paper.points())
+        let paper = self.options.paper.points();
+        let width = self.pages.first().map_or(paper.0, |p| p.width as f32);
+        let mut out = TaggedPdf::new(paper, paper.0 / width);
+        let lang = self.options.diagram.lang;
+        for (p, page) in self.pages.iter().enumerate() {
+            out.page();
+            for item in &page.items {
+                match item {
+                    Item::Text(line) => {
+                        let heading = p == 0 && self.options.title.as_deref() == Some(&*line.text);
+                        let kind = if heading {
+                            TextKind::Heading
+                        } else {
+                            TextKind::Paragraph
+                        };
+                        out.text(line, kind)?;
+                    }
+                    Item::Diagram { entry, x, y, size } => {
+                        let (position, options) = self.diagram(*entry, *size)?;
+                        let svg = renderer.svg(position, &options)?;
+                        let alt = crate::chess::describe::describe_in(position, lang);
+                        out.diagram(&svg, alt, (*x as f32, *y as f32, *size as f32))?;
+                    }
+                }
+            }
+        }
+        let title = self.options.title.as_deref().unwrap_or(UNTITLED);
+        out.finish(About {
+            title,
+            lang: lang.code(),
+        })
     }
 }
+
+/// The document title of a worksheet without a heading.
+const UNTITLED: &str = "Chess worksheet";
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@
 
 use super::drawing::{PieceArt, standalone};
 use crate::chess::piece::Piece;
-use crate::render::ground::pdf;
+use crate::render::ground::{pdf, pdf_tags};
 use thiserror::Error;
 use usvg::roxmltree;
 
@@ -675,7 +675,11 @@ pub(super) fn trial(
         // Nested as a worksheet nests a diagram (one document, so no ids to prefix).
         diagram.replacen("<svg ", r#"<svg x="1" y="1" "#, 1)
     );
-    pdf::pdf(&diagram, 72)
+    let about = pdf_tags::About {
+        title: set,
+        lang: "en",
+    };
+    pdf::pdf(&diagram, 72, about, file)
         .and_then(|_| pdf::pdf_pages(&[page], (page_side, page_side)))
         .map_err(|e| PieceSetError::NoPdf {
             set: set.to_string(),

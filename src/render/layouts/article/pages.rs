@@ -12,11 +12,13 @@ const COLUMN_GAP: f32 = 22.0;
 const BODY: f32 = 10.0;
 const VARIATION: f32 = 9.0;
 const LEADING: f32 = 1.4;
-const TITLE: f32 = 15.0;
+/// The title's size (the tagged PDF makes its lines a heading).
+pub(super) const TITLE: f32 = 15.0;
 const SUBTITLE: f32 = 10.0;
 const CAPTION: f32 = 9.0;
 const FEN: f32 = 7.0;
-const FOOTER: f32 = 8.0;
+/// The size of page numbers and running titles (the tagged PDF marks them furniture).
+pub(super) const FOOTER: f32 = 8.0;
 const INDENT: f32 = 14.0;
 const PARA_GAP: f32 = 5.0;
 const DIAGRAM_GAP: f32 = 10.0;
