@@ -20,12 +20,12 @@
 set -euo pipefail
 bin=""
 if [ -n "${1:-}" ]; then bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; fi
-cd "$(dirname "$0")/../../js"
-
 tarball_given=""
 if [ -n "${STAUNTON_NPM_TARBALL:-}" ]; then
   tarball_given="$(cd "$(dirname "$STAUNTON_NPM_TARBALL")" && pwd)/$(basename "$STAUNTON_NPM_TARBALL")"
 fi
+cd "$(dirname "$0")/../../js"
+
 if [ -n "$tarball_given" ] && [ -s dist/staunton.wasm ]; then
   echo "== js-test: npm ci (the wasm and the tarball are dist.sh's)"
   npm ci --no-audit --no-fund --loglevel=error
