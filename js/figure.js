@@ -146,7 +146,10 @@ function image(config, result) {
  * makes it: its ids and classes prefixed, `role="img"` and the alt text as `aria-label`.
  */
 export function scoped(svg, prefix, label) {
+  // The page's label replaces the document's own role and name (as the crate's scoped()).
   const body = svg
+    .replace(' role="img"', "")
+    .replace(' aria-labelledby="title"', "")
     .replaceAll(' id="', ` id="${prefix}`)
     .replaceAll('href="#', `href="#${prefix}`)
     .replaceAll("url(#", `url(#${prefix}`)
