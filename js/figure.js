@@ -240,6 +240,7 @@ function property(name) {
   const camel = local.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
   if (space === "xlink") return `xLink${camel[0].toUpperCase()}${camel.slice(1)}`;
   if (space === "xml") return `xml${camel[0].toUpperCase()}${camel.slice(1)}`;
+  if (space === "xmlns") return camel === "xlink" ? "xmlnsXLink" : `xmlns${camel[0].toUpperCase()}${camel.slice(1)}`;
   return camel;
 }
 
