@@ -7,13 +7,20 @@ use super::shapes::{blend_into, clip, paint_shape, reach};
 use crate::cache::{ByteCache, Usage, Weight};
 use crate::render::scene::{Point, Rect, Run, Shape};
 use crate::render::spec::theme::Rgba;
-use resvg::tiny_skia::{Pixmap, PixmapMut};
+use resvg::tiny_skia::PixmapMut;
 use std::sync::Arc;
 
 /// Most pixels a shape's stamp may span (its reach, before the unpainted parts are
 /// dropped); a larger shape (a long diagonal arrow on a very large board) is painted in
 /// place.
 const MAX_STAMP_PIXELS: u64 = 1 << 20;
+
+thread_local! {
+    /// The pixels a stamp is painted on before its runs are copied out, kept per thread
+    /// (at most [`MAX_STAMP_PIXELS`] × 4 bytes, 4 MiB): a stamp painted on freshly mapped
+    /// pixels paid a page fault every 4 KiB, which two threads paid in turn.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// A shape painted once on transparent pixels at the origin of the pixels it reaches:
 /// each row's painted run, premultiplied RGBA. Blending it where a scene puts the shape
@@ -34,20 +41,33 @@ impl Weight for Stamp {
 }
 
 impl Stamp {
-    /// `shape` (already moved to the origin) painted on `w` × `h` transparent pixels.
+    /// `shape` (already moved to the origin) painted on `w` × `h` transparent pixels: in
+    /// this thread's scratch (see [`SCRATCH`]), then the painted runs copied into a stamp
+    /// of exactly their size.
     fn of(shape: &Shape, w: u32, h: u32) -> Stamp {
-        let (mut rows, mut pixels) = (Vec::with_capacity(h as usize), Vec::new());
-        if let Some(mut pixmap) = Pixmap::new(w, h) {
-            paint_shape(&mut pixmap.as_mut(), shape);
-            for row in pixmap.data().chunks_exact(w as usize * 4) {
-                let painted = |p: &[u8]| p[3] != 0;
-                let start = row.chunks_exact(4).position(painted).unwrap_or(0);
-                let end = row.chunks_exact(4).rposition(painted).map_or(0, |e| e + 1);
-                pixels.extend_from_slice(&row[start * 4..end.max(start) * 4]);
-                rows.push((start as u32, end.max(start) as u32));
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let len = w as usize * h as usize * 4;
+            scratch.clear();
+            scratch.resize(len, 0);
+            let Some(mut pixmap) = PixmapMut::from_bytes(&mut scratch[..len], w, h) else {
+                return Stamp {
+                    rows: Vec::new(),
+                    pixels: Vec::new(),
+                };
+            };
+            paint_shape(&mut pixmap, shape);
+            let rows: Vec<(u32, u32)> = scratch
+                .chunks_exact(w as usize * 4)
+                .map(painted_run)
+                .collect();
+            let total = rows.iter().map(|&(s, e)| (e - s) as usize * 4).sum();
+            let mut pixels = Vec::with_capacity(total);
+            for (row, &(start, end)) in scratch.chunks_exact(w as usize * 4).zip(&rows) {
+                pixels.extend_from_slice(&row[start as usize * 4..end as usize * 4]);
             }
-        }
-        Stamp { rows, pixels }
+            Stamp { rows, pixels }
+        })
     }
 
     /// Blend onto `pixmap` with the stamp's origin at (`x`, `y`), clipped to the pixmap
@@ -101,6 +121,28 @@ impl Stamp {
             blend_into(dst, stride, src, src.len(), 1);
         }
     }
+}
+
+/// The painted run of one row of premultiplied RGBA painted on transparent pixels: the
+/// columns from the first pixel that is not zero to the last (`(0, 0)` when none). Reads
+/// eight bytes at a time: most of a stamp's rows are mostly unpainted.
+fn painted_run(row: &[u8]) -> (u32, u32) {
+    let pixels = row.len() / 4;
+    let painted = |i: usize| row[i * 4..i * 4 + 4] != [0; 4];
+    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().expect("8 bytes")) != 0;
+    // Pairs of pixels first, then the pixel within the pair; an odd last pixel alone.
+    let mut pairs = row.chunks_exact(8);
+    let odd_last = (pixels % 2 == 1).then(|| pixels - 1);
+    let first = pairs.clone().position(word).map(|p| p * 2).or(odd_last);
+    let Some(start) = first.and_then(|f| (f..pixels).find(|&i| painted(i))) else {
+        return (0, 0);
+    };
+    let last = match odd_last {
+        Some(i) if painted(i) => i,
+        _ => pairs.rposition(word).map_or(start, |p| p * 2 + 1),
+    };
+    let end = (start..=last).rev().find(|&i| painted(i)).map_or(start, |e| e + 1);
+    (start as u32, end as u32)
 }
 
 /// The stamps kept between renders, keyed by their shape's exact description relative to
@@ -303,6 +345,35 @@ pub(crate) fn describe(shape: &Shape, (dx, dy): (f32, f32), key: &mut Vec<u8>) {
             for (offset, c) in stops {
                 num(key, *offset);
                 colour(key, c);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::painted_run;
+
+    #[test]
+    fn a_painted_run_spans_the_first_to_the_last_painted_pixel() {
+        // Every placement of one or two painted pixels in rows of 1 to 7 pixels, against
+        // a pixel-by-pixel search.
+        for pixels in 1..8usize {
+            for a in 0..=pixels {
+                for b in a..=pixels {
+                    let mut row = vec![0u8; pixels * 4];
+                    for at in [a, b].into_iter().filter(|&i| i < pixels) {
+                        row[at * 4 + (at % 4)] = 9;
+                    }
+                    let painted: Vec<usize> = (0..pixels)
+                        .filter(|&i| row[i * 4..i * 4 + 4] != [0; 4])
+                        .collect();
+                    let want = match (painted.first(), painted.last()) {
+                        (Some(&s), Some(&e)) => (s as u32, e as u32 + 1),
+                        _ => (0, 0),
+                    };
+                    assert_eq!(painted_run(&row), want, "{pixels} px, {a} and {b}");
+                }
             }
         }
     }
