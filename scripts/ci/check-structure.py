@@ -21,7 +21,7 @@ Rules (each broken one prints one line and makes the exit status 1):
      example line per edge inside it.
   4. One way through the render pipeline: a module of src/render reads only its own stage
      and earlier ones, in the order ground, cancel, spec, art, scene, paint, encode,
-     render/mod.rs (the Renderer), layouts (STAGES below).
+     workspace, render/mod.rs (the Renderer), layouts (STAGES below).
 
 Numbers (printed, not rules), for each top-level folder of src/ and the whole crate: .rs
 files, folders below it, lines (tests included) and floors: the number of modules in the
@@ -567,7 +567,7 @@ def circle_violations(sources, edges):
 
 # The stages of src/render in the order the data goes: a module may read its own stage and
 # the ones before it, never one after it ("" is render/mod.rs, the Renderer).
-STAGES = ["ground", "cancel", "spec", "art", "scene", "paint", "encode", "", "layouts"]
+STAGES = ["ground", "cancel", "spec", "art", "scene", "paint", "encode", "workspace", "", "layouts"]
 
 
 def stage_of(module):

@@ -23,7 +23,7 @@ pub async fn serve(
     let draining = state.clone();
     // Caches evict and expire idle entries only when something runs their upkeep: once a
     // second, so what a burst left goes within `cache::IDLE` of its end even if no request
-    // follows.
+    // follows; the pooled buffers of large renders go within `render::workspace::POOL_IDLE`.
     let upkeep = state.clone();
     let upkeep = tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(1));
@@ -31,7 +31,11 @@ pub async fn serve(
             tick.tick().await;
             upkeep.cache.run_pending_tasks().await;
             let renderer = upkeep.renderer.clone();
-            let _ = tokio::task::spawn_blocking(move || renderer.cache_usage()).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                renderer.cache_usage();
+                crate::render::release_idle_buffers();
+            })
+            .await;
         }
     });
     let service = hyper_util::service::TowerToHyperService::new(app(state));

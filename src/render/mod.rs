@@ -15,6 +15,7 @@
 //!             (palette tiles) and raster (RGBA, for what tiles miss) over palette;
 //!             text_board (a position as text, no scene)
 //!  encode/    the file written: mod.rs (PNG, with deflate), convert (PDF, WebP, GIF, lzw)
+//!  workspace.rs  the buffers paint and encode work in, kept per thread or pooled
 //!  mod.rs     this file: the Renderer
 //!  layouts/   on top of the Renderer: animate, sheet, article/, share_card, card, page_text
 //! ```
@@ -25,7 +26,9 @@
 //! No I/O and no caching of whole images (that is the service's job, `http/`).
 
 // In pipeline order (see above).
-internal_mod!(ground, cancel, spec, art, scene, paint, encode, layouts);
+internal_mod!(
+    ground, cancel, spec, art, scene, paint, encode, workspace, layouts
+);
 
 // The public modules and types, at the paths they have always had.
 pub use art::{font_files, pieces};
@@ -33,6 +36,7 @@ pub use ground::{Indexed, RenderError, RgbaImage};
 pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
 pub use spec::{options, theme};
+pub use workspace::{KEEP_BYTES, release_idle as release_idle_buffers};
 
 /// How full one of the renderer's caches is ([`Renderer::cache_usage`]).
 pub use crate::cache::Usage as CacheUsage;
@@ -53,7 +57,7 @@ use art::font::LabelFont;
 use art::pieces::PieceSet;
 use art::pieces::PieceSets;
 use encode::convert;
-use paint::compose::{self, Canvas, Painters, Pixels};
+use paint::compose::{self, Painters, Pixels};
 use paint::indexed::Tiles;
 use paint::raster::{self, SpriteCache};
 use paint::svg;
@@ -61,41 +65,11 @@ use scene::Scene;
 use spec::cost;
 use spec::options::{Format, RenderOptions};
 use std::sync::{Arc, OnceLock};
+use workspace::with_workspace;
 
-/// Per-thread buffers kept between renders at most this large (those of a diagram of about
-/// 1000 px). Larger renders allocate theirs and give them back: a service rendering on
-/// several threads keeps at most this much per thread beside its caches.
-pub const KEEP_BYTES: usize = 4 * 1024 * 1024;
-
-thread_local! {
-    /// The pixels and encoder buffers of this thread's last render, reused by the next.
-    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
-}
-
-/// A thread's buffers: the painters' canvas and the encoder's.
-#[derive(Default)]
-struct Workspace {
-    canvas: Canvas,
-    encode: encode::Scratch,
-}
-
-impl Workspace {
-    fn capacity(&self) -> usize {
-        self.canvas.capacity() + self.encode.capacity()
-    }
-}
-
-/// Run `f` with this thread's workspace; afterwards its buffers are let go if they grew
-/// past [`KEEP_BYTES`].
-fn with_workspace<T>(f: impl FnOnce(&mut Workspace) -> T) -> T {
-    WORKSPACE.with(|cell| {
-        let mut guard = cell.borrow_mut();
-        let out = f(&mut guard);
-        if guard.capacity() > KEEP_BYTES {
-            *guard = Default::default();
-        }
-        out
-    })
+/// The pixels of `scene`, which size the workspace its render needs.
+fn scene_pixels(scene: &Scene) -> u64 {
+    u64::from(scene.width) * u64::from(scene.height)
 }
 
 /// Default byte budget of all the renderer's caches together (sprites, stamps, contexts,
@@ -230,8 +204,8 @@ impl Renderer {
     /// Render `position` as PNG bytes.
     ///
     /// The pixels and the encoder's buffers are kept per thread and reused, so a render
-    /// allocates little beyond the PNG it returns (buffers over [`KEEP_BYTES`] are freed
-    /// after use rather than kept).
+    /// allocates little beyond the PNG it returns (buffers over [`KEEP_BYTES`] go to a pool
+    /// the threads share, which lets them go after two idle seconds).
     pub fn png(
         &self,
         position: &Position,
@@ -287,7 +261,7 @@ impl Renderer {
     /// then encoded.
     fn png_of(&self, scene: &Scene, set: &PieceSet) -> Result<Vec<u8>, RenderError> {
         let (w, h) = (scene.width, scene.height);
-        with_workspace(|ws| {
+        with_workspace(scene_pixels(scene), |ws| {
             Ok(
                 match compose::paint(scene, self.painters(set), &mut ws.canvas)? {
                     Pixels::Indexed { indices, palette } => {
@@ -323,7 +297,7 @@ impl Renderer {
         let scene = self.layout(position, options);
         out.width = scene.width;
         out.height = scene.height;
-        with_workspace(|ws| {
+        with_workspace(scene_pixels(&scene), |ws| {
             match compose::paint(&scene, self.painters(set), &mut ws.canvas)? {
                 // Handed over, not copied: the next composition refills the buffers.
                 Pixels::Indexed { .. } => {
@@ -348,7 +322,7 @@ impl Renderer {
         let set = self.set(options)?;
         let scene = self.layout(position, options);
         let mut pixels = Vec::new();
-        with_workspace(|ws| {
+        with_workspace(scene_pixels(&scene), |ws| {
             match compose::paint(&scene, self.painters(set), &mut ws.canvas)? {
                 Pixels::Indexed { indices, palette } => {
                     encode::rgba_of_indexed(indices, palette, &mut pixels)
