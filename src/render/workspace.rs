@@ -159,7 +159,7 @@ mod tests {
             size: 1200,
             ..crate::RenderOptions::default()
         };
-        assert!(1200 * 1200 * 5 > KEEP_BYTES, "not a large render");
+        // 1200 × 1200 pixels, five bytes each, are more than KEEP_BYTES: a large render.
         renderer.png(&position, &options).expect("renders");
         let kept = WORKSPACE.with(|cell| cell.borrow().capacity());
         assert!(kept <= KEEP_BYTES, "this thread kept {kept} bytes");
