@@ -10,6 +10,7 @@
 
 use super::encode;
 use super::paint::compose::Canvas;
+use super::paint::raster::holding_stamps;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -42,20 +43,20 @@ impl Workspace {
     }
 }
 
-/// Run `f` with a workspace for a render of `pixels` pixels: a large render takes one from
-/// the pool when there is one, else this thread's; afterwards a workspace past
-/// [`KEEP_BYTES`] goes to the pool.
+/// Run `f` (one render) with a workspace for `pixels` pixels, and the stamps it uses held
+/// to its end: a large render takes a workspace from the pool when there is one, else
+/// this thread's; afterwards a workspace past [`KEEP_BYTES`] goes to the pool.
 pub(super) fn with_workspace<T>(pixels: u64, f: impl FnOnce(&mut Workspace) -> T) -> T {
     // Four bytes a pixel of RGBA and one of indices: more than this thread keeps.
     let large = pixels.saturating_mul(5) > KEEP_BYTES as u64;
     if let Some(mut pooled) = large.then(|| POOL.take()).flatten() {
-        let out = f(&mut pooled);
+        let out = holding_stamps(|| f(&mut pooled));
         POOL.give(pooled, Instant::now());
         return out;
     }
     WORKSPACE.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let out = f(&mut guard);
+        let out = holding_stamps(|| f(&mut guard));
         if guard.capacity() > KEEP_BYTES {
             POOL.give(std::mem::take(&mut *guard), Instant::now());
         }

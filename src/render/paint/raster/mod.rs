@@ -20,7 +20,7 @@ use std::sync::Arc;
 mod shapes;
 mod stamp;
 pub(crate) use shapes::cut_at_edges;
-pub(crate) use stamp::describe;
+pub(crate) use stamp::{describe, holding_stamps};
 use stamp::{moved, stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -632,6 +632,19 @@ mod tests {
         );
         let moved = polygon(50.0, 64.0);
         assert!(worst(&on_grey(&moved, Some(&sprites)), &on_grey(&moved, None)) <= 2);
+    }
+
+    #[test]
+    fn a_render_holds_its_stamps_when_the_stamp_cache_cannot() {
+        // A stamp cache of one byte keeps nothing: outside a render, every ask paints anew;
+        // inside one, the first painting is held to its end.
+        let sprites = SpriteCache::new(1 << 20, 1);
+        let shape = &shapes()[4];
+        let ask = || stamp(&sprites.stamps, shape, (120, 120)).expect("stamped").0;
+        assert!(!Arc::ptr_eq(&ask(), &ask()), "the cache kept a stamp");
+        let (first, again) = holding_stamps(|| (ask(), holding_stamps(ask)));
+        assert!(Arc::ptr_eq(&first, &again), "painted twice in one render");
+        assert!(!Arc::ptr_eq(&first, &ask()), "held after the render ended");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::cache::{ByteCache, Usage, Weight};
 use crate::render::scene::{Point, Rect, Run, Shape};
 use crate::render::spec::theme::Rgba;
 use resvg::tiny_skia::PixmapMut;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Most pixels a shape's stamp may span (its reach, before the unpainted parts are
@@ -20,6 +21,37 @@ thread_local! {
     /// (at most [`MAX_STAMP_PIXELS`] × 4 bytes, 4 MiB): a stamp painted on freshly mapped
     /// pixels paid a page fault every 4 KiB, which two threads paid in turn.
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+
+    /// The stamps this thread's render in progress has used, by key, while
+    /// [`holding_stamps`] runs: a render asks for each of its shapes' stamps several times
+    /// (footprint, cells, dirty runs), and 64 arrows at 2048 px outgrow the stamp cache,
+    /// which then evicted them between the asks (290 paintings for 64 arrows).
+    static HELD: std::cell::RefCell<Option<HashMap<Vec<u8>, Arc<Stamp>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` (one render) with every stamp it uses held until it ends, whatever the stamp
+/// cache evicts meanwhile.
+pub(crate) fn holding_stamps<T>(f: impl FnOnce() -> T) -> T {
+    /// Lets go of the held stamps when the outermost render ends, even by a panic.
+    struct Release(bool);
+    impl Drop for Release {
+        fn drop(&mut self) {
+            if self.0 {
+                HELD.with(|held| *held.borrow_mut() = None);
+            }
+        }
+    }
+    let outermost = HELD.with(|held| {
+        let mut held = held.borrow_mut();
+        let outermost = held.is_none();
+        if outermost {
+            *held = Some(HashMap::new());
+        }
+        outermost
+    });
+    let _release = Release(outermost);
+    f()
 }
 
 /// A shape painted once on transparent pixels at the origin of the pixels it reaches:
@@ -179,8 +211,17 @@ pub(super) fn stamp(
     }
     let (dx, dy) = (at.x as f32, at.y as f32);
     let key = stamp_key(shape, (dx, dy), (at.w, at.h));
-    let stamp = stamps.0.get_with(key, || {
+    let held = HELD.with(|held| held.borrow().as_ref().and_then(|h| h.get(&key).cloned()));
+    if let Some(stamp) = held {
+        return Some((stamp, at.x, at.y));
+    }
+    let stamp = stamps.0.get_with(key.clone(), || {
         Arc::new(Stamp::of(&moved(shape, dx, dy), at.w, at.h))
+    });
+    HELD.with(|held| {
+        if let Some(held) = held.borrow_mut().as_mut() {
+            held.insert(key, stamp.clone());
+        }
     });
     Some((stamp, at.x, at.y))
 }
