@@ -68,7 +68,11 @@ pub fn paint<'c>(
     let context = indexed::context(scene, p.set, (p.sprites, p.tiles), p.font, labels);
     if let Some(context) = context {
         let layers = (p.set, p.sprites, p.tiles);
-        if indexed::compose(&context, scene, layers, p.font, labels, &mut canvas.indexed) {
+        let dirty = indexed::compose(&context, scene, layers, p.font, labels, &mut canvas.indexed);
+        if canvas.indexed.too_many_colours() {
+            return full_colour(scene, p, canvas);
+        }
+        if dirty {
             // Only the dirty runs are read: paint just those.
             let within = Some(canvas.indexed.dirty());
             if !raster::paint_within(scene, p.set, p.sprites, p.font, within, &mut canvas.pixels)
@@ -81,6 +85,15 @@ pub fn paint<'c>(
             return Ok(Pixels::Indexed { indices, palette });
         }
     }
+    full_colour(scene, p, canvas)
+}
+
+/// Paint all of `scene` in RGBA into `canvas`.
+fn full_colour<'c>(
+    scene: &Scene,
+    p: Painters,
+    canvas: &'c mut Canvas,
+) -> Result<Pixels<'c>, RenderError> {
     if !raster::paint_buffer(scene, p.set, p.sprites, p.font, &mut canvas.pixels) {
         return Err(RenderError::Allocate(scene.width, scene.height));
     }

@@ -44,6 +44,10 @@ pub struct Scratch {
     /// The numbers of `extra`, most frequent first.
     pub(super) order: Vec<u16>,
     pub(super) boxes: Boxes,
+    /// Whether the last [`compose`] met more colours the context lacks than
+    /// [`MAX_EXTRA`] in the marked cells' tiles, and stopped: [`convert`](super::convert::convert)
+    /// would refuse it.
+    pub(super) too_many_colours: bool,
 }
 
 /// Most colours the marked cells and dirty pixels may add to the context's.
@@ -58,6 +62,13 @@ pub(super) struct Extra {
 }
 
 impl Scratch {
+    /// Whether the last [`compose`] stopped because its marked cells have more colours
+    /// than a palette can add to the context's: the render needs the full-colour path,
+    /// and neither painting the dirty runs nor converting would help.
+    pub fn too_many_colours(&self) -> bool {
+        self.too_many_colours
+    }
+
     /// The pixels the last [`compose`] could not compose, as sorted row runs, none
     /// overlapping.
     pub fn dirty(&self) -> &[Run] {
@@ -171,10 +182,15 @@ fn place_pieces(
         marked,
         occupied,
         placed,
+        unknown,
+        too_many_colours,
         ..
     } = scratch;
     occupied.clear();
     placed.clear();
+    unknown.reset(1024);
+    *too_many_colours = false;
+    let mut new_colours = 0;
     let marks_on = |cell: usize| {
         let from = marked.partition_point(|&(c, _, _)| c < cell);
         let to = marked.partition_point(|&(c, _, _)| c <= cell);
@@ -194,16 +210,32 @@ fn place_pieces(
         let rect = context.cell_rect(cell);
         let layers = (&under[..], piece, &over[..]);
         match cell_tile(context, (set, sprites, tiles), cell, layers, (w, h)) {
-            Some(tile) => placed.push((tile, rect.x as usize, rect.y as usize)),
+            Some(tile) => {
+                // Colours the context lacks, counted as `convert` counts them: past
+                // MAX_EXTRA it would refuse the render, so the other cells are not made.
+                for &(colour, _) in &tile.colours {
+                    if context.entry(colour).is_none() && unknown.get(colour).is_none() {
+                        new_colours += 1;
+                        if new_colours > MAX_EXTRA || !unknown.insert(colour, 0) {
+                            *too_many_colours = true;
+                            break;
+                        }
+                    }
+                }
+                placed.push((tile, rect.x as usize, rect.y as usize));
+            }
             None => dirty.push(rect),
         }
+        !*too_many_colours
     };
     let width = w as usize;
     for p in &scene.pieces {
         let cell = context.cell_of(p.rect);
         if let Some(cell) = cell.filter(|&c| !marks_on(c).is_empty()) {
             occupied.push(cell);
-            place(cell, Some(p.piece), dirty);
+            if !place(cell, Some(p.piece), dirty) {
+                return;
+            }
             continue;
         }
         match context.tile(p.piece, p.rect) {
@@ -221,8 +253,8 @@ fn place_pieces(
     let mut cells: Vec<usize> = marked.iter().map(|&(c, _, _)| c).collect();
     cells.dedup();
     for cell in cells {
-        if occupied.binary_search(&cell).is_err() {
-            place(cell, None, dirty);
+        if occupied.binary_search(&cell).is_err() && !place(cell, None, dirty) {
+            return;
         }
     }
 }

@@ -129,4 +129,37 @@ mod tests {
             assert!(max_difference(&renderer, query, &scratch) <= PALETTE_TOLERANCE);
         }
     }
+
+    #[test]
+    fn cells_with_more_new_colours_than_a_palette_takes_stop_the_composition() {
+        let renderer = Renderer::default();
+        let files = "abcdefgh".as_bytes();
+        // 48 long arrows in four colours crossing each other at 800 px.
+        let arrows: Vec<String> = (0..48)
+            .map(|i| {
+                let (a, b) = (files[i % 8] as char, files[(i * 3 + 5) % 8] as char);
+                let colour = ["G", "R", "Y", "B"][i % 4];
+                format!("{colour}{a}{}{b}{}", 1 + i % 8, 8 - (i / 8) % 8)
+            })
+            .collect();
+        let heavy = format!("fen=start&size=800&arrows={}", arrows.join(","));
+        let light = "fen=start&size=800&arrows=Ge2e4,Rg1f3&highlight=Ye5";
+        for (query, too_many) in [(heavy.as_str(), true), (light, false)] {
+            let r = Request::from_query(query, None).expect("valid");
+            let set = renderer.set(&r.options).expect("set");
+            let scene = renderer.scene(&r.position, &r.options);
+            let font = LabelFont::builtin();
+            let caches = (renderer.sprites(), renderer.tiles());
+            let context = context(&scene, set, caches, font, true).expect("fits");
+            let mut scratch = Scratch::default();
+            let layers = (set, renderer.sprites(), renderer.tiles());
+            compose(&context, &scene, layers, font, true, &mut scratch);
+            assert_eq!(scratch.too_many_colours(), too_many, "{query}");
+            // What convert decides from the same cells and the dirty runs painted.
+            let mut rgba = vec![0; scene.width as usize * scene.height as usize * 4];
+            let within = Some(scratch.dirty());
+            raster::paint_within(&scene, set, renderer.sprites(), font, within, &mut rgba);
+            assert_eq!(convert(&context, &rgba, &mut scratch), !too_many, "{query}");
+        }
+    }
 }
