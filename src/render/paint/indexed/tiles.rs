@@ -59,8 +59,18 @@ impl CellTile {
         map.reset((rgba.len() / 2).clamp(512, 1 << 17).next_power_of_two());
         let mut colours: Vec<(u32, u32)> = Vec::new();
         let mut local = Vec::with_capacity(rgba.len() / 4);
+        // The previous pixel's colour and number: a cell is mostly runs of one colour, so
+        // the map is asked once a run.
+        let mut last: Option<(u32, u16)> = None;
         for p in rgba.chunks_exact(4) {
             let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            if let Some((c, n)) = last
+                && c == colour
+            {
+                colours[usize::from(n)].1 += 1;
+                local.push(n);
+                continue;
+            }
             if colour >> 24 != 255 {
                 return None;
             }
@@ -77,6 +87,7 @@ impl CellTile {
             };
             colours[usize::from(n)].1 += 1;
             local.push(n);
+            last = Some((colour, n));
         }
         Some(CellTile { colours, local })
     }
