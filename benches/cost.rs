@@ -10,6 +10,9 @@
 //! check) and `all` (every mark at its limit: `max` with 80 of each and 80 markers);
 //! `{format}/1024/{max,f64,all}` for the other formats;
 //! `gif/{size}/10x{markup}`, ten frames of a game.
+//!
+//! The C allocator is set as the `staunton` binary sets it (`src/allocator.rs`), so the
+//! times are the service's.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
@@ -119,7 +122,11 @@ fn query(size: u32, markup: &str, variant: usize) -> String {
     format!("fen=start&size={size}{marks}")
 }
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 fn benches(c: &mut Criterion) {
+    allocator::return_memory_promptly();
     let renderer = Renderer::default();
     let mut group = c.benchmark_group("cost");
     group

@@ -234,20 +234,36 @@ async fn a_client_that_disconnects_cancels_its_render() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408() {
     let _serial = SERIAL.lock().await;
-    let s = state_with(Config {
-        request_timeout: Duration::from_secs(8),
+    let heavy = |v: usize| format!("/diagram?fen=start&size=2048&arrows={}", arrows(64, v));
+    // Renders two by two teach the service how fast this machine (and build) is with
+    // both workers busy; the last pair's time sets the deadline, so that about six
+    // renders a worker fit in it and the twenty sent at once do not (on a fast build
+    // one takes 50 ms, on a slow machine seconds).
+    let pairs = |s: Arc<AppState>, first: usize| async move {
+        let mut slowest = Duration::ZERO;
+        for v in [first, first + 2] {
+            let (one, two) = (heavy(v), heavy(v + 1));
+            let started = Instant::now();
+            let (a, b) = tokio::join!(get(&s, &one), get(&s, &two));
+            slowest = started.elapsed();
+            assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+            assert_eq!(b.status, StatusCode::OK, "{}", b.text());
+        }
+        slowest
+    };
+    let probe = state_with(Config {
         workers: 2,
         ..Config::default()
     });
-    let heavy = |v: usize| format!("/diagram?fen=start&size=2048&arrows={}", arrows(64, v));
-    // Renders two by two teach the service how fast this machine (and build) is
-    // with both workers busy.
-    for pair in [(99, 98), (97, 96)] {
-        let (one, two) = (heavy(pair.0), heavy(pair.1));
-        let (first, second) = tokio::join!(get(&s, &one), get(&s, &two));
-        assert_eq!(first.status, StatusCode::OK, "{}", first.text());
-        assert_eq!(second.status, StatusCode::OK, "{}", second.text());
-    }
+    let pair = pairs(probe, 90).await;
+    let timeout = (pair * 6).clamp(Duration::from_millis(400), Duration::from_secs(8));
+    println!("a heavy pair took {pair:?}: deadline {timeout:?}");
+    let s = state_with(Config {
+        request_timeout: timeout,
+        workers: 2,
+        ..Config::default()
+    });
+    pairs(s.clone(), 80).await;
     let mut tasks = Vec::new();
     for v in 0..20 {
         let (s, uri) = (s.clone(), heavy(v));

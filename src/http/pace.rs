@@ -3,9 +3,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Seconds per cost unit assumed before any render has been measured: the release build
-/// on the 2-core machine of the README's figures (see Reliability there).
-pub const DEFAULT_SECONDS_PER_UNIT: f64 = 2e-9;
+/// Seconds per cost unit assumed before any render has been measured: above what the
+/// release build takes on the 2-core machine of the book's figures, 0.1–0.7 ns a unit
+/// from a 2048 px board under 64 arrows to a 256 px plain one (`cargo bench --bench cost`;
+/// see Reliability and operations). It was 2 ns while heavy renders mapped their buffers.
+pub const DEFAULT_SECONDS_PER_UNIT: f64 = 1e-9;
 
 /// Renders smaller than this many units are not measured for the pace: their time is
 /// mostly fixed costs, not units.
