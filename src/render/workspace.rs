@@ -30,6 +30,9 @@ thread_local! {
 /// Large workspaces not in use.
 static POOL: Pool<Workspace> = Pool::new();
 
+/// Whether large workspaces are pooled: not in WebAssembly, where `Instant` has no clock.
+const POOLED: bool = !cfg!(target_arch = "wasm32");
+
 /// A thread's buffers: the painters' canvas and the encoder's.
 #[derive(Default)]
 pub(super) struct Workspace {
@@ -47,8 +50,9 @@ impl Workspace {
 /// to its end: a large render takes a workspace from the pool when there is one, else
 /// this thread's; afterwards a workspace past [`KEEP_BYTES`] goes to the pool.
 pub(super) fn with_workspace<T>(pixels: u64, f: impl FnOnce(&mut Workspace) -> T) -> T {
-    // Four bytes a pixel of RGBA and one of indices: more than this thread keeps.
-    let large = pixels.saturating_mul(5) > KEEP_BYTES as u64;
+    // Four bytes a pixel of RGBA and one of indices: more than this thread keeps. (In
+    // WebAssembly, which has one thread and no clock, a large workspace is let go at once.)
+    let large = pixels.saturating_mul(5) > KEEP_BYTES as u64 && POOLED;
     if let Some(mut pooled) = large.then(|| POOL.take()).flatten() {
         let out = holding_stamps(|| f(&mut pooled));
         POOL.give(pooled, Instant::now());
@@ -58,7 +62,10 @@ pub(super) fn with_workspace<T>(pixels: u64, f: impl FnOnce(&mut Workspace) -> T
         let mut guard = cell.borrow_mut();
         let out = holding_stamps(|| f(&mut guard));
         if guard.capacity() > KEEP_BYTES {
-            POOL.give(std::mem::take(&mut *guard), Instant::now());
+            let ws = std::mem::take(&mut *guard);
+            if POOLED {
+                POOL.give(ws, Instant::now());
+            }
         }
         out
     })
