@@ -122,6 +122,18 @@ impl Worker {
     }
 }
 
+/// The time `run` takes over `iters` pairs of new heavy queries (made outside the timing).
+fn timed_pairs(iters: u64, next: &dyn Fn() -> u64, run: impl Fn(String, String)) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let (a, b) = (heavy_query(next()), heavy_query(next()));
+        let t = Instant::now();
+        run(a, b);
+        total += t.elapsed();
+    }
+    total
+}
+
 #[path = "../src/allocator.rs"]
 mod allocator;
 
@@ -145,32 +157,22 @@ fn benches(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("serial", |b| {
         b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let (a, b) = (heavy_query(next()), heavy_query(next()));
-                let t = Instant::now();
+            timed_pairs(iters, &next, |a, b| {
                 workers[0].send(a);
                 workers[0].wait();
                 workers[0].send(b);
                 workers[0].wait();
-                total += t.elapsed();
-            }
-            total
+            })
         })
     });
     group.bench_function("parallel", |b| {
         b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let (a, b) = (heavy_query(next()), heavy_query(next()));
-                let t = Instant::now();
+            timed_pairs(iters, &next, |a, b| {
                 workers[0].send(a);
                 workers[1].send(b);
                 workers[0].wait();
                 workers[1].wait();
-                total += t.elapsed();
-            }
-            total
+            })
         })
     });
     group.finish();

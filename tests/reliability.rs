@@ -156,13 +156,14 @@ fn encode(s: &str) -> String {
 async fn an_abandoned_render_stops_and_frees_its_worker() {
     let _serial = SERIAL.lock().await;
     let s = state_with(Config {
-        request_timeout: Duration::from_millis(700),
+        request_timeout: Duration::from_millis(300),
         workers: 1,
         ..Config::default()
     });
-    // Five frames at 2048 px under 16 arrows each: within the bound, and over a second of
-    // work even in a release build. Alone, it is admitted; it holds the only worker.
-    let heavy = format!("/game.gif?size=2048&pgn={}", encode(&knight_game(4, 16)));
+    // Thirteen frames at 2048 px under 16 arrows each: within the bound, and most of a
+    // second of work even in a release build. Alone, it is admitted; it holds the only
+    // worker.
+    let heavy = format!("/game.gif?size=2048&pgn={}", encode(&knight_game(12, 16)));
     let timed_out = get(&s, &heavy).await;
     assert_eq!(
         timed_out.status,
@@ -175,7 +176,7 @@ async fn an_abandoned_render_stops_and_frees_its_worker() {
         1,
         "one sentence"
     );
-    assert!(timed_out.text().contains("0.7 s"), "{}", timed_out.text());
+    assert!(timed_out.text().contains("0.3 s"), "{}", timed_out.text());
     assert_eq!(timed_out.header(header::CACHE_CONTROL), "no-store");
     assert_eq!(timed_out.header(header::X_CONTENT_TYPE_OPTIONS), "nosniff");
     // The render stops at its next checkpoint and gives its worker back.
@@ -208,7 +209,7 @@ async fn a_client_that_disconnects_cancels_its_render() {
         ..Config::default()
     });
     let served = common::Served::start(s.clone(), Duration::from_secs(1)).await;
-    let heavy = format!("/game.gif?size=2048&pgn={}", encode(&knight_game(4, 16)));
+    let heavy = format!("/game.gif?size=2048&pgn={}", encode(&knight_game(12, 16)));
     let mut stream = tokio::net::TcpStream::connect(served.addr)
         .await
         .expect("connect");
@@ -256,8 +257,13 @@ async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408()
         ..Config::default()
     });
     let pair = pairs(probe, 90).await;
-    let timeout = (pair * 6).clamp(Duration::from_millis(400), Duration::from_secs(8));
-    println!("a heavy pair took {pair:?}: deadline {timeout:?}");
+    // At least a second, so that the first pairs are admitted before the pace is learnt
+    // (two renders at the default pace of 1 ns a unit: 0.4 s); and enough renders at once
+    // for twice the deadline's work, within the queue (64).
+    let timeout = (pair * 6).clamp(Duration::from_secs(1), Duration::from_secs(8));
+    let at_once =
+        ((4.0 * timeout.as_secs_f64() / pair.as_secs_f64()).ceil() as usize).clamp(20, 60);
+    println!("a heavy pair took {pair:?}: deadline {timeout:?}, {at_once} at once");
     let s = state_with(Config {
         request_timeout: timeout,
         workers: 2,
@@ -265,7 +271,7 @@ async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408()
     });
     pairs(s.clone(), 80).await;
     let mut tasks = Vec::new();
-    for v in 0..20 {
+    for v in 0..at_once {
         let (s, uri) = (s.clone(), heavy(v));
         tasks.push(tokio::spawn(async move { get(&s, &uri).await }));
     }
@@ -281,11 +287,11 @@ async fn heavy_renders_beyond_what_the_deadline_allows_get_503_at_once_not_408()
         }
         *counts.entry(answer.status.as_u16()).or_insert(0) += 1;
     }
-    println!("20 concurrent heavy renders: {counts:?}");
+    println!("{at_once} concurrent heavy renders: {counts:?}");
     assert_eq!(counts.get(&408), None, "{counts:?}");
     assert!(counts.get(&200).is_some_and(|&n| n >= 1), "{counts:?}");
     assert!(counts.get(&503).is_some_and(|&n| n >= 1), "{counts:?}");
-    assert_eq!(counts.values().sum::<usize>(), 20);
+    assert_eq!(counts.values().sum::<usize>(), at_once);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

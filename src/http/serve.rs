@@ -33,7 +33,7 @@ pub async fn serve(
             let renderer = upkeep.renderer.clone();
             let _ = tokio::task::spawn_blocking(move || {
                 renderer.cache_usage();
-                crate::render::release_idle_buffers();
+                crate::render::release_buffers(crate::render::POOL_IDLE);
             })
             .await;
         }

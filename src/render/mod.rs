@@ -36,7 +36,7 @@ pub use ground::{Indexed, RenderError, RgbaImage};
 pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
 pub use spec::{options, theme};
-pub use workspace::{KEEP_BYTES, release_idle as release_idle_buffers};
+pub use workspace::{KEEP_BYTES, POOL_IDLE, release_buffers};
 
 /// How full one of the renderer's caches is ([`Renderer::cache_usage`]).
 pub use crate::cache::Usage as CacheUsage;

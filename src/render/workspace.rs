@@ -71,10 +71,14 @@ pub(super) fn with_workspace<T>(pixels: u64, f: impl FnOnce(&mut Workspace) -> T
     })
 }
 
-/// Let go of the large workspaces unused for [`POOL_IDLE`]. The service calls it every
-/// second, so a burst's buffers go soon after it ends.
-pub fn release_idle() {
-    POOL.release_idle(Instant::now());
+/// Let go of the pooled workspaces of large renders unused for longer than `idle` (all of
+/// them with `Duration::ZERO`). The service calls it every second with [`POOL_IDLE`], so a
+/// burst's buffers go soon after it ends; a returned workspace also lets go of those idle
+/// past [`POOL_IDLE`].
+pub fn release_buffers(idle: Duration) {
+    if POOLED {
+        POOL.release_idle(Instant::now(), idle);
+    }
 }
 
 /// Things not in use, each with when it was returned (most recent last): at most one a
@@ -100,7 +104,7 @@ impl<T> Pool<T> {
         let most = std::thread::available_parallelism().map_or(2, |n| n.get());
         let dropped = {
             let mut pool = self.lock();
-            let mut dropped = idle(&mut pool, now);
+            let mut dropped = idle(&mut pool, now, POOL_IDLE);
             pool.push((item, now));
             if pool.len() > most {
                 dropped.push(pool.remove(0).0);
@@ -111,20 +115,22 @@ impl<T> Pool<T> {
         drop(dropped);
     }
 
-    /// Let go of what is idle at `now`; how many are left.
-    fn release_idle(&self, now: Instant) -> usize {
+    /// Let go of what has been idle longer than `longer` at `now`; how many are left.
+    fn release_idle(&self, now: Instant, longer: Duration) -> usize {
         let (dropped, left) = {
             let mut pool = self.lock();
-            (idle(&mut pool, now), pool.len())
+            (idle(&mut pool, now, longer), pool.len())
         };
         drop(dropped);
         left
     }
 }
 
-/// Remove the items of `pool` idle past [`POOL_IDLE`] at `now`, and return them.
-fn idle<T>(pool: &mut Vec<(T, Instant)>, now: Instant) -> Vec<T> {
-    let keep_from = pool.partition_point(|(_, at)| now.duration_since(*at) > POOL_IDLE);
+/// Remove the items of `pool` idle longer than `longer` at `now` (all, for zero), and
+/// return them.
+fn idle<T>(pool: &mut Vec<(T, Instant)>, now: Instant, longer: Duration) -> Vec<T> {
+    let keep_from =
+        pool.partition_point(|(_, at)| longer.is_zero() || now.duration_since(*at) > longer);
     pool.drain(..keep_from).map(|(item, _)| item).collect()
 }
 
@@ -141,20 +147,24 @@ mod tests {
         assert_eq!(pool.take(), Some(2), "not the most recent");
         pool.give(3, t0 + Duration::from_millis(20));
         // Just within POOL_IDLE of 1's return: both kept.
-        assert_eq!(pool.release_idle(t0 + POOL_IDLE), 2);
+        assert_eq!(pool.release_idle(t0 + POOL_IDLE, POOL_IDLE), 2);
         // Past it: 1 goes, 3 stays until its own time is up.
-        assert_eq!(pool.release_idle(t0 + POOL_IDLE + Duration::from_millis(1)), 1);
-        assert_eq!(pool.release_idle(t0 + POOL_IDLE + Duration::from_millis(21)), 0);
+        let just_past = POOL_IDLE + Duration::from_millis(1);
+        assert_eq!(pool.release_idle(t0 + just_past, POOL_IDLE), 1);
+        assert_eq!(pool.release_idle(t0 + just_past + Duration::from_millis(20), POOL_IDLE), 0);
         assert_eq!(pool.take(), None);
         // At most one a core: the oldest goes first.
         let most = std::thread::available_parallelism().map_or(2, |n| n.get());
         for i in 0..most + 3 {
             pool.give(i, t0);
         }
-        assert_eq!(pool.release_idle(t0), most);
+        assert_eq!(pool.release_idle(t0, POOL_IDLE), most);
         assert_eq!(pool.take(), Some(most + 2));
         let rest: Vec<usize> = std::iter::from_fn(|| pool.take()).collect();
         assert_eq!(rest.last(), Some(&3), "the oldest were not the ones let go");
+        // Zero: everything goes, however recent.
+        pool.give(7, t0);
+        assert_eq!(pool.release_idle(t0, Duration::ZERO), 0);
     }
 
     #[test]
