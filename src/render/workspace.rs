@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 pub const KEEP_BYTES: usize = 4 * 1024 * 1024;
 
 /// How long a large workspace stays in the pool unused before it is let go (by the next
-/// render that returns one, or by [`release_idle`], which the service runs every second).
+/// render that returns one, or by [`release_buffers`], which the service runs every second).
 pub const POOL_IDLE: Duration = Duration::from_secs(2);
 
 thread_local! {
