@@ -255,8 +255,8 @@ impl Weight for Context {
 /// Per plain-cell colour (in order), per piece, the piece on that colour as a tile, each
 /// tile's colours given entries of `palette` in turn (most frequent first, all or none).
 ///
-/// Each sprite is read once, as runs of equal pixels shared by every colour; a tile's
-/// colours, their counts and its indices are then worked out run by run (a square's
+/// Each sprite is read as runs of equal pixels, each run blended over the colour once; a
+/// tile's colours, their counts and its indices are then worked out run by run (a square's
 /// pixels are mostly long runs of the ground and of the fills), never pixel by pixel.
 fn piece_tiles(
     colours: &[u32],
@@ -268,22 +268,20 @@ fn piece_tiles(
     if colours.is_empty() {
         return Vec::new();
     }
-    let runs: Vec<Option<Vec<(u32, u32)>>> = Piece::all()
-        .map(|piece| {
-            let sprite = sprites.sprite(set, piece, square, square)?;
-            Some(runs_of(sprite.data()).collect())
-        })
+    let drawn: Vec<_> = Piece::all()
+        .map(|piece| sprites.sprite(set, piece, square, square))
         .collect();
+    // One buffer for every tile's runs, blended over its colour.
     let (mut blended, mut counts) = (Vec::new(), ColorMap::default());
     let mut tiles = Vec::with_capacity(colours.len());
     for &colour in colours {
-        let mut row = vec![None; runs.len()];
-        for (slot, runs) in row.iter_mut().zip(&runs) {
-            let Some(runs) = runs else {
+        let mut row = vec![None; drawn.len()];
+        for (slot, sprite) in row.iter_mut().zip(&drawn) {
+            let Some(sprite) = sprite else {
                 continue;
             };
             blended.clear();
-            blended.extend(runs.iter().map(|&(p, n)| (raster::over(p, colour), n)));
+            blended.extend(runs_of(sprite.data()).map(|(p, n)| (raster::over(p, colour), n)));
             let Some(found) = by_frequency(blended.iter().copied(), &mut counts) else {
                 continue;
             };
