@@ -517,12 +517,10 @@ mod tests {
     /// The tiles the way they were first made, pixel by pixel: each piece composited on
     /// each colour, its colours counted in a hash map, then converted pixel by pixel.
     fn by_pixels(
-        colours: &[u32],
-        set: &PieceSet,
-        sprites: &SpriteCache,
-        square: u32,
         palette: &mut Builder,
-    ) -> Vec<(u32, Vec<Option<Tile>>)> {
+        (set, sprites): (&PieceSet, &SpriteCache),
+        (colours, square): (&[u32], u32),
+) -> Vec<(u32, Vec<Option<Tile>>)> {
         let mut rgba = Vec::new();
         let mut tiles = Vec::new();
         for &colour in colours {
@@ -578,7 +576,7 @@ mod tests {
             for (square, more) in [(13, 0), (31, 0), (57, 0), (120, 0), (57, 200), (120, 230)] {
                 let (mut runs, mut pixels) = (builder(squares, more), builder(squares, more));
                 let a = piece_tiles(&squares, &set, &sprites, square, &mut runs);
-                let b = by_pixels(&squares, &set, &sprites, square, &mut pixels);
+                let b = by_pixels(&mut pixels, (&set, &sprites), (&squares, square));
                 assert_eq!(runs.boxes.palette(), pixels.boxes.palette(), "{square} {more}");
                 for ((ca, ra), (cb, rb)) in a.iter().zip(&b) {
                     assert_eq!(ca, cb);
