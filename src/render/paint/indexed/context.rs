@@ -95,7 +95,8 @@ impl Context {
     /// Nothing here is painted in RGBA at the image's size: the base is written as indices
     /// directly (the background and every fill are exact entries of their own), labels in
     /// the margin are painted in small patches around their ink and converted, and each
-    /// piece is composited on each square colour in a buffer of one square.
+    /// piece's tile on each square colour is worked out from its sprite's runs of equal
+    /// pixels, each run blended over the colour once (`piece_tiles`).
     pub fn build(
         scene: &Scene,
         set: &PieceSet,
