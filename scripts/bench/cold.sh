@@ -16,7 +16,9 @@
 # position (the fullmove number is n + 1 too, so no two requests share a cache key).
 # Targets (the flood's memory): peak RSS (VmHWM) <= 1.1 x CACHE + 150 MiB, and RSS
 # AFTER_SECONDS after the flood <= 1.1 x CACHE + 60 MiB; each printed with PASS or FAIL.
-# The cold and warm phases have no fixed target here: they print the ratio Staunton/baseline.
+# The cold and warm phases have no fixed target here: they print the ratio Staunton/baseline
+# of requests a second, and of each server's CPU time per request (user + system, from
+# /proc/PID/stat over the phase): the steadier figure on a shared machine.
 # Bounded (every wrk and curl under timeout), loopback only; the servers are stopped and the
 # temporary files removed at the end or on error. Needs wrk and curl; honours
 # CARGO_TARGET_DIR; STAUNTON_BIN names another staunton to measure (the static binary of
@@ -193,27 +195,43 @@ field() { # file what: req/s, p50, p99, requests, non-2xx
     errors) awk '/Socket errors/ {sub(/^ *Socket errors: */, ""); print}' "$1" ;;
   esac
 }
-line() { # phase server file
+cpu_ticks() { # pid: the process's user + system CPU time so far, in clock ticks
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+cpu_ms() { # file ticks: the server's CPU milliseconds per answered request
+  awk -v t="$2" -v n="$(field "$1" requests)" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { if (n > 0) printf "%.2f", t * 1000 / hz / n; else print "?" }'
+}
+line() { # phase server file ticks
   local bad errs
   bad=$(field "$3" non2xx); errs=$(field "$3" errors)
-  printf '%-6s %-9s %10s req/s   p50 %9s   p99 %9s   %7s requests%s%s\n' "$1" "$2" \
+  printf '%-6s %-9s %10s req/s   p50 %9s   p99 %9s   %7s requests   CPU %6s ms/request%s%s\n' "$1" "$2" \
     "$(field "$3" rps)" "$(field "$3" p50)" "$(field "$3" p99)" "$(field "$3" requests)" \
-    "${bad:+, non-2xx $bad}" "${errs:+, socket errors: $errs}"
+    "$(cpu_ms "$3" "$4")" "${bad:+, non-2xx $bad}" "${errs:+, socket errors: $errs}"
 }
-ratio() { # label file_staunton file_baseline
+ratio() { # label file_staunton file_baseline ticks_staunton ticks_baseline
   awk -v a="$(field "$2" rps)" -v b="$(field "$3" rps)" -v l="$1" \
-    'BEGIN { if (b > 0) printf "%-6s Staunton/baseline %.1fx\n", l, a / b; else print l " no baseline figure" }'
+    -v ca="$(cpu_ms "$2" "$4")" -v cb="$(cpu_ms "$3" "$5")" \
+    'BEGIN {
+       if (b > 0) printf "%-6s Staunton/baseline %.1fx", l, a / b; else printf "%s no baseline figure", l
+       if (ca > 0 && cb > 0) printf "   server CPU per request %.1fx", cb / ca
+       printf "\n"
+     }'
 }
 
 echo "wrk, 2 connections, ${duration}s per phase, loopback, $(nproc) cores; baseline: resvg rasterising the whole SVG per request"
 for phase in cold warm; do
   offset=0
   [[ $phase == warm ]] && offset=10000000
+  t0=$(cpu_ticks "$staunton_pid")
   wrk_run "$tmp/$phase-staunton" "$duration" 2 "http://$addr/diagram" "$phase" "$offset"
-  line "$phase" staunton "$tmp/$phase-staunton"
+  ticks_staunton=$(($(cpu_ticks "$staunton_pid") - t0))
+  line "$phase" staunton "$tmp/$phase-staunton" "$ticks_staunton"
+  t0=$(cpu_ticks "$base_pid")
   wrk_run "$tmp/$phase-baseline" "$duration" 2 "http://$base/diagram" "$phase" "$offset"
-  line "$phase" baseline "$tmp/$phase-baseline"
-  ratio "$phase" "$tmp/$phase-staunton" "$tmp/$phase-baseline"
+  ticks_baseline=$(($(cpu_ticks "$base_pid") - t0))
+  line "$phase" baseline "$tmp/$phase-baseline" "$ticks_baseline"
+  ratio "$phase" "$tmp/$phase-staunton" "$tmp/$phase-baseline" "$ticks_staunton" "$ticks_baseline"
 done
 
 # The flood: a fresh Staunton process, the cold mix on 4 connections.

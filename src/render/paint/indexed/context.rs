@@ -95,7 +95,8 @@ impl Context {
     /// Nothing here is painted in RGBA at the image's size: the base is written as indices
     /// directly (the background and every fill are exact entries of their own), labels in
     /// the margin are painted in small patches around their ink and converted, and each
-    /// piece is composited on each square colour in a buffer of one square.
+    /// piece's tile on each square colour is worked out from its sprite's runs of equal
+    /// pixels, each run blended over the colour once (`piece_tiles`).
     pub fn build(
         scene: &Scene,
         set: &PieceSet,
@@ -144,31 +145,7 @@ impl Context {
         colours.sort_unstable();
         colours.dedup();
 
-        let (mut rgba, mut counts) = (Vec::new(), ColorMap::default());
-        let mut tiles = Vec::with_capacity(colours.len());
-        for &colour in &colours {
-            let mut row = vec![None; Piece::all().count()];
-            for piece in Piece::all() {
-                let Some(sprite) = sprites.sprite(set, piece, square, square) else {
-                    continue;
-                };
-                raster::composite(&sprite, colour.to_le_bytes(), &mut rgba);
-                let Some(colours) = by_frequency(&rgba, &mut counts) else {
-                    continue;
-                };
-                if palette.add(&colours, false) {
-                    let mut indices = Vec::with_capacity(rgba.len() / 4);
-                    palette.convert(&rgba, &mut indices);
-                    // The entries its colours were given: each colour is some pixel's.
-                    let mut uses = Entries::default();
-                    for &c in &colours {
-                        uses.insert(palette.exact.get(c).unwrap_or(0) as u8);
-                    }
-                    row[piece.index()] = Some(Tile { indices, uses });
-                }
-            }
-            tiles.push((colour, row));
-        }
+        let tiles = piece_tiles(&colours, set, sprites, square, &mut palette);
         palette.boxes.stop_recording();
         Some(Context {
             base_uses,
@@ -276,6 +253,80 @@ impl Weight for Context {
     }
 }
 
+/// Per plain-cell colour (in order), per piece, the piece on that colour as a tile, each
+/// tile's colours given entries of `palette` in turn (most frequent first, all or none).
+///
+/// Each sprite is read as runs of equal pixels, each run blended over the colour once; a
+/// tile's colours, their counts and its indices are then worked out run by run (a square's
+/// pixels are mostly long runs of the ground and of the fills), never pixel by pixel.
+fn piece_tiles(
+    colours: &[u32],
+    set: &PieceSet,
+    sprites: &SpriteCache,
+    square: u32,
+    palette: &mut Builder,
+) -> Vec<(u32, Vec<Option<Tile>>)> {
+    if colours.is_empty() {
+        return Vec::new();
+    }
+    let drawn: Vec<_> = Piece::all()
+        .map(|piece| sprites.sprite(set, piece, square, square))
+        .collect();
+    // One buffer for every tile's runs, blended over its colour.
+    let (mut blended, mut counts) = (Vec::new(), ColorMap::default());
+    let mut tiles = Vec::with_capacity(colours.len());
+    for &colour in colours {
+        let mut row = vec![None; drawn.len()];
+        for (slot, sprite) in row.iter_mut().zip(&drawn) {
+            let Some(sprite) = sprite else {
+                continue;
+            };
+            blended.clear();
+            blended.extend(runs_of(sprite.data()).map(|(p, n)| (raster::over(p, colour), n)));
+            let Some(found) = by_frequency(blended.iter().copied(), &mut counts) else {
+                continue;
+            };
+            if palette.add(&found, false) {
+                let mut indices = Vec::with_capacity((square * square) as usize);
+                palette.convert(blended.iter().copied(), &mut indices);
+                // The entries its colours were given: each colour is some pixel's.
+                let mut uses = Entries::default();
+                for &c in &found {
+                    uses.insert(palette.exact.get(c).unwrap_or(0) as u8);
+                }
+                *slot = Some(Tile { indices, uses });
+            }
+        }
+        tiles.push((colour, row));
+    }
+    tiles
+}
+
+/// The pixels of `rgba` (4 bytes each, read as little-endian `u32`s) as runs of equal
+/// pixels: (pixel, length), in order, running on across rows. A run is followed sixteen
+/// bytes at a time (four pixels compared at once), then pixel by pixel.
+fn runs_of(rgba: &[u8]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = rgba.get(at..)?;
+        let first: [u8; 4] = rest.get(..4)?.try_into().ok()?;
+        // The pixel four times over, as sixteen little-endian bytes read.
+        let four = u128::from(u32::from_le_bytes(first)) * 0x0000_0001_0000_0001_0000_0001_0000_0001;
+        let mut len = 4;
+        while let Some(chunk) = rest.get(len..len + 16) {
+            if u128::from_le_bytes(chunk.try_into().ok()?) != four {
+                break;
+            }
+            len += 16;
+        }
+        while rest.get(len..len + 4) == Some(&first[..]) {
+            len += 4;
+        }
+        at += len;
+        Some((u32::from_le_bytes(first), (len / 4) as u32))
+    })
+}
+
 /// The box around the ink of `label`'s glyph, in pixels (left, top, right, bottom); `None`
 /// when it has no ink.
 pub(super) fn ink_box(font: &LabelFont, label: &crate::render::scene::Label) -> Option<(f32, f32, f32, f32)> {
@@ -300,22 +351,14 @@ fn uniform(indices: &[u8], width: usize, x: u32, y: u32, square: u32) -> Option<
     all.then_some(first)
 }
 
-/// The distinct colours of opaque `rgba`, most frequent first, counted in `counts` (run by
-/// run: most pixels continue a run); `None` if any pixel is translucent.
-fn by_frequency(rgba: &[u8], counts: &mut ColorMap) -> Option<Vec<u32>> {
+/// The distinct colours of opaque pixels given as `runs` (colour, length), most frequent
+/// first (ties by colour), counted in `counts`; `None` if any pixel is translucent.
+fn by_frequency(runs: impl IntoIterator<Item = (u32, u32)>, counts: &mut ColorMap) -> Option<Vec<u32>> {
     counts.reset(1024);
     let mut order: Vec<(u32, u32)> = Vec::new();
-    let mut pixels = rgba
-        .chunks_exact(4)
-        .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
-        .peekable();
-    while let Some(colour) = pixels.next() {
+    for (colour, run) in runs {
         if colour >> 24 != 255 {
             return None;
-        }
-        let mut run = 1;
-        while pixels.next_if_eq(&colour).is_some() {
-            run += 1;
         }
         match counts.get(colour) {
             Some(n) => order[usize::from(n)].1 += run,
@@ -362,14 +405,14 @@ fn paint_labels(
             ..*label
         };
         raster::paint_label(&moved, font, &mut patch, (pw as u32, ph as u32));
-        let Some(colours) = by_frequency(&patch, &mut counts) else {
+        let Some(colours) = by_frequency(runs_of(&patch), &mut counts) else {
             return false;
         };
         if !palette.add(&colours, true) {
             return false;
         }
         let mut converted = Vec::with_capacity(pw * ph);
-        palette.convert(&patch, &mut converted);
+        palette.convert(runs_of(&patch), &mut converted);
         for (row, src) in converted.chunks_exact(pw).enumerate() {
             let y = y0 as usize + row;
             indices[y * w as usize + x0 as usize..][..pw].copy_from_slice(src);
@@ -379,6 +422,7 @@ fn paint_labels(
 }
 
 /// A palette being built: boxes (box `i` is entry `i`) and the exact colours each draws.
+#[derive(Clone)]
 struct Builder {
     boxes: Boxes,
     exact: ColorMap,
@@ -453,15 +497,104 @@ impl Builder {
         true
     }
 
-    /// `rgba`'s pixels as indices onto `out` (every colour must have been added).
-    fn convert(&self, rgba: &[u8], out: &mut Vec<u8>) {
+    /// Pixels given as `runs` (colour, length) as indices onto `out` (every colour must
+    /// have been added).
+    fn convert(&self, runs: impl IntoIterator<Item = (u32, u32)>, out: &mut Vec<u8>) {
         let (mut last, mut entry) = (0u32, 0u8);
-        out.extend(rgba.chunks_exact(4).map(|p| {
-            let colour = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+        for (colour, run) in runs {
             if colour != last {
                 (last, entry) = (colour, self.exact.get(colour).unwrap_or(0) as u8);
             }
-            entry
-        }));
+            out.resize(out.len() + run as usize, entry);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// The tiles the way they were first made, pixel by pixel: each piece composited on
+    /// each colour, its colours counted in a hash map, then converted pixel by pixel.
+    fn by_pixels(
+        palette: &mut Builder,
+        (set, sprites): (&PieceSet, &SpriteCache),
+        (colours, square): (&[u32], u32),
+) -> Vec<(u32, Vec<Option<Tile>>)> {
+        let mut rgba = Vec::new();
+        let mut tiles = Vec::new();
+        for &colour in colours {
+            let mut row = vec![None; Piece::all().count()];
+            for piece in Piece::all() {
+                let sprite = sprites.sprite(set, piece, square, square).expect("drawn");
+                raster::composite(&sprite, colour.to_le_bytes(), &mut rgba);
+                let pixels: Vec<u32> = rgba
+                    .chunks_exact(4)
+                    .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+                    .collect();
+                let mut count: HashMap<u32, u32> = HashMap::new();
+                pixels.iter().for_each(|&p| *count.entry(p).or_default() += 1);
+                assert!(count.keys().all(|c| c >> 24 == 255), "translucent");
+                let mut found: Vec<(u32, u32)> = count.into_iter().collect();
+                found.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                let found: Vec<u32> = found.into_iter().map(|(c, _)| c).collect();
+                if palette.add(&found, false) {
+                    let entry = |c: u32| palette.exact.get(c).expect("added") as u8;
+                    let indices = pixels.iter().map(|&p| entry(p)).collect();
+                    let mut uses = Entries::default();
+                    found.iter().for_each(|&c| uses.insert(entry(c)));
+                    row[piece.index()] = Some(Tile { indices, uses });
+                }
+            }
+            tiles.push((colour, row));
+        }
+        tiles
+    }
+
+    /// A builder holding the two square colours and `more` other exact colours.
+    fn builder(squares: [u32; 2], more: usize) -> Builder {
+        let mut palette = Builder::default();
+        for colour in squares {
+            palette.exact_entry(colour).expect("room");
+        }
+        for i in 0..more as u32 {
+            // Spread over the cube, apart from one another by more than the tolerance.
+            let c = [(i * 37) % 256, (i * 101) % 256, (i * 13) % 256].map(|v| v as u8);
+            palette.exact_entry(u32::from_le_bytes([c[0], c[1], c[2], 255]));
+        }
+        palette
+    }
+
+    #[test]
+    fn tiles_made_run_by_run_are_the_tiles_made_pixel_by_pixel() {
+        let squares = [0xff_b5_d9_f0_u32, 0xff_63_88_b5];
+        let sprites = SpriteCache::new(1 << 26, 1 << 20);
+        let (mut compared, mut left_out) = (0, 0);
+        for set in [PieceSet::builtin(), PieceSet::builtin_classic()] {
+            // Small (hinted), odd and large squares; a palette with room for every colour,
+            // and one nearly full, where some tiles do not fit and are taken back.
+            for (square, more) in [(13, 0), (31, 0), (57, 0), (120, 0), (57, 200), (120, 230)] {
+                let (mut runs, mut pixels) = (builder(squares, more), builder(squares, more));
+                let a = piece_tiles(&squares, &set, &sprites, square, &mut runs);
+                let b = by_pixels(&mut pixels, (&set, &sprites), (&squares, square));
+                assert_eq!(runs.boxes.palette(), pixels.boxes.palette(), "{square} {more}");
+                for ((ca, ra), (cb, rb)) in a.iter().zip(&b) {
+                    assert_eq!(ca, cb);
+                    for (ta, tb) in ra.iter().zip(rb) {
+                        match (ta, tb) {
+                            (Some(ta), Some(tb)) => {
+                                assert!(ta.indices == tb.indices, "{square} {more}");
+                                assert_eq!(ta.uses, tb.uses, "{square} {more}");
+                                compared += 1;
+                            }
+                            (None, None) => left_out += 1,
+                            _ => panic!("{square} {more}: a tile made one way only"),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 100 && left_out > 5, "{compared} compared, {left_out} left out");
     }
 }

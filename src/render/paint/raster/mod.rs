@@ -128,8 +128,24 @@ fn rasterise(art: &crate::render::art::pieces::PieceArt, px: u32) -> Option<Arc<
     Some(Arc::new(pixmap))
 }
 
+/// The premultiplied pixel `pixel` over `ground` (both RGBA as little-endian `u32`s),
+/// blended exactly as a render blends a sprite's pixel over what is under it.
+pub(crate) fn over(pixel: u32, ground: u32) -> u32 {
+    match pixel >> 24 {
+        255 => pixel,
+        0 => ground,
+        _ => {
+            let mut out = ground.to_le_bytes();
+            blend_into(&mut out, 4, &pixel.to_le_bytes(), 4, 1);
+            u32::from_le_bytes(out)
+        }
+    }
+}
+
 /// `sprite` over the opaque colour `ground` (premultiplied RGBA bytes), into `out`: one
-/// square of pixels, as a full render paints a piece on a plain square.
+/// square of pixels, as a full render paints a piece on a plain square (the tests' way
+/// to check what the palette context works out run by run).
+#[cfg(test)]
 pub(crate) fn composite(sprite: &Pixmap, ground: [u8; 4], out: &mut Vec<u8>) {
     let stride = sprite.width() as usize * 4;
     out.clear();
