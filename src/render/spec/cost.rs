@@ -87,7 +87,7 @@ pub fn text(bytes: usize) -> u64 {
 /// Most units one request may cost. The heaviest still diagram the per-parameter limits
 /// allow is within it (64 long arrows, 80 highlights, 80 crosses, 80 markers and the check
 /// glow at 2048 px as WebP: 1.67 G units; a PNG of every mark at its limit took 0.6 s in
-/// `cargo bench --bench cost`, `png/2048/all`), and so is a plain animation of a thousand
+/// `cargo bench --bench cost`, `png/2048/all`, 80 ms since heavy renders were made cheaper), and so is a plain animation of a thousand
 /// plies at 1000 px, or about 400 at 2048 px. (It was 1.2 G until square markers came; the
 /// heaviest diagram of long arrows was already over it, at 1.21 G.)
 pub const MAX_UNITS: u64 = 1_700_000_000;
