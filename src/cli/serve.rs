@@ -110,6 +110,8 @@ pub(super) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let renderer = renderer(dir, args.render_cache_size, |p| tracing::warn!("{p}"));
         let names: Vec<&str> = renderer.piece_sets().names().collect();
         tracing::info!(sets = names.join(", "), "piece sets loaded");
+        // The system's fonts scanned now, off the request path: no request waits for it.
+        tokio::task::spawn_blocking(crate::render::scan_system_fonts);
         let defaults = http::Config::default();
         let config = http::Config {
             cache_bytes: args.cache_size,

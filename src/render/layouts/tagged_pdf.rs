@@ -86,12 +86,14 @@ fn show_line(
     h: f32,
 ) -> Result<(), RenderError> {
     let (size, mut pen) = (line.size, line.x);
-    for (f, run) in line.face()?.runs(&line.text) {
-        if !f.pdf_face().embeddable() {
-            outline(content, f, &run, (size, pen, line.baseline), h);
-            pen += f.width(&run, size);
+    let base = line.face()?;
+    for (f, run) in base.runs(&line.text) {
+        // A system face's run, or a face that cannot be embedded: outlines.
+        let Some(f) = f.filter(|f| f.pdf_face().embeddable()) else {
+            outline(content, base, &run, (size, pen, line.baseline), h);
+            pen += base.width(&run, size);
             continue;
-        }
+        };
         // A bold line in pieces: figurines apart from the letters around them.
         let mut rest = run.as_str();
         while let Some(first) = rest.chars().next() {
