@@ -1,5 +1,7 @@
-//! User text made safe to repeat in an error message: quoted, shortened, printable; and
-//! the characters no user text may carry into an image, a header or a sentence.
+//! User text made safe to repeat in an error message: quoted, shortened, printable; the
+//! characters no user text may carry into an image, a header or a sentence; the characters
+//! one line of text (a caption, a title, a name) may not carry; and the bytes of text that
+//! is not UTF-8, written as `%XX` escapes.
 
 use std::fmt;
 
@@ -20,6 +22,54 @@ pub(crate) fn first_forbidden(text: &str) -> Option<(usize, char)> {
         .map(|(i, c)| (i + 1, c))
 }
 
+/// Whether `c` is one of Unicode's line or paragraph separators (U+2028, U+2029): a line
+/// break, to a browser, a PDF viewer or an XML reader, though not a control character.
+pub(crate) fn separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `c` is a bidirectional embedding, override or isolate (U+202A–U+202E,
+/// U+2066–U+2069): characters that reorder the text around them when a viewer shows it
+/// (a PDF's title bar, a browser), while the service draws text in the order written.
+pub(crate) fn reorders(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether `c` is a bidirectional control: one that [`reorders`], or a mark (U+200E
+/// left-to-right, U+200F right-to-left, U+061C Arabic letter mark), which changes where
+/// the punctuation and digits beside it are shown.
+pub(crate) fn bidi_control(c: char) -> bool {
+    reorders(c) || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Why `c` may not stand in one line of user text (a caption, a title, a player's name),
+/// as the end of a sentence naming it, or `None` when it may: a [`forbidden`] character
+/// "is not printable", a [`separator`] "breaks the line", a [`bidi_control`] could show
+/// the text in another order than it is drawn.
+pub(crate) fn unfit_in_line(c: char) -> Option<&'static str> {
+    if forbidden(c) {
+        Some("which is not printable")
+    } else if c == '\u{2028}' {
+        Some("a line separator, which breaks the line")
+    } else if c == '\u{2029}' {
+        Some("a paragraph separator, which breaks the line")
+    } else if bidi_control(c) {
+        Some(
+            "a bidirectional control, which could show the text (a title, a PDF's metadata) in another order than it is drawn",
+        )
+    } else {
+        None
+    }
+}
+
+/// The first character of `text` that may not stand in one line ([`unfit_in_line`]), its
+/// place (1-based, in characters) and why.
+pub(crate) fn first_unfit_in_line(text: &str) -> Option<(usize, char, &'static str)> {
+    text.chars()
+        .enumerate()
+        .find_map(|(i, c)| Some((i + 1, c, unfit_in_line(c)?)))
+}
+
 /// Whether XML 1.0 allows `c` in a document (tab, line feed, carriage return, and
 /// everything from U+0020 but U+FFFE and U+FFFF; surrogates cannot be a `char`).
 pub(crate) fn xml_char(c: char) -> bool {
@@ -35,18 +85,65 @@ impl fmt::Display for CodePoint {
     }
 }
 
-/// `text` with every [`forbidden`] character as `?`: a sentence safe to send whatever
-/// went into it.
-#[cfg_attr(not(feature = "server"), allow(dead_code))] // the service's error sentences
-pub(crate) fn tame(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.chars().any(forbidden) {
-        false => std::borrow::Cow::Borrowed(text),
-        true => text
-            .chars()
-            .map(|c| if forbidden(c) { '?' } else { c })
-            .collect::<String>()
-            .into(),
+/// Whether a sentence shows `c` by its code point ([`CodePoint`]) rather than as itself:
+/// a [`forbidden`] character, a line or paragraph [`separator`], a [`bidi_control`], or a
+/// character no font here draws (an error image draws the sentence; a reader could not
+/// tell a box or a blank from another). Printable ASCII is always itself.
+fn coded(c: char) -> bool {
+    if c.is_ascii() {
+        return forbidden(c);
     }
+    unfit_in_line(c).is_some() || !drawable(c)
+}
+
+/// Whether the text face, a font added to it or an installed one draws `c`.
+fn drawable(c: char) -> bool {
+    crate::render::art::font::TextFace::builtin(false).is_some_and(|face| face.has_glyph(c))
+}
+
+/// `text` with every character a sentence may not repeat as itself ([`coded`]: a control,
+/// a separator, a bidirectional control, one no font draws) written as its code point
+/// (`U+202E`): a sentence safe to send, print and draw whatever went into it. Every
+/// request error and every answer of the service passes through it.
+pub(crate) fn tame(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.chars().any(coded) {
+        false => std::borrow::Cow::Borrowed(text),
+        true => {
+            let mut out = String::with_capacity(text.len() + 8);
+            for c in text.chars() {
+                match coded(c) {
+                    true => out.push_str(&CodePoint(c).to_string()),
+                    false => out.push(c),
+                }
+            }
+            out.into()
+        }
+    }
+}
+
+/// Bytes that are not UTF-8, as `%XX` escapes (`%ED%A0%80`): how a query writes them.
+pub(crate) struct Escaped<'a>(pub &'a [u8]);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "%{b:02X}"))
+    }
+}
+
+/// The first bytes of `bytes` that are not UTF-8: where they start (0-based) and the
+/// sequence, from the byte that is wrong through the continuation bytes (`%80`–`%BF`)
+/// after it, at most 4 (`%ED%A0%80`, a lone surrogate; `%C0%AF`, an overlong `/`; `%E9`,
+/// Latin-1's `é`). `None` for UTF-8.
+pub(crate) fn not_utf8(bytes: &[u8]) -> Option<(usize, &[u8])> {
+    let at = std::str::from_utf8(bytes).err()?.valid_up_to();
+    let rest = &bytes[at..];
+    let len = 1 + rest
+        .iter()
+        .skip(1)
+        .take(3)
+        .take_while(|b| (0x80..=0xBF).contains(*b))
+        .count();
+    Some((at, &rest[..len]))
 }
 
 /// How much of a bad value an error message repeats.
@@ -143,7 +240,42 @@ mod tests {
         assert_eq!(first_forbidden("abc"), None);
         assert!(!xml_char('\0') && !xml_char('\u{FFFF}') && xml_char('\n'));
         assert!(xml_char('\u{85}'), "XML 1.0 allows C1; forbidden() does not");
-        assert_eq!(tame("a\0b\u{1b}c"), "a?b?c");
         assert_eq!(CodePoint('\0').to_string(), "U+0000");
+    }
+
+    #[test]
+    fn one_line_refuses_separators_and_bidirectional_controls() {
+        for c in ['\u{2028}', '\u{2029}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}'] {
+            assert!(unfit_in_line(c).is_some(), "{}", CodePoint(c));
+        }
+        for c in ['\u{200E}', '\u{200F}', '\u{061C}'] {
+            assert!(bidi_control(c) && !reorders(c), "{}", CodePoint(c));
+        }
+        for c in ['a', ' ', 'é', '\u{A0}', '\u{2027}', '\u{202F}', '\u{2065}', '王'] {
+            assert_eq!(unfit_in_line(c), None, "{}", CodePoint(c));
+        }
+        assert_eq!(unfit_in_line('\0'), Some("which is not printable"));
+        assert_eq!(
+            first_unfit_in_line("ab\u{2028}"),
+            Some((3, '\u{2028}', "a line separator, which breaks the line"))
+        );
+    }
+
+    #[test]
+    fn sentences_show_what_they_cannot_repeat_as_code_points() {
+        assert_eq!(tame("a\0b\u{1b}c"), "aU+0000bU+001Bc");
+        assert_eq!(tame("x \u{202E}y\u{2028}"), "x U+202EyU+2028");
+        assert_eq!(tame("\u{10FFFD}"), "U+10FFFD", "a private-use character no font has");
+        assert!(matches!(tame("Weiß – ½ ♘"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_found_and_escaped() {
+        let shown = |b: &[u8]| not_utf8(b).map(|(at, bad)| format!("{at} {}", Escaped(bad)));
+        assert_eq!(shown(b"ab\xED\xA0\x80c").as_deref(), Some("2 %ED%A0%80"));
+        assert_eq!(shown(b"\xC0\xAF").as_deref(), Some("0 %C0%AF"));
+        assert_eq!(shown(b"caf\xE9 au lait").as_deref(), Some("3 %E9"));
+        assert_eq!(shown(b"\xE2\x82").as_deref(), Some("0 %E2%82"), "cut short");
+        assert_eq!(shown("café".as_bytes()), None);
     }
 }

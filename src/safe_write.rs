@@ -7,11 +7,19 @@
 //!   (`create_new`, so a link or file planted under its name is never followed or reused;
 //!   the name is random, `.NAME.<16 hex digits>.tmp`) in the target's own folder, which is
 //!   renamed over the target once everything is written. A reader never sees half a file,
-//!   and a failed run leaves the old file (or none) and no temporary;
-//! - a device, a FIFO or a socket (`/dev/null`, `/dev/stdout`, a named pipe), directly or
-//!   through a link: the bytes are written straight to it, which stays what it was;
-//! - a link to a regular file, a link to nothing, a folder: refused. A link planted where
-//!   a file is written would otherwise have the file it points to overwritten.
+//!   and a failed run leaves the old file (or none) and no temporary. The new file keeps
+//!   the replaced one's permissions and, where the writer may give it (root), its owner
+//!   and group;
+//! - a character device, a FIFO or a socket (`/dev/null`, `/dev/stdout`, a named pipe),
+//!   directly or through a link: the bytes are written straight to it, which stays what
+//!   it was;
+//! - anything else is refused: a block device (a disk) or a folder, directly or through a
+//!   link, a link to a regular file, a link to nothing. A link planted where a file is
+//!   written would otherwise have what it points to overwritten.
+//!
+//! [`write_if_changed`] writes files named by a hash of what they hold: whatever is at
+//! the name is replaced (not followed) unless it is a regular file holding exactly the
+//! bytes.
 //!
 //! Owns no paths and no messages beyond the I/O error: callers name the file.
 
@@ -45,10 +53,10 @@ pub fn write_with<T, E: From<io::Error>>(
             out.flush()?;
             Ok(value)
         }
-        Target::Replace { permissions } => {
+        Target::Replace { old } => {
             let (temporary, handle) = Temporary::create(path)?;
-            if let Some(permissions) = permissions {
-                handle.set_permissions(permissions)?;
+            if let Some(old) = &old {
+                old.pass_on(&handle)?;
             }
             let mut out = BufWriter::new(handle);
             let value = fill(&mut out)?;
@@ -59,12 +67,16 @@ pub fn write_with<T, E: From<io::Error>>(
     }
 }
 
-/// Write `bytes` to `path` unless something is there already (a file named by a hash of
-/// what it holds): `Ok(true)` when written. Whatever is there, a link included, is left
-/// alone and not followed.
-pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+/// Write `bytes` to `path`, a file named by a hash of what it holds: `Ok(false)` when a
+/// regular file holding exactly these bytes is there already (it is left alone),
+/// `Ok(true)` when written. Anything else at the name (a link, a device, a file with
+/// other bytes) is replaced by a temporary renamed over it, never followed or kept; a
+/// folder is refused.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     match fs::symlink_metadata(path) {
-        Ok(_) => return Ok(false),
+        Ok(here) if here.is_dir() => return Err(folder()),
+        Ok(here) if here.is_file() && holds(path, &here, bytes)? => return Ok(false),
+        Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
@@ -75,6 +87,27 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Whether the regular file at `path` (`here`, as found without following a link) holds
+/// exactly `bytes`. What is opened must be that same file, else it is taken as different.
+fn holds(path: &Path, here: &fs::Metadata, bytes: &[u8]) -> io::Result<bool> {
+    use std::io::Read;
+    if here.len() != bytes.len() as u64 {
+        return Ok(false);
+    }
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let opened = file.metadata()?;
+    if !opened.is_file() || !same_file(here, &opened) {
+        return Ok(false);
+    }
+    let mut there = Vec::with_capacity(bytes.len());
+    Read::take(&mut file, bytes.len() as u64 + 1).read_to_end(&mut there)?;
+    Ok(there == bytes)
+}
+
 /// Write every file of `files`, or none: all are written to temporaries first and renamed
 /// into place only when every one is written (devices get their bytes last).
 #[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's worksheets
@@ -83,10 +116,10 @@ pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     for (path, bytes) in files {
         let prepared = match target(path)? {
             Target::Through => Prepared::Through(path),
-            Target::Replace { permissions } => {
+            Target::Replace { old } => {
                 let (temporary, mut handle) = Temporary::create(path)?;
-                if let Some(permissions) = permissions {
-                    handle.set_permissions(permissions)?;
+                if let Some(old) = &old {
+                    old.pass_on(&handle)?;
                 }
                 handle.write_all(bytes)?;
                 Prepared::Replace(temporary, path)
@@ -111,48 +144,150 @@ enum Prepared<'a> {
 }
 
 /// How a target is written.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 enum Target {
     /// Through a temporary renamed over the target (none, or a regular file whose
-    /// permissions the new one gets).
-    Replace { permissions: Option<Permissions> },
-    /// Straight to the target: a device, FIFO or socket, or a link to one.
+    /// permissions and owner the new one gets).
+    Replace { old: Option<Old> },
+    /// Straight to the target: a character device, FIFO or socket, or a link to one.
     Through,
+}
+
+/// What a replaced file passes on to the file that replaces it.
+#[derive(Debug)]
+struct Old {
+    permissions: Permissions,
+    /// The owner and group (Unix).
+    #[cfg(unix)]
+    owner: (u32, u32),
+}
+
+impl Old {
+    fn of(metadata: &fs::Metadata) -> Self {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt as _;
+        Self {
+            permissions: metadata.permissions(),
+            #[cfg(unix)]
+            owner: (metadata.uid(), metadata.gid()),
+        }
+    }
+
+    /// Give `new` (the temporary) the owner, group and permissions of the old file: the
+    /// owner first, since changing it clears the set-id bits the permissions may have.
+    fn pass_on(&self, new: &File) -> io::Result<()> {
+        #[cfg(unix)]
+        keep_owner(new, self.owner)?;
+        new.set_permissions(self.permissions.clone())
+    }
+}
+
+/// Give `file` the owner and group `(uid, gid)` when it has others. Only root may give a
+/// file away; anyone may give it a group they are in. What the writer may not do is left
+/// as it is: the new file is theirs, as an editor's would be.
+#[cfg(unix)]
+fn keep_owner(file: &File, (uid, gid): (u32, u32)) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt as _, fchown};
+    let now = file.metadata()?;
+    if (now.uid(), now.gid()) == (uid, gid) {
+        return Ok(());
+    }
+    let not_allowed = |e: &io::Error| e.kind() == io::ErrorKind::PermissionDenied;
+    match fchown(file, Some(uid), Some(gid)) {
+        Err(e) if not_allowed(&e) => match fchown(file, None, Some(gid)) {
+            Err(e) if not_allowed(&e) => Ok(()),
+            other => other,
+        },
+        other => other,
+    }
 }
 
 /// What is at `path`, and so how it is written.
 fn target(path: &Path) -> io::Result<Target> {
     let here = match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok(Target::Replace { permissions: None });
+            return Ok(Target::Replace { old: None });
         }
         other => other?,
     };
     if here.is_file() {
         return Ok(Target::Replace {
-            permissions: Some(here.permissions()),
+            old: Some(Old::of(&here)),
         });
     }
-    let metadata = match here.file_type().is_symlink() {
+    let link = here.file_type().is_symlink();
+    let metadata = match link {
         false => here,
         true => match fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(refused("it is a link to nothing"));
             }
             Err(e) => return Err(e),
-            Ok(m) if m.is_file() => {
-                return Err(refused("it is a link to a file, which is not written through"));
-            }
             Ok(m) => m,
         },
     };
-    match metadata.is_dir() {
-        true => Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "it is a folder, not a file",
+    let kind = metadata.file_type();
+    match (link, kind) {
+        (_, kind) if streams(kind) => Ok(Target::Through),
+        (_, kind) if kind.is_dir() => Err(folder()),
+        (true, kind) if kind.is_file() => Err(refused(
+            "it is a link to a file, which is not written through",
         )),
-        false => Ok(Target::Through),
+        (true, kind) => Err(refused(&format!("it is a link to {}", not_written(kind)))),
+        (false, kind) => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!(
+                "it is {} (name a file, a pipe or a character device such as /dev/stdout)",
+                not_written(kind)
+            ),
+        )),
     }
+}
+
+/// Whether a file of this kind is written straight through: a character device, a FIFO
+/// or a socket.
+#[cfg(unix)]
+fn streams(kind: fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    kind.is_char_device() || kind.is_fifo() || kind.is_socket()
+}
+
+/// Whether a file of this kind is written straight through: anything not a file, folder
+/// or link (the system's devices).
+#[cfg(not(unix))]
+fn streams(kind: fs::FileType) -> bool {
+    !kind.is_file() && !kind.is_dir() && !kind.is_symlink()
+}
+
+/// A kind of file that is never written, in words: a block device, or another kind.
+fn not_written(kind: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_block_device() {
+            return "a block device (a disk), which is never written";
+        }
+    }
+    let _ = kind;
+    "neither a file nor a character device, FIFO or socket, so it is not written"
+}
+
+/// Whether `a` and `b` describe one file (on Unix, its device and inode).
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        (a.dev(), a.ino()) == (b.dev(), b.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len() && a.modified().ok() == b.modified().ok()
+    }
+}
+
+/// A folder where a file is written.
+fn folder() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "it is a folder, not a file")
 }
 
 /// A target refused, with what to do instead.
@@ -163,14 +298,16 @@ fn refused(what: &str) -> io::Error {
     )
 }
 
-/// `path` (a device, FIFO or socket) opened for writing as it is: never created, never
-/// truncated; refused if it became a regular file meanwhile.
+/// `path` (a character device, FIFO or socket) opened for writing as it is: never
+/// created, never truncated; refused, before a byte is written, if it became something
+/// else meanwhile.
 fn open_through(path: &Path) -> io::Result<File> {
     let file = OpenOptions::new().write(true).open(path)?;
-    if file.metadata()?.is_file() {
+    let kind = file.metadata()?.file_type();
+    if !streams(kind) {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
-            "it was replaced by a regular file while being written",
+            "it was replaced by something other than a device, FIFO or socket while being written",
         ));
     }
     Ok(file)
@@ -377,14 +514,53 @@ mod tests {
     }
 
     #[test]
-    fn write_new_leaves_whatever_is_there() {
-        let dir = scratch("new");
+    fn write_if_changed_keeps_only_a_file_with_the_same_bytes() {
+        use std::os::unix::fs::MetadataExt as _;
+        let dir = scratch("changed");
         fs::write(dir.join("victim"), "precious").unwrap();
-        symlink(dir.join("victim"), dir.join("x.svg")).unwrap();
-        assert!(!write_new(&dir.join("x.svg"), b"svg").unwrap());
+        symlink(dir.join("victim"), dir.join("link.svg")).unwrap();
+        fs::write(dir.join("script.svg"), "<svg><script/></svg>").unwrap();
+        fs::write(dir.join("same.svg"), "svg").unwrap();
+        fs::create_dir(dir.join("folder.svg")).unwrap();
+        let inode = |name: &str| fs::symlink_metadata(dir.join(name)).unwrap().ino();
+        let same = inode("same.svg");
+        assert!(write_if_changed(&dir.join("link.svg"), b"svg").unwrap());
+        assert!(write_if_changed(&dir.join("script.svg"), b"svg").unwrap());
+        assert!(!write_if_changed(&dir.join("same.svg"), b"svg").unwrap());
+        assert!(write_if_changed(&dir.join("new.svg"), b"svg").unwrap());
+        let folder = write_if_changed(&dir.join("folder.svg"), b"svg").unwrap_err();
+        assert!(folder.to_string().contains("folder"), "{folder}");
         assert_eq!(fs::read_to_string(dir.join("victim")).unwrap(), "precious");
-        assert!(write_new(&dir.join("y.svg"), b"svg").unwrap());
-        assert_eq!(names(&dir), ["victim", "x.svg", "y.svg"]);
+        for name in ["link.svg", "script.svg", "same.svg", "new.svg"] {
+            assert!(fs::symlink_metadata(dir.join(name)).unwrap().is_file(), "{name}");
+            assert_eq!(fs::read_to_string(dir.join(name)).unwrap(), "svg", "{name}");
+        }
+        assert_eq!(inode("same.svg"), same, "left alone");
+        let all = ["folder.svg", "link.svg", "new.svg", "same.svg", "script.svg", "victim"];
+        assert_eq!(names(&dir), all);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_owner_and_group_where_the_writer_may_give_them() {
+        use std::os::unix::fs::{MetadataExt as _, chown};
+        let (dir, path) = old_file("owner");
+        if fs::metadata(&path).unwrap().uid() != 0 {
+            eprintln!("skipped: only root may give a file to another user");
+            let _ = fs::remove_dir_all(&dir);
+            return;
+        }
+        chown(&path, Some(1234), Some(1235)).unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o604)).unwrap();
+        write(&path, b"new").unwrap();
+        let files = [(dir.join("out.txt"), b"all".to_vec())];
+        let after_write = fs::metadata(&path).unwrap();
+        write_all(&files).unwrap();
+        for m in [after_write, fs::metadata(&path).unwrap()] {
+            assert_eq!((m.uid(), m.gid(), m.mode() & 0o7777), (1234, 1235, 0o604));
+        }
+        assert_eq!(fs::read_to_string(&path).unwrap(), "all");
+        assert_eq!(names(&dir), ["out.txt"]);
         let _ = fs::remove_dir_all(&dir);
     }
 }

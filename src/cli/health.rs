@@ -1,11 +1,12 @@
 //! `staunton health`: asks a running service for `/health` over plain HTTP/1.1 with std's
 //! `TcpStream`, for container health checks in an image that has no curl and no shell.
-//! Exit status 0 on a 200; [`Unhealthy`] (exit status 1, one sentence) on anything else.
+//! Exit status 0 on a 200 that is Staunton's (its `staunton-version` header and `ok`), all
+//! within `--timeout`; [`Unhealthy`] (exit status 1, one sentence) on anything else.
 
 use clap::Args;
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub(super) struct HealthArgs {
@@ -17,7 +18,7 @@ pub(super) struct HealthArgs {
     /// asked on 127.0.0.1 and [::1].
     #[arg(long, env = "STAUNTON_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// Seconds to wait for the connection, and again for the answer.
+    /// Seconds to wait for everything: the connection, the request and the whole answer.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=60))]
     timeout: u64,
 }
@@ -97,89 +98,205 @@ fn parse_url(text: &str) -> Result<Target, String> {
     })
 }
 
-/// `staunton health`: `Ok` when the service answers 200 on `/health`.
+/// `staunton health`: `Ok` when Staunton answers 200 on `/health`.
 pub(super) fn health(args: &HealthArgs) -> anyhow::Result<()> {
     let target = args
         .url
         .clone()
         .unwrap_or_else(|| Target::from_listen_addr(args.addr));
-    let status = ask(&target, Duration::from_secs(args.timeout))?;
-    if status.code != 200 {
-        return Err(Unhealthy(format!("{} answered {}", target.url(), status.line)).into());
+    let url = target.url();
+    let answer = ask(&target, Duration::from_secs(args.timeout))?;
+    if answer.code != 200 {
+        return Err(Unhealthy(format!("{url} answered {}", answer.line)).into());
     }
-    println!("{} answered {}", target.url(), status.line);
+    if let Some(why) = answer.not_staunton() {
+        let line = &answer.line;
+        let sentence = format!(
+            "{url} answered {line}, but not as Staunton does ({why}): another server listens there"
+        );
+        return Err(Unhealthy(sentence).into());
+    }
+    println!("{url} answered {}", answer.line);
     Ok(())
 }
 
-/// An answer's status line and its code.
-struct Status {
+/// The most of an answer read: `/health` answers a few headers and `ok`.
+const MOST_BYTES: usize = 4096;
+
+/// An answer: its status line (after the version) and code, its headers (names in lower
+/// case) and its body.
+struct Answer {
     line: String,
     code: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
 }
 
-/// Connect (each address the host has, in turn), send the GET and read the status line.
-fn ask(target: &Target, timeout: Duration) -> Result<Status, Unhealthy> {
+impl Answer {
+    /// Why the answer is not Staunton's `/health` (its header and `ok`), if it is not.
+    fn not_staunton(&self) -> Option<String> {
+        let header = crate::http::HEALTH_HEADER;
+        if !self.headers.iter().any(|(name, _)| name == header) {
+            return Some(format!("no {header} header"));
+        }
+        if self.body.trim_ascii() != b"ok" {
+            let body = String::from_utf8_lossy(&self.body[..self.body.len().min(40)]);
+            return Some(format!("the body is {body:?}, not \"ok\""));
+        }
+        None
+    }
+}
+
+/// The time `--timeout` gives, over everything: finding the host aside, connecting,
+/// sending and each read get what is left of it.
+struct Clock<'a> {
+    url: &'a str,
+    end: Instant,
+    seconds: u64,
+}
+
+impl Clock<'_> {
+    /// The time left, or the sentence for none (`received`: whether part of an answer came).
+    fn left(&self, received: bool) -> Result<Duration, Unhealthy> {
+        match self.end.saturating_duration_since(Instant::now()) {
+            left if left.is_zero() => Err(self.late(received)),
+            left => Ok(left),
+        }
+    }
+
+    fn late(&self, received: bool) -> Unhealthy {
+        let (url, seconds) = (self.url, self.seconds);
+        match received {
+            false => Unhealthy(format!("{url}: no answer within {seconds} s")),
+            true => Unhealthy(format!(
+                "{url}: the answer was not complete within {seconds} s"
+            )),
+        }
+    }
+
+    /// An I/O error as a sentence: a timeout is the deadline's.
+    fn failed(&self, e: std::io::Error, received: bool) -> Unhealthy {
+        match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => self.late(received),
+            _ => Unhealthy(format!("{}: {e}", self.url)),
+        }
+    }
+}
+
+/// Connect (each address the host has, in turn), send the GET and read the answer, all
+/// within `timeout`.
+fn ask(target: &Target, timeout: Duration) -> Result<Answer, Unhealthy> {
     let url = target.url();
+    let clock = Clock {
+        url: &url,
+        end: Instant::now() + timeout,
+        seconds: timeout.as_secs(),
+    };
+    let mut stream = connect(target, &clock)?;
+    let request = format!(
+        "GET {}/health HTTP/1.1\r\nHost: {}:{}\r\nUser-Agent: staunton-health\r\nConnection: close\r\n\r\n",
+        target.prefix, target.host, target.port
+    );
+    let sent = stream
+        .set_write_timeout(Some(clock.left(false)?))
+        .and_then(|()| stream.write_all(request.as_bytes()));
+    sent.map_err(|e| clock.failed(e, false))?;
+    let bytes = read_answer(&mut stream, &clock)?;
+    parse_answer(&bytes).ok_or_else(|| {
+        let line = first_line(&bytes);
+        Unhealthy(format!("{url}: not an HTTP answer: {line:?}"))
+    })
+}
+
+/// A connection to the first of the host's addresses that takes one.
+fn connect(target: &Target, clock: &Clock) -> Result<TcpStream, Unhealthy> {
+    let url = clock.url;
     let host = target.host.trim_start_matches('[').trim_end_matches(']');
     let addrs: Vec<SocketAddr> = (host, target.port)
         .to_socket_addrs()
         .map_err(|e| Unhealthy(format!("{url}: cannot find the host {host} ({e})")))?
         .collect();
     let mut last = None;
-    let mut stream = None;
     for addr in &addrs {
-        match TcpStream::connect_timeout(addr, timeout) {
-            Ok(s) => {
-                stream = Some(s);
-                break;
-            }
+        let Ok(left) = clock.left(false) else { break };
+        match TcpStream::connect_timeout(addr, left) {
+            Ok(stream) => return Ok(stream),
             Err(e) => last = Some(format!("{addr}: {e}")),
         }
     }
-    let Some(mut stream) = stream else {
-        let why = last.unwrap_or_else(|| "no address".to_string());
-        return Err(Unhealthy(format!("{url}: no connection ({why})")));
+    let why = match last {
+        Some(why) => why,
+        None if addrs.is_empty() => "no address".to_string(),
+        None => format!("none within {} s", clock.seconds),
     };
-    let failed = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-            Unhealthy(format!("{url}: no answer within {} s", timeout.as_secs()))
-        }
-        _ => Unhealthy(format!("{url}: {e}")),
-    };
-    stream.set_read_timeout(Some(timeout)).map_err(failed)?;
-    stream.set_write_timeout(Some(timeout)).map_err(failed)?;
-    let request = format!(
-        "GET {}/health HTTP/1.1\r\nHost: {}:{}\r\nUser-Agent: staunton-health\r\nConnection: close\r\n\r\n",
-        target.prefix, target.host, target.port
-    );
-    stream.write_all(request.as_bytes()).map_err(failed)?;
-    let line = read_status_line(&mut stream).map_err(failed)?;
-    parse_status(&line).ok_or_else(|| Unhealthy(format!("{url}: not an HTTP answer: {line:?}")))
+    Err(Unhealthy(format!("{url}: no connection ({why})")))
 }
 
-/// The bytes up to the first line break (at most 256 of them), as text.
-fn read_status_line(stream: &mut impl Read) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while line.len() < 256 {
-        if stream.read(&mut byte)? == 0 || byte[0] == b'\n' {
-            break;
+/// The answer's bytes, until the server closes, the answer is complete (its body as long
+/// as `content-length` says, or a first line that is not HTTP) or [`MOST_BYTES`] came.
+fn read_answer(stream: &mut TcpStream, clock: &Clock) -> Result<Vec<u8>, Unhealthy> {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while bytes.len() < MOST_BYTES && !complete(&bytes) {
+        let received = !bytes.is_empty();
+        let left = clock.left(received)?;
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|e| clock.failed(e, received))?;
+        match stream.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(clock.failed(e, received)),
         }
-        line.push(byte[0]);
     }
-    Ok(String::from_utf8_lossy(&line).trim_end().to_string())
+    Ok(bytes)
 }
 
-/// `HTTP/1.1 200 OK` → code 200 and the line after the version (`200 OK`).
-fn parse_status(line: &str) -> Option<Status> {
-    let (version, rest) = line.split_once(' ')?;
+/// Whether `bytes` hold a whole answer: the headers and as much body as they announce,
+/// or a first line that is not HTTP.
+fn complete(bytes: &[u8]) -> bool {
+    if bytes.contains(&b'\n') && !bytes.starts_with(b"HTTP/") {
+        return true;
+    }
+    match parse_answer(bytes) {
+        Some(answer) => {
+            let length = answer.headers.iter().find(|(n, _)| n == "content-length");
+            length
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+                .is_some_and(|length| answer.body.len() >= length)
+        }
+        None => false,
+    }
+}
+
+/// The first line of `bytes` (at most 256 of them), as text.
+fn first_line(bytes: &[u8]) -> String {
+    let line = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
+    let line = &line[..line.len().min(256)];
+    String::from_utf8_lossy(line).trim_end().to_string()
+}
+
+/// An answer's status, headers and body; `None` when it is not HTTP or its headers have
+/// not ended.
+fn parse_answer(bytes: &[u8]) -> Option<Answer> {
+    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&bytes[..end]);
+    let mut lines = head.split("\r\n");
+    let (version, rest) = lines.next()?.split_once(' ')?;
     if !version.starts_with("HTTP/") {
         return None;
     }
     let code = rest.get(..3)?.parse().ok()?;
-    Some(Status {
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_string()))
+        .collect();
+    Some(Answer {
         line: rest.to_string(),
         code,
+        headers,
+        body: bytes[end + 4..].to_vec(),
     })
 }
 
@@ -230,16 +347,24 @@ mod tests {
     }
 
     #[test]
-    fn status_lines() {
-        let ok = parse_status("HTTP/1.1 200 OK").expect("parses");
-        assert_eq!((ok.code, ok.line.as_str()), (200, "200 OK"));
-        assert_eq!(parse_status("HTTP/1.0 503").map(|s| s.code), Some(503));
-        assert!(parse_status("SSH-2.0-OpenSSH").is_none());
-        assert!(parse_status("HTTP/1.1 abc").is_none());
-        let mut bytes: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
+    fn answers_are_parsed_and_known_complete() {
+        let ok = b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nStaunton-Version: 1\r\n\r\nok\n";
+        let answer = parse_answer(ok).expect("parses");
+        assert_eq!((answer.code, answer.line.as_str()), (200, "200 OK"));
+        assert!(answer.not_staunton().is_none());
+        assert!(complete(ok));
+        assert!(!complete(&ok[..ok.len() - 1]));
+        assert!(!complete(b"HTTP/1.1 200 OK\r\n"));
+        let other = parse_answer(b"HTTP/1.1 200 OK\r\n\r\nok\n").expect("parses");
+        let why = other.not_staunton().expect("not Staunton");
+        assert!(why.contains("no staunton-version header"), "{why}");
         assert_eq!(
-            read_status_line(&mut bytes).expect("reads"),
-            "HTTP/1.1 200 OK"
+            parse_answer(b"HTTP/1.0 503\r\n\r\n").map(|a| a.code),
+            Some(503)
         );
+        assert!(parse_answer(b"SSH-2.0-OpenSSH\r\n\r\n").is_none());
+        assert!(complete(b"SSH-2.0-OpenSSH\r\n"));
+        assert!(parse_answer(b"HTTP/1.1 abc\r\n\r\n").is_none());
+        assert_eq!(first_line(b"SSH-2.0-OpenSSH\r\nmore"), "SSH-2.0-OpenSSH");
     }
 }

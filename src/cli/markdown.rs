@@ -275,7 +275,7 @@ pub(super) fn fence(args: FenceArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot make {}", args.images.display()))?,
     }
     let path = args.images.join(diagram.file_name());
-    crate::safe_write::write_new(&path, &bytes)
+    crate::safe_write::write_if_changed(&path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
     let caption = diagram.caption.as_deref().unwrap_or("");
     // A fourth line, after the three older filters read: the image's width and height in

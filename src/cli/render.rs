@@ -443,7 +443,7 @@ fn render_file(
             });
         if let Err(e) = outcome {
             failed += 1;
-            bar.suspend(|| eprintln!("{}:{number}: {e}", input.display()));
+            bar.suspend(|| eprintln!("{}:{number}: {e:#}", input.display()));
         }
         bar.inc(1);
     }

@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a route's handler takes: the service; the query string (empty when there is none),
 /// read once, at most `Config::max_query_bytes` long (a longer one is answered 414 before
-/// the handler runs; with `strict=1`, a name the route does not read is answered 400: see
-/// [`warning`]); the request's headers, its deadline and its [`Upload`].
+/// the handler runs; one whose escapes decode to bytes that are not UTF-8, 400; with
+/// `strict=1`, a name the route does not read is answered 400: see [`warning`]); the
+/// request's headers, its deadline and its [`Upload`].
 #[derive(Debug, Clone)]
 pub(super) struct Asked {
     pub state: Arc<AppState>,
@@ -44,7 +45,8 @@ impl FromRequestParts<Arc<AppState>> for Asked {
                 ),
             ));
         }
-        let query = Query::parse(query);
+        // Strictly: a name or value that is not UTF-8 is answered 400, never read as U+FFFD.
+        let query = Query::decode(query).map_err(AppError::bad_request)?;
         let route = parts
             .extensions
             .get::<MatchedPath>()
@@ -189,12 +191,20 @@ async fn read_body(mut body: Body, headers: &HeaderMap, max: usize) -> Result<Ve
     Ok(bytes)
 }
 
-/// The body as a PGN: UTF-8 text, not blank.
+/// The body as a PGN: UTF-8 text (else 400 showing the first bytes that are not, as
+/// `%XX`, and where they stand), not blank.
 fn pgn_text(bytes: Vec<u8>) -> Result<String, AppError> {
-    let text = String::from_utf8(bytes).map_err(|_| {
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let (at, bad) = crate::echo::not_utf8(bytes).unwrap_or((0, bytes));
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
         AppError::new(
             StatusCode::BAD_REQUEST,
-            "the request body is not UTF-8 text: POST the game's PGN as text",
+            format!(
+                "the request body is not UTF-8 text: the bytes {} at byte {} (line {line}) are not UTF-8; POST the game's PGN as UTF-8 text",
+                crate::echo::Escaped(bad),
+                at + 1
+            ),
         )
     })?;
     if text.trim().is_empty() {

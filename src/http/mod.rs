@@ -30,6 +30,8 @@ mod state;
 pub use error::AppError;
 pub use metrics::Metrics;
 pub use pool::Deadline;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))]
+pub(crate) use routes::HEALTH_HEADER;
 pub use routes::app;
 pub use serve::serve;
 pub use state::{

@@ -153,9 +153,19 @@ async fn openapi(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     )
 }
 
+/// The header `/health` answers with, holding the service's version: what tells
+/// `staunton health` that the answer is Staunton's and not another server's.
+pub(crate) const HEALTH_HEADER: &str = "staunton-version";
+
 async fn health() -> impl IntoResponse {
     (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (
+                header::HeaderName::from_static(HEALTH_HEADER),
+                env!("CARGO_PKG_VERSION"),
+            ),
+        ],
         "ok\n",
     )
 }

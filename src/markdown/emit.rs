@@ -77,7 +77,7 @@ impl<'a> Emitter<'a> {
         let results = parallel(&todo, |(d, name)| {
             let bytes = renderer.render(&d.request.position, &d.request.options, d.request.format);
             match bytes {
-                Ok(bytes) => write_new(&dir.join(name), &bytes).map(Ok),
+                Ok(bytes) => write_if_changed(&dir.join(name), &bytes).map(Ok),
                 Err(e) => Ok(Err(e.to_string())),
             }
         });
@@ -210,7 +210,7 @@ impl<'a> Emitter<'a> {
             line,
             sentence: e.to_string(),
         })?;
-        if write_new(&dir.join(&name), &bytes)? {
+        if write_if_changed(&dir.join(&name), &bytes)? {
             self.report.written += 1;
             self.report.created.push(dir.join(&name));
         }
@@ -271,10 +271,11 @@ fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec
     results.into_iter().flatten().collect()
 }
 
-/// Write `bytes` to `path` unless something is there already (its name is a hash of what
-/// it holds), safely ([`crate::safe_write::write_new`]); whether it was written.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<bool, MarkdownError> {
-    crate::safe_write::write_new(path, bytes).map_err(|e| named(path, "write", e))
+/// Write `bytes` to `path` (its name is a hash of what it holds) unless a regular file
+/// with these bytes is there already; anything else there is replaced, not followed
+/// ([`crate::safe_write::write_if_changed`]). Whether it was written.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, MarkdownError> {
+    crate::safe_write::write_if_changed(path, bytes).map_err(|e| named(path, "write", e))
 }
 
 /// An I/O error that names the file and what was being done to it.

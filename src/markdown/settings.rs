@@ -77,9 +77,10 @@ impl Settings {
 pub struct Report {
     /// Diagram fences found.
     pub fences: usize,
-    /// Image files written (those already there are left alone).
+    /// Image files written (those already there with the same bytes are left alone;
+    /// anything else at an image's name is replaced).
     pub written: usize,
-    /// The image files and folders this rewrite created, in order: what
+    /// The image files and folders this rewrite created (or replaced), in order: what
     /// [`Report::remove_created`] takes away when a later step fails.
     pub created: Vec<PathBuf>,
     /// With `keep_going`: `line N: sentence` for each fence replaced by an error card.

@@ -133,18 +133,25 @@ fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, Request
 
 /// A PGN is text: tabs and line breaks are its only control characters. Any other that is
 /// not printable (NUL, ESC, U+FFFF) is refused where it stands, before it can reach a tag,
-/// a comment, a player's bar or a sentence.
+/// a comment, a player's bar or a sentence; so are the line and paragraph separators
+/// (U+2028, U+2029: a PGN's lines end in line feeds) and the bidirectional embeddings,
+/// overrides and isolates (U+202A–U+202E, U+2066–U+2069), which would show a tag (an
+/// article's title) in another order than it is drawn. The marks (U+200E, U+200F,
+/// U+061C), common in names written right to left, are kept.
 pub(crate) fn check_pgn_text(param: &'static str, pgn: &str) -> Result<(), RequestError> {
-    let bad = |c: char| crate::echo::forbidden(c) && !matches!(c, '\t' | '\n' | '\r');
+    use crate::echo::{forbidden, reorders, separator, unfit_in_line};
+    let bad =
+        |c: char| (forbidden(c) && !matches!(c, '\t' | '\n' | '\r')) || separator(c) || reorders(c);
     for (line, text) in pgn.split('\n').enumerate() {
         if let Some((column, c)) = text.chars().enumerate().find(|(_, c)| bad(*c)) {
             return Err(RequestError::new(
                 param,
                 format!(
-                    "{param} has the character {} at line {}, column {}, which is not printable: a PGN is text, and tabs and line breaks are its only control characters",
+                    "{param} has the character {} at line {}, column {}, {}: a PGN is text, and tabs and line breaks are its only control characters",
                     crate::echo::CodePoint(c),
                     line + 1,
-                    column + 1
+                    column + 1,
+                    unfit_in_line(c).unwrap_or("which is not printable")
                 ),
             ));
         }

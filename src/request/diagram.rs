@@ -41,10 +41,11 @@ pub struct Request {
 }
 
 impl Request {
-    /// Validate a URL query string (without the `?`). `path_format` is the format the path
-    /// asked for (`/diagram.svg`), if any; `format=` may only agree with it.
+    /// Validate a URL query string (without the `?`; percent-encoded UTF-8, see
+    /// [`Query::decode`]). `path_format` is the format the path asked for (`/diagram.svg`),
+    /// if any; `format=` may only agree with it.
     pub fn from_query(query: &str, path_format: Option<Format>) -> Result<Request, RequestError> {
-        Request::read(&Query::parse(query), path_format, &Limits::default())
+        Request::read(&Query::decode(query)?, path_format, &Limits::default())
     }
 
     /// Validate `(name, value)` pairs; later pairs override earlier ones, unknown names are
@@ -476,10 +477,14 @@ mod tests {
     #[test]
     fn fen_text_without_a_glyph_is_refused_naming_the_square() {
         let fen = encode("4k3/8/8/8/4'\u{1F986}3/8/8/4K3");
-        assert_eq!(
-            err(&format!("fen={fen}&dialect=fairy")),
-            "fen text \"\u{1F986}\" on e4 cannot be drawn: no font has U+1F986; add a font with --fonts"
+        let said = err(&format!("fen={fen}&dialect=fairy"));
+        assert!(
+            said.starts_with(
+                "fen text on e4 \"?\" has the character U+1F986 at character 1, which cannot be drawn: text is drawn in DejaVu Sans"
+            ),
+            "{said}"
         );
+        assert!(!said.contains('\u{1F986}'), "{said}");
         let greek = encode("4k3/8/8/8/4'\u{3A9}3/8/8/4K3");
         assert!(Request::from_query(&format!("fen={greek}&dialect=fairy"), None).is_ok());
     }

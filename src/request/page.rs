@@ -137,7 +137,7 @@ fn fen_caption(position: &Position) -> Result<String, RequestError> {
     Ok(fen)
 }
 
-/// A caption is one paragraph of plain text the built-in face can draw, within the limit.
+/// A caption is one paragraph of plain text the faces can draw, within the limit.
 fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
     let chars = text.chars().count();
     if chars > MAX_CAPTION_CHARS {
@@ -149,24 +149,16 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
             ),
         ));
     }
+    // What was written, untrimmed: a line break or separator at its end is refused, not
+    // cut off.
     RequestError::check_printable(
         "caption",
         "caption",
         value,
-        text,
+        value,
         "a caption is one paragraph of printable text, without control characters (tabs, line breaks)",
     )?;
-    if let Some(c) = caption::missing_glyph(text) {
-        return Err(RequestError::new(
-            "caption",
-            format!(
-                "caption {} has a character that cannot be drawn {}",
-                Echo(value),
-                caption::no_glyph_reason(c)
-            ),
-        ));
-    }
-    Ok(())
+    RequestError::check_drawable("caption", "caption", value, text)
 }
 
 /// An animation's frames are drawn from one palette of opaque colours, with player bars

@@ -30,28 +30,30 @@ pub const PLAYER_PARAMS: &[Param] = &[
 ];
 
 /// The players' names a query gives, White's then Black's: trimmed, `None` when not given
-/// or blank, at most [`MAX_PLAYER_CHARS`] characters, none of them a control character.
+/// or blank, at most [`MAX_PLAYER_CHARS`] characters, one line of printable text (as
+/// written: a line break at its end is refused, not cut off) every character of which
+/// some font draws.
 pub fn players(query: &Query) -> Result<[Option<String>; 2], RequestError> {
     let name = |side: &'static str| -> Result<Option<String>, RequestError> {
-        let value = query
-            .last(Param::of(PLAYER_PARAMS, side))
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty());
-        match value {
-            Some(v) if v.chars().count() > MAX_PLAYER_CHARS => Err(RequestError::new(
+        let Some(written) = query.last(Param::of(PLAYER_PARAMS, side)) else {
+            return Ok(None);
+        };
+        let v = written.trim();
+        if v.is_empty() {
+            return Ok(None);
+        }
+        if v.chars().count() > MAX_PLAYER_CHARS {
+            return Err(RequestError::new(
                 side,
                 format!(
                     "{side} {} is too long: at most {MAX_PLAYER_CHARS} characters are allowed",
-                    Echo(&v)
+                    Echo(v)
                 ),
-            )),
-            Some(v) => {
-                let rule = "a player's name is one line of printable text";
-                RequestError::check_printable(side, side, &v, &v, rule)?;
-                Ok(Some(v))
-            }
-            None => Ok(None),
+            ));
         }
+        let rule = "a player's name is one line of printable text";
+        RequestError::check_line(side, side, written, rule)?;
+        Ok(Some(v.to_string()))
     };
     Ok([name("white")?, name("black")?])
 }

@@ -3,25 +3,95 @@
 //!
 //! Leniency: a name written `amp;size` is read as `size`, so a URL copied out of HTML with
 //! its `&` still escaped as `&amp;` keeps every parameter.
+//!
+//! Strictness: the text of a query is UTF-8, percent-encoded. [`Query::decode`], which the
+//! service reads every query with, refuses escapes that decode to bytes that are not UTF-8
+//! (a lone surrogate `%ED%A0%80`, an overlong `%C0%AF`, Latin-1's `%E9`) naming the
+//! parameter, rather than reading them as U+FFFD: a value is never drawn, keyed or cached
+//! otherwise than it was sent.
 
-use super::Param;
+use super::{Param, RequestError};
+use crate::echo::{Echo, Escaped, not_utf8};
 use std::borrow::Cow;
 
+/// One name or value of a query, `+` and `%XX` decoded: borrowed when it needed neither;
+/// the decoded bytes as the error when they are not UTF-8. A `%` without two hex digits
+/// after it stays as written (as browsers and `form_urlencoded` leave it).
+fn decoded(text: &str) -> Result<Cow<'_, str>, Vec<u8>> {
+    if !text.contains(['+', '%']) {
+        return Ok(Cow::Borrowed(text));
+    }
+    let bytes = text.as_bytes();
+    let hex = |at: usize| {
+        let digit = |i: usize| char::from(*bytes.get(i)?).to_digit(16);
+        Some(digit(at)? * 16 + digit(at + 1)?)
+    };
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], hex(i + 1)) {
+            (b'+', _) => out.push(b' '),
+            (b'%', Some(byte)) => {
+                out.push(byte as u8);
+                i += 2;
+            }
+            (b, _) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out)
+        .map(Cow::Owned)
+        .map_err(|e| e.into_bytes())
+}
+
+/// [`decoded`], with bytes that are not UTF-8 as U+FFFD.
+fn lossy(text: &str) -> Cow<'_, str> {
+    decoded(text).unwrap_or_else(|bytes| Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// The pairs of a URL query string (without the `?`), each as written: split at `&`
+/// (empty ones skipped), then at the first `=` (a pair without one has an empty value).
+fn split(query: &str) -> impl Iterator<Item = (&str, &str)> {
+    query
+        .split('&')
+        .filter(|s| !s.is_empty())
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+}
+
 /// The `(name, value)` pairs of a URL query string (without the `?`), percent- and
-/// `+`-decoded, each name without the `amp;` an HTML-escaped `&amp;` leaves. Borrows
-/// from `query` unless a pair needed decoding.
+/// `+`-decoded (bytes that are not UTF-8 as U+FFFD), each name without the `amp;` an
+/// HTML-escaped `&amp;` leaves. Borrows from `query` unless a pair needed decoding.
 pub fn pairs(query: &str) -> impl Iterator<Item = (Cow<'_, str>, Cow<'_, str>)> {
-    form_urlencoded::parse(query.as_bytes()).map(|(name, value)| (unescaped(name), value))
+    split(query).map(|(name, value)| (unescaped(lossy(name)), lossy(value)))
 }
 
 /// The names of a URL query string's pairs, decoded as the pairs are; values are
 /// skipped, not decoded (so nothing is allocated unless a name needs decoding).
 pub fn names(query: &str) -> impl Iterator<Item = Cow<'_, str>> {
-    query.split('&').filter(|s| !s.is_empty()).map(|pair| {
-        let name = pair.split_once('=').map_or(pair, |(name, _)| name);
-        let decoded = form_urlencoded::parse(name.as_bytes()).next();
-        unescaped(decoded.map_or(Cow::Borrowed(""), |(name, _)| name))
-    })
+    split(query).map(|(name, _)| unescaped(lossy(name)))
+}
+
+/// The error of a name or value whose decoded `bytes` are not UTF-8: of the parameter
+/// `name`, or of a name when `None`.
+fn not_utf8_error(name: Option<&str>, bytes: &[u8]) -> RequestError {
+    let (at, bad) = not_utf8(bytes).unwrap_or((0, bytes));
+    let what = match name {
+        Some(name)
+            if (1..=40).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            format!("{name} has a value")
+        }
+        Some(name) => format!("the parameter named {} has a value", Echo(name)),
+        None => "a parameter's name".to_string(),
+    };
+    RequestError::new(
+        "query",
+        format!(
+            "{what} that is not UTF-8 text: the bytes {} at byte {} are not UTF-8; a query's text is UTF-8, percent-encoded (é is %C3%A9)",
+            Escaped(bad),
+            at + 1
+        ),
+    )
 }
 
 /// `name` without leading `amp;` (any case, repeated: `&amp;amp;` was escaped twice).
@@ -51,9 +121,23 @@ pub struct Query {
 }
 
 impl Query {
-    /// A URL query string (without the `?`), percent- and `+`-decoded (a name written `amp;x` is `x`).
+    /// A URL query string (without the `?`), percent- and `+`-decoded (a name written
+    /// `amp;x` is `x`), bytes that are not UTF-8 read as U+FFFD. The service reads with
+    /// [`Query::decode`], which refuses them.
     pub fn parse(query: &str) -> Query {
         Query::from_pairs(pairs(query))
+    }
+
+    /// [`Query::parse`], strictly: a name or value whose escapes decode to bytes that are
+    /// not UTF-8 is an error naming the parameter and showing the bytes (`%ED%A0%80`).
+    pub fn decode(query: &str) -> Result<Query, RequestError> {
+        let mut pairs = Vec::new();
+        for (name, value) in split(query) {
+            let name = unescaped(decoded(name).map_err(|b| not_utf8_error(None, &b))?);
+            let value = decoded(value).map_err(|b| not_utf8_error(Some(name.as_ref()), &b))?;
+            pairs.push((name.into_owned(), value.into_owned()));
+        }
+        Ok(Query { pairs })
     }
 
     /// `(name, value)` pairs, as a query (from command-line options, or a test).
@@ -144,6 +228,47 @@ mod tests {
         // A value is left alone: `amp;` only ever prefixes a name.
         let q = Query::parse("fen=amp;x");
         assert_eq!(q.last(named("fen")), Some("amp;x"));
+    }
+
+    #[test]
+    fn decoding_is_form_urlencoded_and_strict_about_utf8() {
+        let query = "a=x+y%2B%zz%4&b=caf%C3%A9&%61mp%3Bc=1&d";
+        let strict = Query::decode(query).expect("UTF-8");
+        assert_eq!(strict, Query::parse(query));
+        let want = Query::from_pairs(form_urlencoded::parse(query.as_bytes()));
+        assert_eq!(
+            strict.pairs[..2],
+            want.pairs[..2],
+            "as form_urlencoded reads them"
+        );
+        assert_eq!(strict.pairs[2].0, "c", "then the name unescaped");
+        for (query, says) in [
+            (
+                "fen=start&caption=%ED%A0%80",
+                "caption has a value that is not UTF-8 text: the bytes %ED%A0%80 at byte 1",
+            ),
+            (
+                "title=x%C0%AFy",
+                "title has a value that is not UTF-8 text: the bytes %C0%AF at byte 2",
+            ),
+            (
+                "white=Jos%E9+R",
+                "white has a value that is not UTF-8 text: the bytes %E9 at byte 4",
+            ),
+            (
+                "x%FF=1",
+                "a parameter's name that is not UTF-8 text: the bytes %FF at byte 2",
+            ),
+        ] {
+            let e = Query::decode(query).expect_err(query);
+            assert!(e.to_string().starts_with(says), "{e}");
+            assert!(e.to_string().ends_with("(é is %C3%A9)"), "{e}");
+        }
+        assert_eq!(
+            Query::parse("caption=%E9").pairs[0].1,
+            "\u{FFFD}",
+            "parse is lossy"
+        );
     }
 
     #[test]

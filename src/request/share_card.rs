@@ -149,17 +149,7 @@ fn card_text(query: &Query, name: &'static str) -> Result<Option<String>, Reques
             ),
         ));
     }
-    RequestError::check_printable(name, name, value, value, super::ONE_LINE)?;
-    if let Some(c) = crate::render::scene::caption::missing_glyph(value) {
-        return Err(RequestError::new(
-            name,
-            format!(
-                "{name} {} has a character that cannot be drawn {}",
-                Echo(value),
-                crate::render::scene::caption::no_glyph_reason(c)
-            ),
-        ));
-    }
+    RequestError::check_line(name, name, value, super::ONE_LINE)?;
     let value = value.trim();
     Ok((!value.is_empty()).then(|| value.to_string()))
 }

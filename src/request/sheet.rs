@@ -129,10 +129,11 @@ fn sheet(name: &str) -> &'static Param {
     Param::of(SHEET_PARAMS, name)
 }
 
-/// `value` of the `n`th `name`, trimmed: at most `max` bytes of printable text.
+/// `value` of the `n`th `name`, trimmed: at most `max` bytes of one line of printable
+/// text that can be drawn.
 fn bounded(name: &'static str, n: usize, value: &str, max: usize) -> Result<String, RequestError> {
     let label = format!("{name} #{n}");
-    RequestError::check_printable(name, &label, value, value, super::ONE_LINE)?;
+    RequestError::check_line(name, &label, value, super::ONE_LINE)?;
     if value.len() > max {
         return Err(RequestError::new(
             name,

@@ -59,20 +59,8 @@ pub(super) fn check_figure_text(position: &Position) -> Result<(), RequestError>
             continue;
         };
         let text = text.to_string();
-        if let Some(c) = crate::render::scene::caption::missing_glyph(&text) {
-            let shown: String = text
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect();
-            let at = format!("{}{}", square.file_char(), square.rank_number());
-            return Err(RequestError::new(
-                "fen",
-                format!(
-                    "fen text \"{shown}\" on {at} cannot be drawn: no font has U+{:04X}; add a font with --fonts",
-                    u32::from(c)
-                ),
-            ));
-        }
+        let label = format!("fen text on {}{}", square.file_char(), square.rank_number());
+        RequestError::check_drawable("fen", &label, &text, &text)?;
     }
     Ok(())
 }

@@ -466,3 +466,160 @@ fn a_fifo_named_as_the_output_gets_the_bytes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A block device at `path`, with major number 240 (kept for local use: no driver is
+/// behind it, so a regression cannot reach a disk; opening it fails); `false`, with the
+/// reason printed, where making one is not permitted (not root, or no CAP_MKNOD).
+fn block_device(path: &Path) -> bool {
+    let made = Command::new("mknod")
+        .arg(path)
+        .args(["b", "240", "0"])
+        .output();
+    let why = match made {
+        Ok(out) if out.status.success() => return true,
+        Ok(out) => stderr(&out),
+        Err(e) => e.to_string(),
+    };
+    eprintln!(
+        "skipped: cannot make a block device with mknod ({})",
+        why.trim()
+    );
+    false
+}
+
+#[test]
+fn a_block_device_or_a_link_to_one_is_refused_and_nothing_is_written() {
+    let dir = scratch("block");
+    inputs(&dir);
+    if !block_device(&dir.join("disk")) {
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let is_block = |dir: &Path| {
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = std::fs::symlink_metadata(dir.join("disk")).expect("there");
+        kind.file_type().is_block_device()
+    };
+    let mut runs: Vec<(String, Vec<String>)> = COMMANDS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, args, extension, _))| {
+            let output = format!("out-{i}.{extension}");
+            symlink("disk", dir.join(&output)).expect("link");
+            let args = with_output(args, &output).into_iter().map(String::from);
+            (name.to_string(), args.collect())
+        })
+        .collect();
+    let direct = ["render", "start", "--format", "png", "-o", "disk"];
+    runs.push(("render -o disk".into(), direct.map(String::from).to_vec()));
+    let before = listing(&dir);
+    for (name, args) in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(&dir, &args);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("block device (a disk), which is never written"),
+            "{name}: {}",
+            stderr(&out)
+        );
+        assert!(is_block(&dir), "{name}");
+        assert_eq!(listing(&dir), before, "{name}: nothing written");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_batch_error_says_why_the_file_could_not_be_written() {
+    let dir = scratch("batch-why");
+    inputs(&dir);
+    std::fs::create_dir(dir.join("out")).expect("folder");
+    std::fs::write(dir.join("victim"), "precious").expect("victim");
+    symlink("../victim", dir.join("out/line-00001.png")).expect("link");
+    let args = ["render", "--input", "two.fen", "--out-dir", "out"];
+    let out = run(&dir, &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let line = "two.fen:1: cannot write out/line-00001.png: it is a link to a file, which is \
+                not written through (remove the link, or name the file itself)";
+    assert!(stderr(&out).lines().any(|l| l == line), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim")).expect("victim"),
+        "precious"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replaced_file_keeps_its_owner_group_and_mode() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let dir = scratch("owner");
+    inputs(&dir);
+    if !is_root(&dir) {
+        eprintln!("skipped: only root may give a file to another user");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let runs: [(&str, &[&str]); 3] = [
+        (
+            "out.png",
+            &["render", "start", "--size", "64", "-o", "out.png"],
+        ),
+        ("out.md", &["markdown", "doc.md", "-o", "out.md"]),
+        ("pages.svg", &["sheet", "two.fen", "-o", "pages.svg"]),
+    ];
+    for (output, args) in runs {
+        let path = dir.join(output);
+        std::fs::write(&path, "old").expect("an old output");
+        std::os::unix::fs::chown(&path, Some(1234), Some(1235)).expect("chown");
+        let mode = std::fs::Permissions::from_mode(0o640);
+        std::fs::set_permissions(&path, mode).expect("chmod");
+        let out = run(&dir, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let m = std::fs::symlink_metadata(&path).expect("there");
+        assert_ne!(std::fs::read(&path).expect("written"), b"old", "{args:?}");
+        assert_eq!(
+            (m.uid(), m.gid(), m.mode() & 0o7777),
+            (1234, 1235, 0o640),
+            "{args:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn whatever_is_planted_at_an_images_name_is_replaced_not_trusted() {
+    use staunton::markdown::fence;
+    let image = fence::read("fen", "start\n", &[], staunton::Format::Svg)
+        .expect("a diagram")
+        .file_name();
+    let clean = scratch("planted-image-clean");
+    inputs(&clean);
+    let out = run(&clean, &["markdown", "doc.md", "--images", "img"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let want = std::fs::read(clean.join("img").join(&image)).expect("the image");
+    let _ = std::fs::remove_dir_all(&clean);
+    let script = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>";
+    let markdown: &[&str] = &["markdown", "doc.md", "--images", "img", "-o", "out.md"];
+    let fence: &[&str] = &["fence", "--info", "fen", "--images", "img"];
+    for args in [markdown, fence] {
+        for planted in ["link", "script"] {
+            let dir = scratch("planted-image");
+            inputs(&dir);
+            std::fs::create_dir(dir.join("img")).expect("folder");
+            std::fs::write(dir.join("victim"), "precious").expect("victim");
+            let at = dir.join("img").join(&image);
+            match planted {
+                "link" => symlink("../victim", &at).expect("link"),
+                _ => std::fs::write(&at, script).expect("planted"),
+            }
+            let out = run_with_planted(&dir, &[], args, "start\n");
+            assert!(out.status.success(), "{args:?} {planted}: {}", stderr(&out));
+            let kind = std::fs::symlink_metadata(&at).expect("there").file_type();
+            assert!(kind.is_file(), "{args:?} {planted}: a file now");
+            let got = std::fs::read(&at).expect("the image");
+            assert!(got == want, "{args:?} {planted}: the rendered image");
+            let victim = std::fs::read_to_string(dir.join("victim")).expect("victim");
+            assert_eq!(victim, "precious", "{args:?} {planted}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! `staunton health` against a real service (started with `staunton serve`), against nothing,
-//! and against listeners that answer 503 or not HTTP: exit status 0 only on a 200.
+//! and against listeners that answer 503, not HTTP, a 200 that is not Staunton's, or that
+//! trickle their answer past the deadline: exit status 0 only on a 200 from Staunton.
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -133,4 +134,61 @@ fn a_listener_that_never_answers_is_exit_1_after_the_timeout() {
 fn a_url_with_another_scheme_is_a_usage_error() {
     let out = health(&["--url", "https://127.0.0.1:1"], None);
     assert_failed(&out, 2, "only http://");
+}
+
+#[test]
+fn a_200_from_another_server_is_exit_1_not_staunton() {
+    let addr = answer_once(b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nok\n");
+    let out = health(&["--url", &addr], None);
+    assert_eq!(
+        text(&out.stderr).trim(),
+        format!(
+            "staunton: unhealthy: http://{addr}/health answered 200 OK, but not as Staunton \
+             does (no staunton-version header): another server listens there"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let addr = answer_once(
+        b"HTTP/1.1 200 OK\r\nstaunton-version: 0.1.0\r\ncontent-length: 8\r\n\r\nhealthy\n",
+    );
+    let out = health(&["--url", &addr], None);
+    assert_failed(&out, 1, "the body is \"healthy\\n\", not \"ok\"");
+}
+
+#[test]
+fn a_server_that_trickles_its_answer_is_cut_off_at_the_deadline() {
+    // Staunton's whole answer, one byte at a time, a byte every 100 ms (7 s or more in
+    // all): each read gets a byte long before a one-second timeout, the whole answer never
+    // comes within one second.
+    const ANSWER: &[u8] =
+        b"HTTP/1.1 200 OK\r\nstaunton-version: 0.1.0\r\ncontent-length: 3\r\n\r\nok\n";
+    let listener = TcpListener::bind("127.0.0.1:0").expect("port");
+    let addr = listener.local_addr().expect("addr").to_string();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a connection");
+        let mut request = [0u8; 1024];
+        let _ = stream.read(&mut request);
+        for (sent, byte) in ANSWER.iter().enumerate() {
+            if stream.write_all(&[*byte]).is_err() {
+                return sent;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        ANSWER.len()
+    });
+    let out = health(&["--url", &addr, "--timeout", "1"], None);
+    assert_eq!(
+        text(&out.stderr).trim(),
+        format!(
+            "staunton: unhealthy: http://{addr}/health: the answer was not complete within 1 s"
+        ),
+        "{out:?}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let sent = server.join().expect("the server");
+    assert!(
+        sent < ANSWER.len(),
+        "the client stayed for the whole answer"
+    );
 }

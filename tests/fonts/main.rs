@@ -236,7 +236,7 @@ fn the_command_line_draws_japanese_with_fonts_and_refuses_it_without() {
     let said = String::from_utf8_lossy(&without.stderr);
     assert!(!without.status.success());
     assert!(
-        said.contains("(白, U+767D)") && said.contains("--fonts DIR"),
+        said.contains("the character U+767D at character") && said.contains("--fonts DIR"),
         "{said}"
     );
 }
@@ -335,4 +335,93 @@ fn an_article_with_a_japanese_comment_draws_it_as_outlines() {
     );
     let fonts = String::from_utf8_lossy(&pdf).matches("/FontFile2").count();
     assert_eq!(fonts, 2, "only DejaVu (bold moves, book text) is embedded");
+}
+
+/// What poppler's `tool` (`pdftotext`, `pdfinfo`) with `args` writes of `pdf` (written as
+/// `name` in a scratch folder), or `None` without poppler (a failure where
+/// `STAUNTON_REQUIRE_POPPLER` is set, as `.ci/run` sets it).
+fn poppler(tool: &str, args: &[&str], pdf: &[u8], name: &str) -> Option<String> {
+    if std::process::Command::new(tool).arg("-v").output().is_err() {
+        assert!(
+            std::env::var_os("STAUNTON_REQUIRE_POPPLER").is_none(),
+            "{tool} is not installed (apt-get install -y poppler-utils)"
+        );
+        eprintln!("skipped: {tool} is not installed (apt-get install poppler-utils)");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("staunton-cjk-pdf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let path = dir.join(name);
+    std::fs::write(&path, pdf).expect("write the PDF");
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .arg(&path)
+        .args(if tool == "pdftotext" { &["-"][..] } else { &[] })
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).expect("UTF-8"))
+}
+
+/// Japanese drawn as outlines (a face that cannot be embedded) in a tagged PDF is still
+/// text to a reader: each run carries its text as `/ActualText`, so `pdftotext` gives back
+/// an article's Japanese header and comment and a worksheet's Japanese title, caption and
+/// answer, beside the Latin text around them.
+#[test]
+fn japanese_drawn_as_outlines_is_text_in_tagged_pdfs() {
+    if !with_cjk() {
+        return;
+    }
+    use staunton::chess::annotated::{self, Letters, Limits};
+    use staunton::render::article::{Article, ArticleOptions};
+    use staunton::render::sheet::{Entry, Sheet, SheetOptions};
+    let renderer = Renderer::default();
+    let pgn = "[White \"羽生善治\"]\n[Black \"Kasparov\"]\n\n1. e4 {白の最善手 best} e5 *";
+    let game = annotated::read(pgn, Letters::English, Limits::default()).expect("reads");
+    let article = Article::new(&renderer, &game, ArticleOptions::default(), &|_| {
+        Default::default()
+    })
+    .expect("lays out")
+    .pdf(&renderer)
+    .expect("a PDF with Japanese in it");
+    let entry = Entry {
+        position: staunton::Position::start(),
+        caption: Some("初手の問題".into()),
+        solution: Some("1. e4 先手".into()),
+    };
+    let options = SheetOptions {
+        title: Some("詰め将棋 Puzzles".into()),
+        solutions: true,
+        ..SheetOptions::default()
+    };
+    let sheet = Sheet::new(&renderer, vec![entry], options)
+        .expect("lays out")
+        .pdf(&renderer)
+        .expect("a PDF with Japanese in it");
+    let Some(text) = poppler("pdftotext", &[], &article, "article.pdf") else {
+        return;
+    };
+    for words in ["羽生善治 – Kasparov", "白の最善手 best"] {
+        assert!(
+            text.contains(words),
+            "the article's text lacks {words:?}:\n{text}"
+        );
+    }
+    let text = poppler("pdftotext", &[], &sheet, "sheet.pdf").expect("poppler is here");
+    for words in ["詰め将棋 Puzzles", "初手の問題", "先手"] {
+        assert!(
+            text.contains(words),
+            "the worksheet's text lacks {words:?}:\n{text}"
+        );
+    }
+    // The structure keeps the text after the outlines: each `/Span` is a sequence of its
+    // element's own, so the heading still reads on after it.
+    let tree = poppler("pdfinfo", &["-struct-text"], &article, "article.pdf").expect("poppler");
+    assert!(tree.contains("\" – Kasparov\""), "{tree}");
+    let tree = poppler("pdfinfo", &["-struct-text"], &sheet, "sheet.pdf").expect("poppler");
+    assert!(tree.contains("\" Puzzles\""), "{tree}");
 }

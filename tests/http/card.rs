@@ -131,7 +131,11 @@ async fn a_bad_title_or_subtitle_is_a_400_naming_it() {
         assert!(text.len() < 300, "the value is shortened: {text}");
     }
     for (query, name, says) in [
-        ("title=%E5%BE%8C", "title", "cannot be drawn (後"),
+        (
+            "title=%E5%BE%8C",
+            "title",
+            "U+5F8C at character 1, which cannot be drawn",
+        ),
         ("caption=hello", "caption", "title and subtitle"),
         ("background=auto", "background", "only an SVG"),
     ] {

@@ -18,3 +18,4 @@ mod keys;
 mod page;
 mod params;
 mod support;
+mod text;

@@ -54,7 +54,7 @@ async fn bad_values_are_400s_that_name_the_parameter() {
         (
             format!("/diagram.png?fen={FEN}&caption=%E5%BE%8C"),
             "caption",
-            "cannot be drawn (後",
+            "the character U+5F8C at character 1, which cannot be drawn: text is drawn in DejaVu Sans",
         ),
         (
             format!("/diagram.png?fen={FEN}&caption=move"),

@@ -176,3 +176,64 @@ fn an_upside_down_queen_has_her_crown_at_the_bottom() {
     );
     assert!((ink_centre(&a) + ink_centre(&b) - 1.0).abs() < 0.05);
 }
+
+/// Every figure that more than one dialect reads from the same letter (a letter piece `x`
+/// and the Fairy cross, say), drawn in both orders by one renderer at several sizes, in
+/// every raster format: each the image a fresh renderer draws. Caches keyed by a figure's
+/// FEN letter gave the second the first's tile.
+#[test]
+fn figures_sharing_a_letter_across_dialects_never_share_a_tile() {
+    use staunton::Format;
+    use staunton::fen::Dialect;
+    let formats = [Format::Png, Format::Gif, Format::Webp];
+    let mut pairs = 0;
+    for size in [96, 321, 512] {
+        for letter in ('a'..='z').flat_map(|c| [c, c.to_ascii_uppercase()]) {
+            // What each dialect reads this letter as, when it reads it.
+            let read: Vec<(String, Request)> = Dialect::NAMES
+                .iter()
+                .filter_map(|dialect| {
+                    let query =
+                        format!("fen=8/8/8/3{letter}4/8/8/8/8&dialect={dialect}&size={size}");
+                    Some((query.clone(), Request::from_query(&query, None).ok()?))
+                })
+                .collect();
+            let draw = |renderer: &Renderer, r: &Request, format| {
+                renderer
+                    .render(&r.position, &r.options, format)
+                    .unwrap_or_else(|e| panic!("{letter}: {e}"))
+            };
+            for (i, (qa, a)) in read.iter().enumerate() {
+                for (qb, b) in read.iter().skip(i + 1) {
+                    if a.position == b.position {
+                        continue;
+                    }
+                    pairs += 1;
+                    for format in formats {
+                        let fresh = |r: &Request| draw(&Renderer::default(), r, format);
+                        let (want_a, want_b) = (fresh(a), fresh(b));
+                        for (first, second) in [
+                            ((qa, a, &want_a), (qb, b, &want_b)),
+                            ((qb, b, &want_b), (qa, a, &want_a)),
+                        ] {
+                            let shared = Renderer::default();
+                            for (query, r, want) in [first, second] {
+                                let got = draw(&shared, r, format);
+                                assert!(
+                                    got == *want,
+                                    "{format:?} {query}, after {}: not as drawn afresh",
+                                    first.0
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // x, s and t at least: letter pieces and Fairy markers, both cases, each size.
+    assert!(
+        pairs >= 3 * 2 * 3,
+        "only {pairs} pairs of figures share a letter"
+    );
+}

@@ -204,7 +204,7 @@ fn the_command_line_uses_the_system_fonts_unless_told_not_to() {
     let said = String::from_utf8_lossy(&off.stderr);
     assert!(!off.status.success());
     assert!(
-        said.contains("(白, U+767D)")
+        said.contains("the character U+767D at character")
             && said.contains("--fonts DIR")
             && said.contains("--system-fonts=false"),
         "{said}"

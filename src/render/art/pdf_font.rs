@@ -52,6 +52,23 @@ impl Fonts {
         }
     }
 
+    /// The number of `face` and the codes of `text`'s glyphs in it (each glyph noted as
+    /// used, with the character it stands for).
+    fn codes(&mut self, face: Face, text: &str) -> (usize, Vec<u8>) {
+        let i = self.index(face);
+        let (parsed, glyphs) = (self.used[i].0.parsed, &mut self.used[i].1);
+        let mut codes = Vec::with_capacity(text.len() * 2);
+        for c in text.chars() {
+            let g = parsed
+                .glyph_index(c)
+                .or_else(|| parsed.glyph_index('?'))
+                .map_or(0, |g| g.0);
+            glyphs.entry(g).or_insert(c);
+            codes.extend_from_slice(&g.to_be_bytes());
+        }
+        (i, codes)
+    }
+
     /// Show `text` in `face` at `size` points with the left end of its baseline at
     /// (`x`, `y`) (PDF coordinates, y up). Characters the face lacks show its `?`.
     /// `stroke`, when given, also strokes the glyphs' outlines that many points wide: a
@@ -64,17 +81,7 @@ impl Fonts {
         text: &str,
         stroke: Option<f32>,
     ) {
-        let i = self.index(face);
-        let (parsed, glyphs) = (self.used[i].0.parsed, &mut self.used[i].1);
-        let mut codes = Vec::with_capacity(text.len() * 2);
-        for c in text.chars() {
-            let g = parsed
-                .glyph_index(c)
-                .or_else(|| parsed.glyph_index('?'))
-                .map_or(0, |g| g.0);
-            glyphs.entry(g).or_insert(c);
-            codes.extend_from_slice(&g.to_be_bytes());
-        }
+        let (i, codes) = self.codes(face, text);
         if let Some(width) = stroke {
             content
                 .save_state()
@@ -93,6 +100,43 @@ impl Fonts {
         if stroke.is_some() {
             content.restore_state();
         }
+    }
+
+    /// An invisible space of `face` (an embeddable face) at `size` points, the left end of
+    /// its baseline at (`x`, `y`) (PDF coordinates, y up), stretched to `width` points:
+    /// where a run drawn as outlines stands, for text extraction, which takes the run's
+    /// text from the `/ActualText` around both (poppler gives an `/ActualText` only where
+    /// some text is shown inside it).
+    pub fn mark_place(
+        &mut self,
+        content: &mut Content,
+        face: Face,
+        (size, x, y): (f32, f32, f32),
+        width: f32,
+    ) {
+        let advance = face
+            .parsed
+            .glyph_index(' ')
+            .and_then(|g| face.parsed.glyph_hor_advance(g))
+            .map_or(0.0, |a| f32::from(a) / f32::from(face.parsed.units_per_em()) * size);
+        let stretch = if advance > 0.0 && width > 0.0 {
+            100.0 * width / advance
+        } else {
+            100.0
+        };
+        let (i, codes) = self.codes(face, " ");
+        // Set back by hand, not by a saved state: a reader reads the run's size from the
+        // font set when the `/ActualText` ends, after the space.
+        content
+            .begin_text()
+            .set_text_rendering_mode(TextRenderingMode::Invisible)
+            .set_horizontal_scaling(stretch)
+            .set_font(Name(Self::name(i).as_bytes()), size)
+            .next_line(x, y)
+            .show(Str(&codes))
+            .end_text()
+            .set_text_rendering_mode(TextRenderingMode::Fill)
+            .set_horizontal_scaling(100.0);
     }
 
     /// Name every face on a page's resources.

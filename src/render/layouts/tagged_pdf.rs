@@ -1,6 +1,7 @@
 //! Pages of text lines, diagrams and rules written as one tagged PDF (PDF/UA-1): what
 //! worksheets and articles print. Text is real text in the embedded faces
-//! (`render::art::pdf_font`), each line a paragraph (a title a heading); each diagram is
+//! (`render::art::pdf_font`), each line a paragraph (a title a heading); a run in a face
+//! that cannot be embedded is outlines carrying its text as `/ActualText`; each diagram is
 //! its SVG's vector drawing (`ground::pdf::xobject`) in a figure with alternative text;
 //! rules are decoration (artifacts). The structure tree, in the order things are drawn,
 //! comes from `ground::pdf_tags`.
@@ -11,7 +12,7 @@ use crate::render::ground::RenderError;
 use crate::render::ground::pdf::xobject;
 use crate::render::ground::pdf_tags::{About, Role, Tags};
 use crate::render::layouts::page_text::PageText;
-use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref};
+use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str};
 
 fn failed(e: impl std::fmt::Display) -> RenderError {
     RenderError::Encode(format!("the PDF could not be written: {e}"))
@@ -78,20 +79,41 @@ fn is_figurine(c: char) -> bool {
 }
 
 /// One line of text: real text in its faces (a bold line's figurines stroked heavier), or
-/// outlines for a face that cannot be embedded.
+/// outlines for a face that cannot be embedded, with their text as `/ActualText`. In an
+/// element's sequence (`tags` given), a run of outlines gets a sequence of its own (see
+/// [`show_outlines`]).
 fn show_line(
     content: &mut Content,
     fonts: &mut Fonts,
     line: &PageText,
     h: f32,
+    mut tags: Option<&mut Tags>,
 ) -> Result<(), RenderError> {
     let (size, mut pen) = (line.size, line.x);
-    let base = line.face()?;
-    for (f, run) in base.runs(&line.text) {
-        // A system face's run, or a face that cannot be embedded: outlines.
+    let builtin = line.face()?;
+    let runs = builtin.runs(&line.text);
+    // Whether the sequence open now holds something.
+    let mut holds = false;
+    for (n, (f, run)) in runs.iter().enumerate() {
+        // A run of the system's faces (drawn through the built-in face's fallback), or of a
+        // face that cannot be embedded: outlines.
         let Some(f) = f.filter(|f| f.pdf_face().embeddable()) else {
-            outline(content, base, &run, (size, pen, line.baseline), h);
-            pen += base.width(&run, size);
+            let split = |content: &mut Content, tags: &mut Option<&mut Tags>| {
+                if let Some(tags) = tags.as_deref_mut() {
+                    Tags::end(content);
+                    tags.resume(content);
+                }
+            };
+            if holds {
+                split(content, &mut tags);
+            }
+            let at = (size, pen, line.baseline);
+            pen += show_outlines(content, fonts, (f.unwrap_or(builtin), builtin), run, at, h);
+            holds = true;
+            if n + 1 < runs.len() {
+                split(content, &mut tags);
+                holds = false;
+            }
             continue;
         };
         // A bold line in pieces: figurines apart from the letters around them.
@@ -106,9 +128,43 @@ fn show_line(
             fonts.show(content, f.pdf_face(), (size, pen, h - line.baseline), piece, stroke);
             pen += f.width(piece, size);
             rest = after;
+            holds = true;
         }
     }
     Ok(())
+}
+
+/// `run` in `face` (which cannot be embedded) drawn as outlines, `size` units, baseline
+/// at (`x`, `baseline`) on a page `h` units tall, as a `/Span` whose `/ActualText` is the
+/// run's text, with an invisible space of `builtin` (embedded) stretched over the outlines
+/// (poppler gives an `/ActualText` back only where some text is shown inside it); its
+/// width. Outlines are no text: without this, text extraction and screen readers get
+/// nothing. The `/Span` is the only thing its element's sequence holds, because poppler's
+/// reading of the structure ends an element's sequence at the first `EMC` inside it.
+fn show_outlines(
+    content: &mut Content,
+    fonts: &mut Fonts,
+    (face, builtin): (&TextFace, &'static TextFace),
+    run: &str,
+    (size, x, baseline): (f32, f32, f32),
+    h: f32,
+) -> f32 {
+    let width = face.width(run, size);
+    content
+        .begin_marked_content_with_properties(Name(b"Span"))
+        .properties()
+        .pair(Name(b"ActualText"), Str(&utf16_with_bom(run)));
+    outline(content, face, run, (size, x, baseline), h);
+    fonts.mark_place(content, builtin.pdf_face(), (size, x, h - baseline), width);
+    content.end_marked_content();
+    width
+}
+
+/// `text` as a PDF text string in UTF-16BE after its byte order mark.
+fn utf16_with_bom(text: &str) -> Vec<u8> {
+    let mut out = vec![0xfe, 0xff];
+    out.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    out
 }
 
 /// A page being written: its content and the diagrams it names.
@@ -230,7 +286,8 @@ impl TaggedPdf {
                 self.last_text = Some((kind, line.size, line.baseline));
             }
         }
-        show_line(&mut page.content, &mut self.fonts, line, h)?;
+        let tags = (kind != TextKind::Artifact).then_some(&mut self.tags);
+        show_line(&mut page.content, &mut self.fonts, line, h, tags)?;
         Tags::end(&mut page.content);
         Ok(())
     }

@@ -41,22 +41,18 @@ pub fn missing_glyph(text: &str) -> Option<char> {
         .find(|&c| !face.has_glyph(c))
 }
 
-/// Why `c` cannot be drawn, for an error sentence: "(後, U+5F8C): …".
-pub fn no_glyph_reason(c: char) -> String {
-    let (system, fix) = match crate::render::art::font::system_fonts_on() {
-        true => (
-            ", then in the fonts installed on the machine",
-            "install a font for that script (Debian's fonts-noto-cjk for Japanese, Chinese and Korean) or add a folder of fonts with --fonts DIR",
-        ),
-        false => (
-            " (the fonts installed on the machine are not used: --system-fonts=false, or a library that did not ask for them)",
-            "add a folder of fonts with --fonts DIR, or use the system's fonts (--system-fonts=true)",
-        ),
-    };
-    format!(
-        "({c}, U+{:04X}): text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, then in the fonts added with --fonts DIR{system}, none of which has it; {fix}",
-        u32::from(c)
-    )
+/// Why a character [`missing_glyph`] found cannot be drawn, and what to do, for the end of
+/// an error sentence that names it by its code point (the character itself would be drawn
+/// as a box or a blank in an error image, so sentences never repeat it).
+pub fn no_glyph_reason() -> &'static str {
+    match crate::render::art::font::system_fonts_on() {
+        true => {
+            "text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, then in the fonts added with --fonts DIR, then in the fonts installed on the machine, none of which has it; install a font for that script (Debian's fonts-noto-cjk for Japanese, Chinese and Korean) or add a folder of fonts with --fonts DIR"
+        }
+        false => {
+            "text is drawn in DejaVu Sans, which covers Latin, Greek and Cyrillic scripts, then in the fonts added with --fonts DIR (the fonts installed on the machine are not used: --system-fonts=false, or a library that did not ask for them), none of which has it; add a folder of fonts with --fonts DIR, or use the system's fonts (--system-fonts=true)"
+        }
+    }
 }
 
 /// Type size for an image `width` pixels wide: about the labels' size, never under 10 px.

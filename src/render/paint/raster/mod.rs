@@ -7,6 +7,7 @@
 //! never an SVG parse.
 
 use crate::cache::{ByteCache, Usage, Weight};
+use crate::chess::fairy::Figure;
 use crate::render::art::font::LabelFont;
 use crate::render::art::pieces::PieceSet;
 use crate::render::scene::figure::{self, Half, Ink, PlacedFigure};
@@ -37,6 +38,24 @@ impl Weight for SpriteKey {
     }
 }
 
+/// What a figure's square of pixels is painted from: the figure itself (what it is, whose,
+/// how turned; never its FEN letter, which a letter piece and a Fairy marker share), the
+/// set and square size its pieces are drawn from, and its ink.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FigureKey {
+    set: Arc<str>,
+    figure: Figure,
+    px: u32,
+    square: u32,
+    ink: [u8; 4],
+}
+
+impl Weight for FigureKey {
+    fn weight(&self) -> usize {
+        0
+    }
+}
+
 /// Painted pixels kept between renders: pieces rasterised per (set, piece, square size),
 /// and stamps, shapes painted once at the origin of the pixels they reach and blended
 /// where a scene puts them (arrows, circles, crosses, glows), keyed by their exact
@@ -44,7 +63,7 @@ impl Weight for SpriteKey {
 #[derive(Debug, Clone)]
 pub struct SpriteCache {
     pieces: ByteCache<SpriteKey, Option<Arc<Pixmap>>>,
-    figures: ByteCache<Vec<u8>, Option<Arc<Pixmap>>>,
+    figures: ByteCache<FigureKey, Option<Arc<Pixmap>>>,
     stamps: Stamps,
 }
 
@@ -89,14 +108,13 @@ impl SpriteCache {
     /// The square of pixels of `f` (see `scene/figure.rs`), painted on first use, its pieces in
     /// the drawing for a board of `square` px squares.
     fn figure(&self, set: &PieceSet, f: &PlacedFigure, square: u32) -> Option<Arc<Pixmap>> {
-        let mut key = set.shared_name().as_bytes().to_vec();
-        key.push(0);
-        key.extend_from_slice(f.figure.fen().as_bytes());
-        key.push(0);
-        for v in [f.rect.w, square] {
-            key.extend_from_slice(&v.to_le_bytes());
-        }
-        key.extend_from_slice(&[f.ink.r, f.ink.g, f.ink.b, f.ink.a]);
+        let key = FigureKey {
+            set: set.shared_name().clone(),
+            figure: f.figure,
+            px: f.rect.w,
+            square,
+            ink: [f.ink.r, f.ink.g, f.ink.b, f.ink.a],
+        };
         self.figures
             .get_with(key, || paint_figure(self, set, f, square).map(Arc::new))
     }
