@@ -534,9 +534,11 @@ async fn article(
         let image = Image::new(key, format.content_type())
             .with_header("x-article-pages", HeaderValue::from(pages))
             .with_header("x-article-diagrams", HeaderValue::from(diagrams));
+        // An HTML page's words are text; a PDF's and an SVG's are drawn (see `cost`).
         let drawn_as = match format {
             ArticleFormat::Pdf => Format::Pdf,
-            ArticleFormat::Html | ArticleFormat::Svg => Format::Svg,
+            ArticleFormat::Svg => Format::Svg,
+            ArticleFormat::Html => Format::Txt,
         };
         let (units, glyphs) = (article.units(drawn_as), article.glyphs());
         let job = move |renderer: &Renderer| match format {

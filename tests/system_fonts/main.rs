@@ -339,3 +339,59 @@ fn text_in_a_system_face_is_priced_by_that_face() {
         "{japanese_units} units against {latin_units}"
     );
 }
+
+/// `POST uri` with `pgn` to a service whose image cache holds `cache_bytes`: the status and
+/// the body as text.
+async fn post_article(cache_bytes: u64, uri: &str, pgn: &str) -> (u16, String) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let state = std::sync::Arc::new(staunton::http::AppState::new(
+        std::sync::Arc::new(Renderer::default()),
+        cache_bytes,
+    ));
+    let request = axum::http::Request::post(uri)
+        .header("content-type", "application/x-chess-pgn")
+        .body(axum::body::Body::from(pgn.to_string()))
+        .expect("request");
+    let response = staunton::http::app(state)
+        .oneshot(request)
+        .await
+        .expect("answer");
+    let status = response.status().as_u16();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn an_answer_its_text_would_make_too_large_is_refused_before_it_is_made() {
+    system_fonts();
+    if !has_cjk() {
+        return;
+    }
+    // 6,000 ideographs of comment: about 10 MB as outlines, over an eighth of a 32 MiB
+    // image cache (4.2 MB); 40 of them are not.
+    let long: String = ('\u{4E00}'..).step_by(3).take(6000).collect();
+    for uri in ["/article.pdf", "/article.svg"] {
+        let (status, said) = post_article(32 << 20, uri, &commented(&long)).await;
+        assert_eq!(status, 400, "{uri}: {said}");
+        assert_eq!(said.trim_end().lines().count(), 1, "one sentence: {said}");
+        for words in [
+            "this article's text",
+            "drawn as outlines from the system's fonts",
+            "MB (an eighth of the image cache)",
+        ] {
+            assert!(said.contains(words), "{uri}: {said:?} lacks {words:?}");
+        }
+    }
+    // An HTML page writes its words as text: the same comment is a small page.
+    let (status, said) = post_article(32 << 20, "/article.html", &commented(&long)).await;
+    assert_eq!(status, 200, "{said}");
+    let short: String = long.chars().take(40).collect();
+    let (status, said) = post_article(32 << 20, "/article.pdf", &commented(&short)).await;
+    assert_eq!(status, 200, "{said}");
+}

@@ -255,10 +255,12 @@ pub(crate) fn system_fonts_on() -> bool {
     SYSTEM_DIRS.get().is_some()
 }
 
+/// The system's faces and their merged map, once scanned.
+static SYSTEM: OnceLock<SystemFonts> = OnceLock::new();
+
 /// The system's faces and their merged map, scanned on first use; `None` unless asked
 /// for.
 fn system() -> Option<&'static SystemFonts> {
-    static SYSTEM: OnceLock<SystemFonts> = OnceLock::new();
     let dirs = SYSTEM_DIRS.get()?;
     Some(SYSTEM.get_or_init(|| {
         let fixed = [false, true].map(fixed_characters);
@@ -325,11 +327,17 @@ pub fn system_fonts_used(text: &str) -> Option<u64> {
     (!ids.is_empty()).then(|| crate::hash::fnv1a(ids.iter().flat_map(|id| id.to_le_bytes())))
 }
 
+/// Let go of the system faces' files nobody asked a glyph of in `idle` (see `font_held`).
+pub(crate) fn release_idle(idle: std::time::Duration) {
+    if let Some(system) = SYSTEM.get() {
+        system.release_idle(idle);
+    }
+}
+
 /// How full the system faces' caches are (none when the system's fonts are not used, or
 /// not scanned yet).
 pub fn system_usage() -> Vec<crate::cache::Usage> {
-    let scanned = SYSTEM_DIRS.get().is_some().then(system).flatten();
-    scanned.map_or_else(Vec::new, |s| s.usage().to_vec())
+    SYSTEM.get().map_or_else(Vec::new, |s| s.usage().to_vec())
 }
 
 /// What drawing `text` in `bold` or book text costs, by the faces that draw it (see

@@ -2,10 +2,10 @@
 //! of `font_coverage.rs`, worked out once from the scan of `font_system.rs`), and their
 //! files and glyphs, held within a byte budget.
 //!
-//! A face's file is read when a glyph is first drawn from it and kept in a byte-bounded
-//! cache (`faces`), which lets it go once nothing asks for it for [`crate::cache::IDLE`],
-//! or when another face needs the room; a face larger than its share is read for the
-//! glyphs it is asked for and not kept. The glyphs drawn (outline, advance, box) are kept
+//! A face's file is read when a glyph is first drawn from it and held (`Faces`) within
+//! its share, the newest taking the room from the least recently used, alone when it is
+//! larger; the service's upkeep lets go of a face nobody asked for in [`FACE_IDLE`]. So
+//! the files held weigh at most the share, or one face when one alone is larger. The glyphs drawn (outline, advance, box) are kept
 //! in a second cache (`glyphs`), so text already drawn needs no file. Both budgets are a
 //! part of the renderer's (see [`hold_system_fonts_within`]), and both caches show in
 //! `/metrics`.
@@ -15,11 +15,16 @@ use crate::render::art::font_coverage::{Coverage, Covered, Source};
 use crate::render::art::font_system::{self, SystemFont};
 use crate::render::art::pathdata::{Outline, Segment};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The system fonts' budget when none was set: three eighths of the renderer's default
 /// 64 MiB, which holds one CJK face (about 20 MB) and a few thousand of its glyphs.
 pub const DEFAULT_SYSTEM_FONT_BYTES: u64 = 24 << 20;
+
+/// How long a face's file is held after the last glyph read from it: the renderer's
+/// caches' idle time.
+pub const FACE_IDLE: Duration = crate::cache::IDLE;
 
 /// The budget set by [`hold_system_fonts_within`].
 static BUDGET: OnceLock<u64> = OnceLock::new();
@@ -51,19 +56,9 @@ impl Weight for SystemGlyph {
     }
 }
 
-/// A face, by its index in the scan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct FaceKey(u16);
-
 /// A glyph: its face and character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct GlyphKey(u16, char);
-
-impl Weight for FaceKey {
-    fn weight(&self) -> usize {
-        0
-    }
-}
 
 impl Weight for GlyphKey {
     fn weight(&self) -> usize {
@@ -76,8 +71,65 @@ pub(crate) struct SystemFonts {
     /// The faces, in the order of their folders and paths.
     pub fonts: Vec<SystemFont>,
     coverage: Coverage,
-    faces: ByteCache<FaceKey, Option<Arc<Vec<u8>>>>,
+    faces: Faces,
     glyphs: ByteCache<GlyphKey, Option<Arc<SystemGlyph>>>,
+}
+
+/// The font files held: each face's bytes and when it was last asked for, most recent
+/// last, within `bound` bytes; the newest always stays (alone, when it is larger).
+struct Faces {
+    held: Mutex<Vec<(u16, Arc<Vec<u8>>, Instant)>>,
+    bound: u64,
+}
+
+impl Faces {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u16, Arc<Vec<u8>>, Instant)>> {
+        self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Face `face`'s bytes if held (now the most recent).
+    fn get(&self, face: u16) -> Option<Arc<Vec<u8>>> {
+        let mut held = self.lock();
+        let at = held.iter().position(|h| h.0 == face)?;
+        let mut entry = held.remove(at);
+        entry.2 = Instant::now();
+        let bytes = entry.1.clone();
+        held.push(entry);
+        Some(bytes)
+    }
+
+    /// Hold `bytes` as face `face`'s, letting go of the least recently asked for until the
+    /// rest fit beside it (unless another thread put it there first: then that one).
+    fn put(&self, face: u16, bytes: Arc<Vec<u8>>) -> Arc<Vec<u8>> {
+        let mut held = self.lock();
+        if let Some(h) = held.iter().find(|h| h.0 == face) {
+            return h.1.clone();
+        }
+        let weight = |h: &[(u16, Arc<Vec<u8>>, Instant)]| -> u64 {
+            h.iter().map(|(_, b, _)| b.capacity() as u64).sum()
+        };
+        let new = bytes.capacity() as u64;
+        while !held.is_empty() && weight(&held) + new > self.bound {
+            held.remove(0);
+        }
+        held.push((face, bytes.clone(), Instant::now()));
+        bytes
+    }
+
+    /// Let go of the faces not asked for in `idle`.
+    fn release_idle(&self, idle: Duration) {
+        self.lock().retain(|h| h.2.elapsed() < idle);
+    }
+
+    fn usage(&self) -> Usage {
+        let held = self.lock();
+        Usage {
+            name: "system_faces",
+            bytes: held.iter().map(|(_, b, _)| b.capacity() as u64).sum(),
+            bound: self.bound,
+            entries: held.len() as u64,
+        }
+    }
 }
 
 impl SystemFonts {
@@ -93,7 +145,7 @@ impl SystemFonts {
         SystemFonts {
             fonts: scanned.into_iter().map(|(font, _)| font).collect(),
             coverage,
-            faces: ByteCache::new("system_faces", budget - budget / 8),
+            faces: Faces { held: Mutex::new(Vec::new()), bound: budget - budget / 8 },
             glyphs: ByteCache::new("system_glyphs", budget / 8),
         }
     }
@@ -110,8 +162,7 @@ impl SystemFonts {
 
     /// The glyph read from the face's file (held, or read now).
     fn read_glyph(&self, face: u16, c: char) -> Option<Arc<SystemGlyph>> {
-        let font = self.fonts.get(usize::from(face))?;
-        let bytes = self.faces.get_with(FaceKey(face), || font.read().map(Arc::new))?;
+        let bytes = self.face(face)?;
         let parsed = ttf_parser::Face::parse(&bytes, 0).ok()?;
         let id = parsed.glyph_index(c)?;
         let mut outline = Outline::default();
@@ -126,6 +177,21 @@ impl SystemFonts {
             units_per_em: f32::from(parsed.units_per_em()),
             ink,
         }))
+    }
+
+    /// Face `face`'s file: held, or read now and held.
+    fn face(&self, face: u16) -> Option<Arc<Vec<u8>>> {
+        if let Some(bytes) = self.faces.get(face) {
+            return Some(bytes);
+        }
+        let read = self.fonts.get(usize::from(face))?.read()?;
+        Some(self.faces.put(face, Arc::new(read)))
+    }
+
+    /// Let go of the faces not asked for in `idle`, and of the glyphs' cache's expired
+    /// entries.
+    pub fn release_idle(&self, idle: Duration) {
+        self.faces.release_idle(idle);
     }
 
     /// How full the faces' and the glyphs' caches are.

@@ -44,8 +44,11 @@ impl SystemFont {
     pub fn read(&self) -> Option<Vec<u8>> {
         use std::io::Read;
         let file = std::fs::File::open(&self.path).ok()?;
-        let mut data = Vec::new();
+        let size = file.metadata().ok()?.len().min(MAX_FONT_BYTES + 1);
+        // Exactly its size: the faces' cache weighs what is allocated.
+        let mut data = Vec::with_capacity(usize::try_from(size).ok()?);
         file.take(MAX_FONT_BYTES + 1).read_to_end(&mut data).ok()?;
+        data.shrink_to_fit();
         (data.len() as u64 <= MAX_FONT_BYTES).then_some(data)
     }
 }

@@ -100,26 +100,37 @@ impl std::ops::AddAssign for Glyphs {
     }
 }
 
-/// Units of one character of DejaVu or an added font drawn as outlines (SVG, PNG), or
-/// as real text in a PDF (a quarter of it).
-pub const FIXED_GLYPH: u64 = 500;
+/// Units of one character of DejaVu or an added font drawn as outlines (an SVG's path
+/// data, a PNG's pixels): an article of 21 KB of Latin comments took 0.15 s as SVG
+/// (7.6 MB), about 7 µs a character.
+pub const FIXED_GLYPH: u64 = 5000;
+/// Units of one such character as real text in a PDF (the same article: 0.03 s).
+pub const FIXED_PDF_GLYPH: u64 = 200;
 /// Units a byte of a system face's average glyph outline (`font_system::SystemFont`)
 /// adds to each character it draws: the glyph read from the face's file on first use, then
-/// written as outlines wherever it appears (a PDF's content, an SVG's path data).
-pub const SYSTEM_OUTLINE_BYTE: u64 = 100;
+/// written as outlines wherever it appears. An article of 20,000 CJK characters (Noto
+/// Sans CJK, 236 bytes a glyph) took 0.66 s as PDF (34 MB) and 0.89 s as SVG (31.5 MB),
+/// about 33–45 µs a character; at 140 units a byte it is priced 0.66 G units.
+pub const SYSTEM_OUTLINE_BYTE: u64 = 140;
 /// Bytes of SVG path data or PDF path operators that each byte of a glyph's outline (its
-/// face's average) becomes when the glyph is written as outlines.
+/// face's average) becomes when the glyph is written as outlines (the CJK article: 1,700
+/// bytes of PDF a character, 7.2 a byte of Noto Sans CJK's average glyph).
 pub const OUTPUT_PER_OUTLINE_BYTE: u64 = 7;
-/// The outline bytes of DejaVu's average glyph (its `glyf` table over its glyph count).
-pub const FIXED_OUTLINE_BYTES: u64 = 90;
+/// The outline bytes counted for a character DejaVu draws as outlines: the Latin
+/// article's 360 bytes of SVG a character (spaces included) over
+/// [`OUTPUT_PER_OUTLINE_BYTE`], rounded up.
+pub const FIXED_OUTLINE_BYTES: u64 = 55;
 /// Bytes of a PDF's content a character of embedded text takes (its glyph's code, and a
 /// share of the run's operators and its font subset).
 pub const EMBEDDED_CHAR_BYTES: u64 = 4;
 
-/// The units of drawing `glyphs` in `format` (see [`Glyphs`]).
+/// The units of drawing `glyphs` in `format` (see [`Glyphs`]): as outlines in an SVG or
+/// an image, as real text and outlines (the system's faces) in a PDF; `Txt` is text
+/// written as text (an HTML article's words), which draws nothing.
 pub fn drawn_text(glyphs: Glyphs, format: Format) -> u64 {
     let fixed = match format {
-        Format::Pdf => FIXED_GLYPH / 4,
+        Format::Txt => return 0,
+        Format::Pdf => FIXED_PDF_GLYPH,
         _ => FIXED_GLYPH,
     };
     (glyphs.fixed.saturating_mul(fixed))
@@ -128,7 +139,7 @@ pub fn drawn_text(glyphs: Glyphs, format: Format) -> u64 {
 
 /// About how many bytes `glyphs` add to an answer in `format`: outlines in an SVG (every
 /// face) or a PDF (the system's faces, which it does not embed), nothing in an image's
-/// bytes beyond its pixels.
+/// bytes beyond its pixels or in text written as text.
 pub fn drawn_text_bytes(glyphs: Glyphs, format: Format) -> u64 {
     let outlines = |outline_bytes: u64| outline_bytes.saturating_mul(OUTPUT_PER_OUTLINE_BYTE);
     let system = outlines(glyphs.system_outline_bytes);

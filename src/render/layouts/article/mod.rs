@@ -94,9 +94,9 @@ impl Article {
         renderer.svg(position, &options)
     }
 
-    /// The estimated cost of drawing it as `format` (PDF, or SVG for an SVG or an HTML
-    /// page), in `render::spec::cost` units: each diagram as a PDF diagram costs, and its
-    /// text by the faces that draw it.
+    /// The estimated cost of drawing it as `format` (PDF, SVG, or `Txt` for an HTML page,
+    /// whose words are text), in `render::spec::cost` units: each diagram as a PDF diagram
+    /// costs, and its text by the faces that draw it.
     pub fn units(&self, format: Format) -> u64 {
         let mut units = crate::render::spec::cost::drawn_text(self.glyphs(), format);
         for item in self.pages.iter().flat_map(|p| &p.items) {
