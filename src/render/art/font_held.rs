@@ -73,6 +73,8 @@ pub(crate) struct SystemFonts {
     coverage: Coverage,
     faces: Faces,
     glyphs: ByteCache<GlyphKey, Option<Arc<SystemGlyph>>>,
+    /// Held while a face's file is read.
+    reading: Mutex<()>,
 }
 
 /// The font files held: each face's bytes and when it was last asked for, most recent
@@ -147,6 +149,7 @@ impl SystemFonts {
             coverage,
             faces: Faces { held: Mutex::new(Vec::new()), bound: budget - budget / 8 },
             glyphs: ByteCache::new("system_glyphs", budget / 8),
+            reading: Mutex::new(()),
         }
     }
 
@@ -179,8 +182,14 @@ impl SystemFonts {
         }))
     }
 
-    /// Face `face`'s file: held, or read now and held.
+    /// Face `face`'s file: held, or read now and held. One file is read at a time, so
+    /// renders that miss the same face at once read it once (and two faces' reads do not
+    /// add up in memory).
     fn face(&self, face: u16) -> Option<Arc<Vec<u8>>> {
+        if let Some(bytes) = self.faces.get(face) {
+            return Some(bytes);
+        }
+        let _one = self.reading.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(bytes) = self.faces.get(face) {
             return Some(bytes);
         }
