@@ -19,7 +19,8 @@ pub(super) struct ServeArgs {
     #[arg(long, env = "STAUNTON_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
     cache_size: u64,
     /// Byte budget of the renderer's caches together (piece sprites, stamps, palette
-    /// contexts, cell tiles, SVG parts).
+    /// contexts, cell tiles, SVG parts) and, with the system's fonts, of their files and
+    /// glyphs (three eighths of it).
     #[arg(long, env = "STAUNTON_RENDER_CACHE_SIZE", default_value = "64MiB", value_parser = parse_bytes)]
     render_cache_size: u64,
     /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).

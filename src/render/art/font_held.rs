@@ -77,15 +77,18 @@ pub(crate) struct SystemFonts {
     reading: Mutex<()>,
 }
 
+/// A face held: its index, its file's bytes, when a glyph was last read from it.
+type Held = (u16, Arc<Vec<u8>>, Instant);
+
 /// The font files held: each face's bytes and when it was last asked for, most recent
 /// last, within `bound` bytes; the newest always stays (alone, when it is larger).
 struct Faces {
-    held: Mutex<Vec<(u16, Arc<Vec<u8>>, Instant)>>,
+    held: Mutex<Vec<Held>>,
     bound: u64,
 }
 
 impl Faces {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u16, Arc<Vec<u8>>, Instant)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Held>> {
         self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -107,7 +110,7 @@ impl Faces {
         if let Some(h) = held.iter().find(|h| h.0 == face) {
             return h.1.clone();
         }
-        let weight = |h: &[(u16, Arc<Vec<u8>>, Instant)]| -> u64 {
+        let weight = |h: &[Held]| -> u64 {
             h.iter().map(|(_, b, _)| b.capacity() as u64).sum()
         };
         let new = bytes.capacity() as u64;
