@@ -11,6 +11,11 @@
 #          FLOOD_SECONDS (default 60), then AFTER_SECONDS (default 30) idle; RSS sampled
 #          every second from /proc/PID/status, the /metrics byte gauges at the RSS peak and
 #          at the end, the count of non-2xx answers (wrk's Lua response callback).
+# FLOOD_TEXT (default none) adds text to the flood's requests: "cjk" gives every diagram a
+# caption of four CJK ideographs and makes every fourth request a share card titled in
+# three (bold), all drawn by the system's fonts (fonts-noto-cjk) and new every request, so
+# the faces are read and their glyphs drawn under the flood; "ascii" the same with Latin
+# letters, which DejaVu draws (the control). FLOOD_ONLY=1 runs the flood alone.
 # Positions: both kings and 8-28 other pieces on distinct squares (no pawns on ranks 1 and
 # 8), placed by a small LCG seeded by the request number n, so every request is a distinct
 # position (the fullmove number is n + 1 too, so no two requests share a cache key).
@@ -30,6 +35,8 @@ cd "$(dirname "$0")/../.."
 duration=${1:-20}
 cache=${2:-32MiB}
 flood_seconds=${FLOOD_SECONDS:-60}
+flood_text=${FLOOD_TEXT:-none}
+case $flood_text in none | ascii | cjk) ;; *) echo "cold.sh: FLOOD_TEXT is none, ascii or cjk, not $flood_text" >&2; exit 2 ;; esac
 after_seconds=${AFTER_SECONDS:-30}
 command -v wrk >/dev/null || { echo "cold.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "cold.sh: curl is not installed (apt-get install -y curl)" >&2; exit 2; }
@@ -82,7 +89,8 @@ wait_for "http://$base/diagram?fen=start" "$base_pid" resvg_server
 lua=$tmp/cold.lua
 cat > "$lua" <<'LUA'
 -- Arguments (after --): mode (cold | warm), stride (wrk threads), base (first n),
--- count ("count": tally non-2xx answers in a response callback, printed by done).
+-- count ("count": tally non-2xx answers in a response callback, printed by done),
+-- text (none | ascii | cjk: captions and card titles, see FLOOD_TEXT).
 -- Thread t sends n = base + t, base + t + stride, ...: all threads together send every n once.
 local next_id = 0
 local threads = {}
@@ -92,11 +100,12 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local mode, stride, base, k = "cold", 1, 0, 0
+local mode, stride, base, k, text = "cold", 1, 0, 0, "none"
 function init(args)
   mode = args[1] or "cold"
   stride = tonumber(args[2]) or 1
   base = tonumber(args[3]) or 0
+  text = args[5] or "none"
   if args[4] == "count" then
     non2xx = 0
     response = function(status, headers, body)
@@ -155,6 +164,24 @@ local function fen_for(n)
   return table.concat(ranks, "/") .. "_" .. side .. "_-_-_0_" .. (n + 1)
 end
 
+-- `count` characters for request n, percent-encoded: CJK ideographs (U+4E00-U+9FFF,
+-- stepping through all 20,992 of them) or Latin letters.
+local function words(n, count)
+  local out = {}
+  for i = 1, count do
+    if text == "cjk" then
+      local cp = 0x4E00 + (n * 7 + i * 2909) % 20992
+      local b1 = 0xE0 + math.floor(cp / 4096)
+      local b2 = 0x80 + math.floor(cp / 64) % 64
+      local b3 = 0x80 + cp % 64
+      out[#out + 1] = string.format("%%%02X%%%02X%%%02X", b1, b2, b3)
+    else
+      out[#out + 1] = string.char(97 + (n * 7 + i * 11) % 26)
+    end
+  end
+  return table.concat(out)
+end
+
 local warm_sizes = { 240, 400, 640 }
 request = function()
   local n = base + id + stride * k
@@ -165,7 +192,13 @@ request = function()
   else
     size = 16 + (n * 997) % 2033
   end
-  return wrk.format("GET", "/diagram?size=" .. size .. "&fen=" .. fen_for(n))
+  if text == "none" then
+    return wrk.format("GET", "/diagram?size=" .. size .. "&fen=" .. fen_for(n))
+  end
+  if n % 4 == 0 then
+    return wrk.format("GET", "/card.png?title=" .. words(n, 3) .. "&fen=" .. fen_for(n))
+  end
+  return wrk.format("GET", "/diagram?size=" .. size .. "&caption=" .. words(n, 4) .. "&fen=" .. fen_for(n))
 end
 
 done = function(summary, latency, requests)
@@ -183,7 +216,7 @@ wrk_run() {
   local threads=2
   (( $3 < threads )) && threads=$3
   timeout $(($2 + 30)) wrk -t"$threads" -c"$3" -d"$2s" --timeout 10s --latency -s "$lua" "$4" \
-    -- "$5" "$threads" "$6" "${7:--}" > "$1"
+    -- "$5" "$threads" "$6" "${7:--}" "${8:-none}" > "$1"
 }
 field() { # file what: req/s, p50, p99, requests, non-2xx
   case $2 in
@@ -219,6 +252,7 @@ ratio() { # label file_staunton file_baseline ticks_staunton ticks_baseline
      }'
 }
 
+[[ ${FLOOD_ONLY:-0} == 1 ]] || {
 echo "wrk, 2 connections, ${duration}s per phase, loopback, $(nproc) cores; baseline: resvg rasterising the whole SVG per request"
 for phase in cold warm; do
   offset=0
@@ -233,6 +267,7 @@ for phase in cold warm; do
   line "$phase" baseline "$tmp/$phase-baseline" "$ticks_baseline"
   ratio "$phase" "$tmp/$phase-staunton" "$tmp/$phase-baseline" "$ticks_staunton" "$ticks_baseline"
 done
+}
 
 # The flood: a fresh Staunton process, the cold mix on 4 connections.
 kill "$base_pid" "$staunton_pid" 2>/dev/null || true
@@ -245,8 +280,8 @@ kib() { awk -v k="$1" '$1 == k":" {print $2}' "$status"; }
 mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 metrics() { timeout 5 curl -fs --max-time 3 "http://$addr/metrics" | grep -E '^staunton_[a-z0-9_]*_bytes(\{| )' || true; }
 
-echo "flood: fresh staunton --cache-size $cache, cold mix, 4 connections, ${flood_seconds}s, then ${after_seconds}s idle"
-wrk_run "$tmp/flood" "$flood_seconds" 4 "http://$addr/diagram" cold 20000000 count &
+echo "flood: fresh staunton --cache-size $cache, cold mix, text $flood_text, 4 connections, ${flood_seconds}s, then ${after_seconds}s idle"
+wrk_run "$tmp/flood" "$flood_seconds" 4 "http://$addr/diagram" cold 20000000 count "$flood_text" &
 wrk_pid=$!
 samples=()
 peak=0

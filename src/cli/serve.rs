@@ -19,7 +19,8 @@ pub(super) struct ServeArgs {
     #[arg(long, env = "STAUNTON_CACHE_SIZE", default_value = "128MiB", value_parser = parse_bytes)]
     cache_size: u64,
     /// Byte budget of the renderer's caches together (piece sprites, stamps, palette
-    /// contexts, cell tiles, SVG parts).
+    /// contexts, cell tiles, SVG parts) and, with the system's fonts, of their files and
+    /// glyphs (three eighths of it).
     #[arg(long, env = "STAUNTON_RENDER_CACHE_SIZE", default_value = "64MiB", value_parser = parse_bytes)]
     render_cache_size: u64,
     /// A folder whose subfolders are piece sets (wK.svg … bP.svg, or wk.svg … bp.svg).
@@ -110,6 +111,8 @@ pub(super) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let renderer = renderer(dir, args.render_cache_size, |p| tracing::warn!("{p}"));
         let names: Vec<&str> = renderer.piece_sets().names().collect();
         tracing::info!(sets = names.join(", "), "piece sets loaded");
+        // The system's fonts scanned now, off the request path: no request waits for it.
+        tokio::task::spawn_blocking(crate::render::scan_system_fonts);
         let defaults = http::Config::default();
         let config = http::Config {
             cache_bytes: args.cache_size,

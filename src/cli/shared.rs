@@ -114,7 +114,14 @@ pub(super) fn renderer(dir: Option<&Path>, cache_bytes: u64, report: impl Fn(&st
         }
         None => PieceSets::builtin(),
     };
-    Renderer::new(sets, cache_bytes)
+    // The system's fonts, when used, hold their faces and glyphs within three eighths of
+    // the budget; the renderer's caches share the rest.
+    let fonts = match crate::render::system_fonts_on() {
+        true => cache_bytes / 8 * 3,
+        false => 0,
+    };
+    crate::render::hold_system_fonts_within(fonts);
+    Renderer::new(sets, cache_bytes - fonts)
 }
 
 /// The format an output file's extension names.

@@ -10,7 +10,7 @@ use super::{AppError, AppState, metrics, move_list};
 use crate::render::animate;
 use crate::render::options::{Format, RenderOptions};
 use crate::render::pieces::PieceSet;
-use crate::render::spec::cost;
+use crate::render::spec::cost::{self, Glyphs};
 use crate::render::{RenderError, Renderer};
 use crate::request::{GameRequest, Limits, Query, Request};
 use axum::Router;
@@ -260,6 +260,35 @@ where
     }
 }
 
+/// A job whose text is drawn as outlines (an article, a worksheet): refused with a 400
+/// before it runs when the answer would outgrow [`ANSWER_SHARE`] of the image cache, by
+/// the size its text's glyphs make (`cost::drawn_text_bytes`).
+struct Outlined<J>(Job<J>, (Glyphs, Format), &'static str);
+
+/// The largest answer a text may make: an eighth of the image cache (16 MiB of the default
+/// 128 MiB), so that no few answers fill it.
+pub(super) const ANSWER_SHARE: u64 = 8;
+
+impl<J> Made for Outlined<J>
+where
+    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
+{
+    fn made(
+        self,
+        state: Arc<AppState>,
+        deadline: Deadline,
+    ) -> impl Future<Output = Result<Bytes, AppError>> + Send {
+        let Outlined(job, (glyphs, format), what) = self;
+        let bound = state.config.cache_bytes / ANSWER_SHARE;
+        let checked = cost::within_answer(glyphs, format, bound, what)
+            .map_err(|why| AppError::new(StatusCode::BAD_REQUEST, why));
+        async move {
+            checked?;
+            job.made(state, deadline).await
+        }
+    }
+}
+
 /// A request read by `read` from its query, the PGN its POST carries in `body` (none for a
 /// GET) and the service's limits: right here when its text is short, else on the blocking
 /// pool (see `prepare`). The query is taken out of `asked`.
@@ -463,12 +492,24 @@ async fn sheet(asked: Asked, path_format: Option<Format>) -> Result<Response, Ap
         let image = Image::new(key, format.content_type())
             .with_header("x-sheet-pages", HeaderValue::from(pages));
         let units = sheet.units(format, page);
+        let glyphs = match format {
+            Format::Pdf => sheet.glyphs(&sheet.pages),
+            _ => sheet.glyphs(&sheet.pages[page..=page]),
+        };
         let job = move |renderer: &Renderer| match format {
             Format::Svg => sheet.svg(renderer, page).map(String::into_bytes),
             Format::Png => sheet.png(renderer, page),
             _ => sheet.pdf(renderer),
         };
-        Ok((image, Job(units, ("sheet", format.extension()), job)))
+        let job = Job(units, ("sheet", format.extension()), job);
+        Ok((
+            image,
+            Outlined(
+                job,
+                (glyphs, format),
+                "this worksheet's text (its title, captions and answers)",
+            ),
+        ))
     })
     .await
 }
@@ -493,13 +534,27 @@ async fn article(
         let image = Image::new(key, format.content_type())
             .with_header("x-article-pages", HeaderValue::from(pages))
             .with_header("x-article-diagrams", HeaderValue::from(diagrams));
-        let units = article.units();
+        // An HTML page's words are text; a PDF's and an SVG's are drawn (see `cost`).
+        let drawn_as = match format {
+            ArticleFormat::Pdf => Format::Pdf,
+            ArticleFormat::Svg => Format::Svg,
+            ArticleFormat::Html => Format::Txt,
+        };
+        let (units, glyphs) = (article.units(drawn_as), article.glyphs());
         let job = move |renderer: &Renderer| match format {
             ArticleFormat::Pdf => article.pdf(renderer),
             ArticleFormat::Html => article.html(renderer).map(String::into_bytes),
             ArticleFormat::Svg => article.svg(renderer).map(String::into_bytes),
         };
-        Ok((image, Job(units, ("article", format.extension()), job)))
+        let job = Job(units, ("article", format.extension()), job);
+        Ok((
+            image,
+            Outlined(
+                job,
+                (glyphs, drawn_as),
+                "this article's text (its headers, moves and comments)",
+            ),
+        ))
     })
     .await
 }
@@ -527,7 +582,7 @@ async fn enforce_deadline(
                     "the request body did not arrive within {seconds:.1} s, the time this service allows a request: send the PGN at once, not slowly or in pieces"
                 ),
                 false => format!(
-                    "the answer was not ready within {seconds:.1} s, the time this service allows a request: ask for a smaller size, fewer marks or fewer moves"
+                    "the answer was not ready within {seconds:.1} s, the time this service allows a request: ask for a smaller size, fewer marks, fewer moves or less text"
                 ),
             };
             AppError::new(StatusCode::REQUEST_TIMEOUT, why).into_response()

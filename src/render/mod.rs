@@ -42,10 +42,13 @@ pub use workspace::{KEEP_BYTES, POOL_IDLE, release_buffers};
 pub use crate::cache::Usage as CacheUsage;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use art::font::FallbackError;
+pub(crate) use art::font::system_fonts_on;
 /// The system's installed fonts, after DejaVu and `--fonts DIR`; off unless asked for.
-pub use art::font::use_system_fonts;
+pub use art::font::{scan_system_fonts, use_system_fonts};
 #[doc(no_inline)]
 pub use art::font_files::{FontError, add_fonts};
+/// The system fonts' byte budget (a part of the renderer's).
+pub use art::font_held::{DEFAULT_SYSTEM_FONT_BYTES, hold_system_fonts_within};
 #[doc(no_inline)]
 pub use art::font_system::system_font_dirs;
 /// The error of a render priced over the bound one request may cost ([`crate::Error::Cost`]).
@@ -139,6 +142,8 @@ impl Renderer {
         all.extend(self.sprites.usage());
         all.extend(self.tiles.usage());
         all.push(self.svg_parts.usage());
+        // The system's faces and glyphs: the process's, held within their own share.
+        all.extend(art::font::system_usage());
         all
     }
 

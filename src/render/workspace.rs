@@ -74,11 +74,14 @@ pub(super) fn with_workspace<T>(pixels: u64, f: impl FnOnce(&mut Workspace) -> T
 /// Let go of the pooled workspaces of large renders unused for longer than `idle` (all of
 /// them with `Duration::ZERO`). The service calls it every second with [`POOL_IDLE`], so a
 /// burst's buffers go soon after it ends; a returned workspace also lets go of those idle
-/// past [`POOL_IDLE`].
+/// past [`POOL_IDLE`]. The system fonts' files go after their own idle time, 20 s (see
+/// `render::hold_system_fonts_within`).
 pub fn release_buffers(idle: Duration) {
     if POOLED {
         POOL.release_idle(Instant::now(), idle);
     }
+    // The system fonts' files, after their own idle time (never sooner than the caches').
+    crate::render::art::font::release_idle(idle.max(crate::render::art::font_held::FACE_IDLE));
 }
 
 /// Things not in use, each with when it was returned (most recent last): at most one a

@@ -77,6 +77,11 @@ impl KeyWriter {
         if let Some(faces) = crate::render::art::font::system_fonts_used(&self.key) {
             self.field(format_args!("system fonts {faces:016x}"));
         }
+        self.finish_undrawn()
+    }
+
+    /// The key of an answer that draws no text (`/game.json`): no font is asked about it.
+    pub fn finish_undrawn(&mut self) -> String {
         std::mem::take(&mut self.key)
     }
 }

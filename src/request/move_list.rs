@@ -53,7 +53,7 @@ impl MoveListRequest {
         };
         Ok(MoveListRequest {
             game: chosen.game,
-            key: key.finish(),
+            key: key.finish_undrawn(),
         })
     }
 

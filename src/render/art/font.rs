@@ -8,12 +8,14 @@
 //! through tiny-skia), so labels look identical in PNG and SVG and never depend on the
 //! fonts of the machine or the browser. Where labels go is `scene/`.
 
-use crate::render::art::font_system;
-use crate::render::art::pathdata::{PathWriter, Segment, replay};
-use std::collections::HashMap;
+use crate::render::art::font_coverage::Source;
+use crate::render::art::font_held::{SystemFonts, SystemGlyph};
+use crate::render::spec::cost::Glyphs;
+use std::sync::Arc;
+use crate::render::art::pathdata::{Outline, PathWriter, Segment, replay};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use tiny_skia::{FillRule, Paint, Path, PathBuilder, PixmapMut, Transform};
 
 /// Glyph outlines are snapped to a grid of this many font units (1/512 em for DejaVu): far
@@ -70,32 +72,6 @@ pub struct LabelFont {
     glyphs: Vec<(char, Glyph)>,
     units_per_em: f32,
     cap_height: f32,
-}
-
-/// A glyph's outline as the font gives it: segments in font units (y up). The one outline
-/// builder: the label font snaps it to the grid, free text ([`TextFace`]) fills
-/// it or writes it as SVG.
-#[derive(Debug, Default)]
-pub(crate) struct Outline(pub(crate) Vec<Segment>);
-
-impl ttf_parser::OutlineBuilder for Outline {
-    fn move_to(&mut self, x: f32, y: f32) {
-        self.0.push(Segment::Move(x.into(), y.into()));
-    }
-    fn line_to(&mut self, x: f32, y: f32) {
-        self.0.push(Segment::Line(x.into(), y.into()));
-    }
-    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
-        let [a, b, c, d] = [x1, y1, x, y].map(f64::from);
-        self.0.push(Segment::Quad(a, b, c, d));
-    }
-    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
-        let [a, b, c, d, e, f] = [x1, y1, x2, y2, x, y].map(f64::from);
-        self.0.push(Segment::Cubic(a, b, c, d, e, f));
-    }
-    fn close(&mut self) {
-        self.0.push(Segment::Close);
-    }
 }
 
 /// `segment` with every coordinate through `f`.
@@ -262,32 +238,14 @@ fn fallbacks() -> &'static [TextFace] {
 /// The folders of the system's fonts, once the caller asked for them ([`use_system_fonts`]).
 static SYSTEM_DIRS: OnceLock<Vec<PathBuf>> = OnceLock::new();
 
-/// An installed face ([`font_system`]): its character map, weight and identity, and the
-/// face itself, read from its file when a character is first drawn in it.
-struct SystemFace {
-    font: font_system::SystemFont,
-    text: OnceLock<Option<TextFace>>,
-}
-
-impl SystemFace {
-    /// The face, read on first use; `None` if its file can no longer be read.
-    fn text(&'static self) -> Option<&'static TextFace> {
-        let read = || {
-            let face = ttf_parser::Face::parse(self.font.read()?, 0).ok()?;
-            let units_per_em = f32::from(face.units_per_em());
-            let bold = self.font.weight >= 600;
-            Some(TextFace { face, units_per_em, bold })
-        };
-        self.text.get_or_init(read).as_ref()
-    }
-}
-
 /// Let free text fall back on the fonts installed on this machine (in `dirs`, usually
-/// [`font_system::system_font_dirs`]) for characters neither DejaVu nor the added fonts
-/// draw. The folders are read on the first such character, not here: each face's
-/// character map, and a whole file only once a character is drawn in it. Off unless asked for (a library does not read the file system behind its
-/// caller's back); the command line and the service ask, unless `--system-fonts=false`.
-/// Once per process, before the first render.
+/// [`crate::render::art::font_system::system_font_dirs`]) for characters neither DejaVu nor the added fonts
+/// draw. The folders are scanned on the first character that needs them (or
+/// [`scan_system_fonts`]): each face's character map, merged into one map of which face
+/// draws what; a face's whole file only once a character is drawn in it, held within the
+/// system fonts' budget (`font_held`). Off unless asked for (a library does not read the
+/// file system behind its caller's back); the command line and the service ask, unless
+/// `--system-fonts=false`. Once per process, before the first render.
 pub fn use_system_fonts(dirs: Vec<PathBuf>) -> Result<(), FallbackError> {
     SYSTEM_DIRS.set(dirs).map_err(|_| FallbackError::AlreadySet)
 }
@@ -297,69 +255,121 @@ pub(crate) fn system_fonts_on() -> bool {
     SYSTEM_DIRS.get().is_some()
 }
 
-/// The system's faces that can draw text, read on first use; none unless asked for.
-fn system_faces() -> &'static [SystemFace] {
-    static FACES: OnceLock<Vec<SystemFace>> = OnceLock::new();
-    let Some(dirs) = SYSTEM_DIRS.get() else { return &[] };
-    FACES.get_or_init(|| {
-        let faces = font_system::load(dirs).into_iter();
-        faces.map(|font| SystemFace { font, text: OnceLock::new() }).collect()
-    })
+/// The system's faces and their merged map, once scanned.
+static SYSTEM: OnceLock<SystemFonts> = OnceLock::new();
+
+/// The system's faces and their merged map, scanned on first use; `None` unless asked
+/// for.
+fn system() -> Option<&'static SystemFonts> {
+    let dirs = SYSTEM_DIRS.get()?;
+    Some(SYSTEM.get_or_init(|| {
+        let fixed = [false, true].map(fixed_characters);
+        SystemFonts::scan(dirs, [&fixed[0], &fixed[1]])
+    }))
 }
 
-/// Most characters whose system face is remembered.
-const MAX_REMEMBERED: usize = 1 << 16;
+/// Scan the system's fonts now (the service does at start-up, off its request path), if
+/// they are used; later calls do nothing.
+pub fn scan_system_fonts() {
+    system();
+}
 
-/// The system face that draws `c` in `bold` or book text: of the faces that have it, the
-/// nearest in weight (700 or 400), then the first in [`font_system::system_font_dirs`]'
-/// order. The same on every call, remembered per character.
-fn system_face(c: char, bold: bool) -> Option<&'static SystemFace> {
-    type Memo = Mutex<HashMap<(char, bool), Option<usize>>>;
-    static MEMO: OnceLock<Memo> = OnceLock::new();
-    let faces = system_faces();
-    if faces.is_empty() {
-        return None;
+/// The characters DejaVu (`bold` or book) and the added fonts draw, sorted.
+fn fixed_characters(bold: bool) -> Vec<u32> {
+    let mut out = Vec::new();
+    let faces = TextFace::builtin(bold).into_iter().chain(fallbacks());
+    for face in faces {
+        let Some(cmap) = face.face.tables().cmap else { continue };
+        for table in cmap.subtables.into_iter().filter(|t| t.is_unicode()) {
+            table.codepoints(|c| {
+                if table.glyph_index(c).is_some_and(|g| g.0 != 0) {
+                    out.push(c);
+                }
+            });
+        }
     }
-    let memo = MEMO.get_or_init(Memo::default);
-    let lock = || memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(&found) = lock().get(&(c, bold)) {
-        return found.map(|i| &faces[i]);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Where `c` is drawn from in `bold` or book text, by the merged map: DejaVu or an added
+/// font, a system face, or none. `Fixed` for every character DejaVu or an added font draws
+/// when the system's fonts are not used, and `None` for the others.
+pub(crate) fn source(c: char, bold: bool) -> Source {
+    match system() {
+        Some(system) => system.source(c, bold),
+        None => {
+            let fixed = (TextFace::builtin(bold).into_iter().chain(fallbacks()))
+                .any(|f| f.face.glyph_index(c).is_some());
+            if fixed { Source::Fixed } else { Source::None }
+        }
     }
-    let target: u16 = if bold { 700 } else { 400 };
-    let found = (faces.iter().enumerate())
-        .filter(|(_, f)| f.font.has(c))
-        .min_by_key(|(i, f)| (f.font.weight.abs_diff(target), *i))
-        .map(|(i, _)| i);
-    let mut memo = lock();
-    if memo.len() < MAX_REMEMBERED {
-        memo.insert((c, bold), found);
-    }
-    found.map(|i| &faces[i])
 }
 
 /// Which system faces `text`'s characters are drawn in, as one number (`None` when
 /// DejaVu and the added fonts draw them all, or the system's fonts are not used): cache
 /// keys carry it, so an image is never served after the faces that drew it changed, and
 /// two machines with other fonts do not share keys for other pixels. Both weights count.
-pub(crate) fn system_fonts_used(text: &str) -> Option<u64> {
-    SYSTEM_DIRS.get()?;
-    if text.is_ascii() {
-        return None;
-    }
-    let faces = [TextFace::builtin(false)?, TextFace::builtin(true)?];
+/// A look in the merged map a character, nothing remembered.
+pub fn system_fonts_used(text: &str) -> Option<u64> {
+    let system = if text.is_ascii() { None } else { system() }?;
     let mut ids: Vec<u64> = Vec::new();
     for c in text.chars().filter(|c| !c.is_ascii()) {
-        for face in faces {
-            let drawn = face.face.glyph_index(c).is_some()
-                || fallbacks().iter().any(|f| f.face.glyph_index(c).is_some());
-            if !drawn && let Some(f) = system_face(c, face.bold) {
-                ids.push(f.font.id);
+        for bold in [false, true] {
+            if let Source::System(i) = system.source(c, bold) {
+                ids.push(system.fonts[usize::from(i)].id);
             }
         }
     }
     ids.sort_unstable();
     ids.dedup();
     (!ids.is_empty()).then(|| crate::hash::fnv1a(ids.iter().flat_map(|id| id.to_le_bytes())))
+}
+
+/// Let go of the system faces' files nobody asked a glyph of in `idle` (see `font_held`).
+pub(crate) fn release_idle(idle: std::time::Duration) {
+    if let Some(system) = SYSTEM.get() {
+        system.release_idle(idle);
+    }
+}
+
+/// How full the system faces' caches are (none when the system's fonts are not used, or
+/// not scanned yet).
+pub fn system_usage() -> Vec<crate::cache::Usage> {
+    SYSTEM.get().map_or_else(Vec::new, |s| s.usage().to_vec())
+}
+
+/// What drawing `text` in `bold` or book text costs, by the faces that draw it (see
+/// [`crate::render::spec::cost::Glyphs`]).
+pub fn tally(text: &str, bold: bool) -> Glyphs {
+    let mut glyphs = Glyphs::default();
+    let system = if text.is_ascii() { None } else { system() };
+    for c in text.chars() {
+        match system.map(|s| (s, s.source(c, bold))) {
+            Some((s, Source::System(i))) => {
+                glyphs.system += 1;
+                glyphs.system_outline_bytes += u64::from(s.fonts[usize::from(i)].outline_bytes);
+            }
+            _ => glyphs.fixed += 1,
+        }
+    }
+    glyphs
+}
+
+/// What draws one character: a glyph of a face held for the life of the process
+/// (DejaVu, an added font), or a system face's glyph, held while drawn.
+enum Drawn<'a> {
+    Face(&'a TextFace, ttf_parser::GlyphId),
+    System(Arc<SystemGlyph>),
+}
+
+/// Whether two runs' faces are one (see [`TextFace::runs`]).
+fn same_face(a: Option<&TextFace>, b: Option<&TextFace>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    }
 }
 
 impl std::fmt::Debug for TextFace {
@@ -549,33 +559,36 @@ impl TextFace {
     pub fn has_glyph(&self, c: char) -> bool {
         self.face.glyph_index(c).is_some()
             || fallbacks().iter().any(|f| f.face.glyph_index(c).is_some())
-            || system_face(c, self.bold).is_some()
+            || matches!(source(c, self.bold), Source::System(_))
     }
 
-    /// The face that draws `c` and its glyph: this face, else an added one (of this
-    /// weight first), else a system one ([`system_face`]), else this face's `?`.
-    fn glyph(&self, c: char) -> Option<(&TextFace, ttf_parser::GlyphId)> {
+    /// What draws `c`: this face, else an added one (of this weight first), else the system
+    /// face the merged map names, else this face's `?`.
+    fn glyph(&self, c: char) -> Option<Drawn<'_>> {
         if let Some(g) = self.face.glyph_index(c) {
-            return Some((self, g));
+            return Some(Drawn::Face(self, g));
         }
         let added = fallbacks();
         let same = added.iter().filter(|f| f.bold == self.bold);
         let other = added.iter().filter(|f| f.bold != self.bold);
         same.chain(other)
-            .find_map(|f| Some((f, f.face.glyph_index(c)?)))
-            .or_else(|| {
-                let f = system_face(c, self.bold)?.text()?;
-                Some((f, f.face.glyph_index(c)?))
+            .find_map(|f| Some(Drawn::Face(f, f.face.glyph_index(c)?)))
+            .or_else(|| match source(c, self.bold) {
+                Source::System(i) => Some(Drawn::System(system()?.glyph(i, c)?)),
+                _ => None,
             })
-            .or_else(|| Some((self, self.face.glyph_index('?')?)))
+            .or_else(|| Some(Drawn::Face(self, self.face.glyph_index('?')?)))
     }
 
-    /// `c`'s face, glyph, scale at `px` pixels per em and advance in pixels.
-    fn placed(&self, c: char, px: f32) -> Option<(&TextFace, ttf_parser::GlyphId, f32, f32)> {
-        let (f, g) = self.glyph(c)?;
-        let scale = px / f.units_per_em;
-        let advance = f32::from(f.face.glyph_hor_advance(g).unwrap_or(0)) * scale;
-        Some((f, g, scale, advance))
+    /// What draws `c`, its scale at `px` pixels per em and its advance in pixels.
+    fn placed(&self, c: char, px: f32) -> Option<(Drawn<'_>, f32, f32)> {
+        let drawn = self.glyph(c)?;
+        let (upem, advance) = match &drawn {
+            Drawn::Face(f, g) => (f.units_per_em, f32::from(f.face.glyph_hor_advance(*g).unwrap_or(0))),
+            Drawn::System(g) => (g.units_per_em, g.advance),
+        };
+        let scale = px / upem;
+        Some((drawn, scale, advance * scale))
     }
 
     /// This face as a PDF embeds it (`render::art::pdf_font`).
@@ -586,14 +599,19 @@ impl TextFace {
         }
     }
 
-    /// `text` cut into runs each drawn by one face: this one, or an added one for the
-    /// characters this face lacks (as [`TextFace::paint`] chooses them).
-    pub(crate) fn runs(&'static self, text: &str) -> Vec<(&'static TextFace, String)> {
-        let mut runs: Vec<(&'static TextFace, String)> = Vec::new();
+    /// `text` cut into runs each drawn by one face: this one or an added one for the
+    /// characters this face lacks (as [`TextFace::paint`] chooses them), or `None` for a
+    /// run the system's faces draw (as outlines, through this face's [`TextFace::outline`]).
+    pub(crate) fn runs(&'static self, text: &str) -> Vec<(Option<&'static TextFace>, String)> {
+        let mut runs: Vec<(Option<&'static TextFace>, String)> = Vec::new();
         for c in text.chars() {
-            let face = self.glyph(c).map_or(self, |(f, _)| f);
+            let face = match self.glyph(c) {
+                Some(Drawn::Face(f, _)) => Some(f),
+                Some(Drawn::System(_)) => None,
+                None => Some(self),
+            };
             match runs.last_mut() {
-                Some((f, run)) if std::ptr::eq(*f, face) => run.push(c),
+                Some((f, run)) if same_face(*f, face) => run.push(c),
                 _ => runs.push((face, c.to_string())),
             }
         }
@@ -606,11 +624,16 @@ impl TextFace {
         let mut pen = 0.0;
         let mut ink: Option<(f32, f32, f32, f32)> = None;
         for c in text.chars() {
-            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
-            if let Some(b) = f.face.glyph_bounding_box(g) {
-                let x0 = pen + f32::from(b.x_min) * scale;
-                let x1 = pen + f32::from(b.x_max) * scale;
-                let (y0, y1) = (-f32::from(b.y_max) * scale, -f32::from(b.y_min) * scale);
+            let Some((drawn, scale, advance)) = self.placed(c, px) else { continue };
+            let b = match &drawn {
+                Drawn::Face(f, g) => f.face.glyph_bounding_box(*g).map(|b| {
+                    [b.x_min, b.y_min, b.x_max, b.y_max].map(f32::from)
+                }),
+                Drawn::System(g) => g.ink,
+            };
+            if let Some([x_min, y_min, x_max, y_max]) = b {
+                let (x0, x1) = (pen + x_min * scale, pen + x_max * scale);
+                let (y0, y1) = (-y_max * scale, -y_min * scale);
                 ink = Some(match ink {
                     Some((a, b, c, d)) => (a.min(x0), b.min(y0), c.max(x1), d.max(y1)),
                     None => (x0, y0, x1, y1),
@@ -768,10 +791,15 @@ impl TextFace {
     fn glyphs(&self, text: &str, px: f32, x: f32, each: &mut EachGlyph) {
         let mut pen = x;
         for c in text.chars() {
-            let Some((f, g, scale, advance)) = self.placed(c, px) else { continue };
-            let mut outline = Outline::default();
-            let found = f.face.outline_glyph(g, &mut outline).is_some();
-            each(found, &outline.0, scale, pen);
+            let Some((drawn, scale, advance)) = self.placed(c, px) else { continue };
+            match drawn {
+                Drawn::Face(f, g) => {
+                    let mut outline = Outline::default();
+                    let found = f.face.outline_glyph(g, &mut outline).is_some();
+                    each(found, &outline.0, scale, pen);
+                }
+                Drawn::System(g) => each(g.ink.is_some(), &g.segments, scale, pen),
+            }
             pen += advance;
         }
     }

@@ -1,9 +1,11 @@
 //! The fonts installed on the machine, for the characters neither DejaVu nor the fonts
 //! added with `--fonts DIR` draw: where they are ([`system_font_dirs`], found without
-//! fontconfig), and reading them ([`load`]), each file memory-mapped, not read.
+//! fontconfig), and scanning them ([`load`]): each face's weight, size, outline size and
+//! characters, from its table directory, without reading the whole file.
 //!
-//! Owns finding and opening the files only; which face draws a character, and when the
-//! folders are read (on the first character that needs them), is `font.rs`. Nothing here
+//! Owns finding and scanning the files only; which face draws a character is the merged
+//! map of `font_coverage.rs`, and holding faces and their glyphs within a budget is
+//! `font_held.rs`. Nothing here
 //! runs unless the caller asks for the system's fonts (`render::use_system_fonts`).
 
 use std::path::{Path, PathBuf};
@@ -20,30 +22,34 @@ pub const MAX_FONT_BYTES: u64 = 64 << 20;
 const MAX_DEPTH: usize = 8;
 
 /// One installed face: the first face of a file (of a collection, its first, as with
-/// `--fonts`). Only its character map and weight are read when the folders are scanned;
-/// the whole file, only when a character is drawn in it ([`SystemFont::read`]).
+/// `--fonts`). The scan ([`load`]) reads only its table directory, character map, weight
+/// and glyph count; the whole file is read only when a glyph is drawn from it
+/// ([`SystemFont::read`]), and held within the system fonts' byte budget (`font_held.rs`).
 pub(crate) struct SystemFont {
     path: PathBuf,
-    cmap: ttf_parser::cmap::Table<'static>,
     /// Its OS/2 weight (400 book, 700 bold).
     pub weight: u16,
     /// What tells this face from another, on this machine or another: its path, size and
     /// time of change, hashed. Cache keys carry it.
     pub id: u64,
+    /// Its outline table's bytes (`glyf`, `CFF ` or `CFF2`) over its glyph count: how
+    /// large an average glyph's drawing is, which prices drawing one (a CJK face's are
+    /// about 250, DejaVu's about 90).
+    pub outline_bytes: u32,
 }
 
 impl SystemFont {
-    /// Whether the face maps `c` to a glyph.
-    pub fn has(&self, c: char) -> bool {
-        (self.cmap.subtables.into_iter())
-            .any(|t| t.is_unicode() && t.glyph_index(u32::from(c)).is_some_and(|g| g.0 != 0))
-    }
-
-    /// The whole file, read once by the caller and kept for the life of the process;
-    /// `None` if it can no longer be read or has grown past [`MAX_FONT_BYTES`].
-    pub fn read(&self) -> Option<&'static [u8]> {
-        let data = std::fs::read(&self.path).ok()?;
-        (data.len() as u64 <= MAX_FONT_BYTES).then(|| &*Box::leak(data.into_boxed_slice()))
+    /// The whole file; `None` if it can no longer be read or has grown past
+    /// [`MAX_FONT_BYTES`].
+    pub fn read(&self) -> Option<Vec<u8>> {
+        use std::io::Read;
+        let file = std::fs::File::open(&self.path).ok()?;
+        let size = file.metadata().ok()?.len().min(MAX_FONT_BYTES + 1);
+        // Exactly its size: the faces' cache weighs what is allocated.
+        let mut data = Vec::with_capacity(usize::try_from(size).ok()?);
+        file.take(MAX_FONT_BYTES + 1).read_to_end(&mut data).ok()?;
+        data.shrink_to_fit();
+        (data.len() as u64 <= MAX_FONT_BYTES).then_some(data)
     }
 }
 
@@ -123,9 +129,10 @@ fn walk(dir: &Path, depth: usize, seen: &mut std::collections::HashSet<PathBuf>,
 }
 
 /// The faces of the font files under `dirs` (see [`system_font_dirs`]) that can draw
-/// text: upright (no italic or oblique), with outlines (not bitmaps alone, as colour emoji
-/// fonts are), of at most [`MAX_FONT_BYTES`]. Files that cannot be read are left out.
-pub(crate) fn load(dirs: &[PathBuf]) -> Vec<SystemFont> {
+/// text, each with the characters it maps to a glyph (sorted): upright (no italic or
+/// oblique), with outlines (not bitmaps alone, as colour emoji fonts are), of at most
+/// [`MAX_FONT_BYTES`]. Files that cannot be read are left out.
+pub(crate) fn load(dirs: &[PathBuf]) -> Vec<(SystemFont, Vec<u32>)> {
     font_files(dirs).into_iter().filter_map(open).collect()
 }
 
@@ -172,15 +179,15 @@ fn read_at(file: &mut std::fs::File, offset: u64, len: u64) -> Option<Vec<u8>> {
     Some(buf)
 }
 
-/// A face's character map and weight, if it can draw text (see [`load`]).
-fn open(path: PathBuf) -> Option<SystemFont> {
+/// A face's description and characters, if it can draw text (see [`load`]).
+fn open(path: PathBuf) -> Option<(SystemFont, Vec<u32>)> {
     let mut file = std::fs::File::open(&path).ok()?;
     let meta = file.metadata().ok()?;
     if meta.len() > MAX_FONT_BYTES {
         return None;
     }
     let dir = Directory::read(&mut file)?;
-    let outlines = [b"glyf", b"CFF ", b"CFF2"].iter().any(|t| dir.find(t).is_some());
+    let outline = [b"glyf", b"CFF ", b"CFF2"].iter().find_map(|t| dir.find(t));
     // OS/2: the weight at byte 4, fsSelection at 62 (bit 0 italic, bit 9 oblique).
     let (weight, slanted) = match dir.find(b"OS/2") {
         Some((at, len)) if len >= 64 => {
@@ -190,24 +197,43 @@ fn open(path: PathBuf) -> Option<SystemFont> {
         }
         _ => (400, false),
     };
-    if !outlines || slanted {
-        return None;
-    }
+    let (Some((_, outline_len)), false) = (outline, slanted) else { return None };
+    // maxp: the glyph count at byte 4.
+    let (at, _) = dir.find(b"maxp")?;
+    let maxp = read_at(&mut file, at, 6)?;
+    let glyphs = u64::from(u16::from_be_bytes([maxp[4], maxp[5]])).max(1);
     let (at, len) = dir.find(b"cmap")?;
-    let data: &'static [u8] = Box::leak(read_at(&mut file, at, len)?.into_boxed_slice());
-    let cmap = ttf_parser::cmap::Table::parse(data)?;
+    let data = read_at(&mut file, at, len)?;
+    let characters = characters(ttf_parser::cmap::Table::parse(&data)?);
     let changed = meta
         .modified()
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_secs());
     let identity = format!("{}|{}|{changed}", path.display(), meta.len());
-    Some(SystemFont {
+    let font = SystemFont {
         path,
-        cmap,
         weight,
         id: crate::hash::fnv1a(identity.bytes()),
-    })
+        outline_bytes: u32::try_from(outline_len / glyphs).unwrap_or(u32::MAX),
+    };
+    Some((font, characters))
+}
+
+/// The characters `cmap` maps to a real glyph (not `.notdef`), from its Unicode
+/// subtables, sorted, each once.
+fn characters(cmap: ttf_parser::cmap::Table) -> Vec<u32> {
+    let mut out = Vec::new();
+    for table in cmap.subtables.into_iter().filter(|t| t.is_unicode()) {
+        table.codepoints(|c| {
+            if table.glyph_index(c).is_some_and(|g| g.0 != 0) {
+                out.push(c);
+            }
+        });
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 #[cfg(test)]

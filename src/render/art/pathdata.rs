@@ -190,6 +190,32 @@ pub enum Segment {
     Close,
 }
 
+/// A glyph's outline as the font gives it: segments in font units (y up). The one outline
+/// builder: the label font snaps it to the grid, free text (`font::TextFace`) fills
+/// it or writes it as SVG, a system face's glyphs are kept in it (`font_held`).
+#[derive(Debug, Default)]
+pub(crate) struct Outline(pub(crate) Vec<Segment>);
+
+impl ttf_parser::OutlineBuilder for Outline {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.push(Segment::Move(x.into(), y.into()));
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.0.push(Segment::Line(x.into(), y.into()));
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        let [a, b, c, d] = [x1, y1, x, y].map(f64::from);
+        self.0.push(Segment::Quad(a, b, c, d));
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        let [a, b, c, d, e, f] = [x1, y1, x2, y2, x, y].map(f64::from);
+        self.0.push(Segment::Cubic(a, b, c, d, e, f));
+    }
+    fn close(&mut self) {
+        self.0.push(Segment::Close);
+    }
+}
+
 /// Parse absolute path data made of `M L Q C Z` (usvg's normal form). `None` for anything
 /// else (relative or arc commands, malformed numbers), so callers can keep the text as is.
 pub fn parse_absolute(d: &str) -> Option<Vec<Segment>> {

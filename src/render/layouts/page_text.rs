@@ -6,6 +6,7 @@
 
 use crate::render::art::font::TextFace;
 use crate::render::ground::RenderError;
+use crate::render::spec::cost::Glyphs;
 use resvg::tiny_skia::PixmapMut;
 
 /// What a page says when the built-in face cannot be read (it is compiled in: only a
@@ -31,6 +32,16 @@ pub struct PageText {
     pub x: f32,
     /// The baseline.
     pub baseline: f32,
+}
+
+/// What drawing `lines` costs, by the faces that draw them (see
+/// [`crate::render::spec::cost::Glyphs`]).
+pub(crate) fn glyphs<'a>(lines: impl Iterator<Item = &'a PageText>) -> Glyphs {
+    let mut glyphs = Glyphs::default();
+    for line in lines {
+        glyphs += crate::render::art::font::tally(&line.text, line.bold);
+    }
+    glyphs
 }
 
 impl PageText {

@@ -717,7 +717,8 @@ impl Sheet {
     }
 
     /// The estimated cost of drawing this sheet in `format` (page `n` for SVG and PNG, every
-    /// page for PDF), in `render::spec::cost` units: its diagrams, and a PNG's page pixels.
+    /// page for PDF), in `render::spec::cost` units: its diagrams, a PNG's page pixels, and
+    /// its text by the faces that draw it.
     pub fn units(&self, format: crate::render::spec::options::Format, n: usize) -> u64 {
         use crate::render::spec::options::Format;
         let pages = match format {
@@ -742,10 +743,21 @@ impl Sheet {
                 }
             }
         }
-        match format {
+        let units = match format {
             Format::Pdf => units * crate::render::spec::cost::PDF_FACTOR,
             _ => units,
-        }
+        };
+        units + crate::render::spec::cost::drawn_text(self.glyphs(pages), format)
+    }
+
+    /// What the text of `pages` (titles, captions, answers) costs to draw, by the faces
+    /// that draw it.
+    pub fn glyphs(&self, pages: &[Page]) -> crate::render::spec::cost::Glyphs {
+        let lines = pages.iter().flat_map(|p| &p.items).filter_map(|item| match item {
+            Item::Text(line) => Some(line),
+            _ => None,
+        });
+        crate::render::layouts::page_text::glyphs(lines)
     }
 
     /// Every page as one tagged PDF, vector throughout: the title a heading, each line of

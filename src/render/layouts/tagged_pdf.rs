@@ -95,7 +95,9 @@ fn show_line(
     // Whether the sequence open now holds something.
     let mut holds = false;
     for (n, (f, run)) in runs.iter().enumerate() {
-        if !f.pdf_face().embeddable() {
+        // A run of the system's faces (drawn through the built-in face's fallback), or of a
+        // face that cannot be embedded: outlines.
+        let Some(f) = f.filter(|f| f.pdf_face().embeddable()) else {
             let split = |content: &mut Content, tags: &mut Option<&mut Tags>| {
                 if let Some(tags) = tags.as_deref_mut() {
                     Tags::end(content);
@@ -106,14 +108,14 @@ fn show_line(
                 split(content, &mut tags);
             }
             let at = (size, pen, line.baseline);
-            pen += show_outlines(content, fonts, (f, builtin), run, at, h);
+            pen += show_outlines(content, fonts, (f.unwrap_or(builtin), builtin), run, at, h);
             holds = true;
             if n + 1 < runs.len() {
                 split(content, &mut tags);
                 holds = false;
             }
             continue;
-        }
+        };
         // A bold line in pieces: figurines apart from the letters around them.
         let mut rest = run.as_str();
         while let Some(first) = rest.chars().next() {

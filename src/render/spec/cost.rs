@@ -78,6 +78,100 @@ pub const ENCODER_FACTOR: u64 = 1200;
 #[cfg_attr(not(feature = "server"), allow(dead_code))] // only the service admits text
 pub const TEXT_BYTE: u64 = 200;
 
+/// What drawing a text costs, counted by the faces that draw it (`font::tally`): the
+/// characters DejaVu or an added font draws, and those a system face draws with the sum of
+/// their faces' outline bytes a glyph (a CJK face's glyph is about three times a Latin
+/// one's, and a system face's glyphs are read from its file and drawn as outlines).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Glyphs {
+    /// Characters drawn by DejaVu or an added font.
+    pub fixed: u64,
+    /// Characters drawn by a system face.
+    pub system: u64,
+    /// The outline bytes a glyph of each such character's face, summed.
+    pub system_outline_bytes: u64,
+}
+
+impl std::ops::AddAssign for Glyphs {
+    fn add_assign(&mut self, other: Glyphs) {
+        self.fixed += other.fixed;
+        self.system += other.system;
+        self.system_outline_bytes += other.system_outline_bytes;
+    }
+}
+
+/// Units of one character of DejaVu or an added font drawn as outlines (an SVG's path
+/// data, a PNG's pixels): an article of 21 KB of Latin comments took 0.15 s as SVG
+/// (7.6 MB), about 7 µs a character.
+pub const FIXED_GLYPH: u64 = 5000;
+/// Units of one such character as real text in a PDF (the same article: 0.03 s).
+pub const FIXED_PDF_GLYPH: u64 = 200;
+/// Units a byte of a system face's average glyph outline (`font_system::SystemFont`)
+/// adds to each character it draws: the glyph read from the face's file on first use, then
+/// written as outlines wherever it appears. An article of 20,000 CJK characters (Noto
+/// Sans CJK, 236 bytes a glyph) took 0.66 s as PDF (34 MB) and 0.89 s as SVG (31.5 MB),
+/// about 33–45 µs a character; at 140 units a byte it is priced 0.66 G units.
+pub const SYSTEM_OUTLINE_BYTE: u64 = 140;
+/// Bytes of SVG path data or PDF path operators that each byte of a glyph's outline (its
+/// face's average) becomes when the glyph is written as outlines (the CJK article: 1,700
+/// bytes of PDF a character, 7.2 a byte of Noto Sans CJK's average glyph).
+pub const OUTPUT_PER_OUTLINE_BYTE: u64 = 7;
+/// The outline bytes counted for a character DejaVu draws as outlines: the Latin
+/// article's 360 bytes of SVG a character (spaces included) over
+/// [`OUTPUT_PER_OUTLINE_BYTE`], rounded up.
+pub const FIXED_OUTLINE_BYTES: u64 = 55;
+/// Bytes of a PDF's content a character of embedded text takes (its glyph's code, and a
+/// share of the run's operators and its font subset).
+pub const EMBEDDED_CHAR_BYTES: u64 = 4;
+
+/// The units of drawing `glyphs` in `format` (see [`Glyphs`]): as outlines in an SVG or
+/// an image, as real text and outlines (the system's faces) in a PDF; `Txt` is text
+/// written as text (an HTML article's words), which draws nothing.
+pub fn drawn_text(glyphs: Glyphs, format: Format) -> u64 {
+    let fixed = match format {
+        Format::Txt => return 0,
+        Format::Pdf => FIXED_PDF_GLYPH,
+        _ => FIXED_GLYPH,
+    };
+    (glyphs.fixed.saturating_mul(fixed))
+        .saturating_add(glyphs.system_outline_bytes.saturating_mul(SYSTEM_OUTLINE_BYTE))
+}
+
+/// About how many bytes `glyphs` add to an answer in `format`: outlines in an SVG (every
+/// face) or a PDF (the system's faces, which it does not embed), nothing in an image's
+/// bytes beyond its pixels or in text written as text.
+pub fn drawn_text_bytes(glyphs: Glyphs, format: Format) -> u64 {
+    let outlines = |outline_bytes: u64| outline_bytes.saturating_mul(OUTPUT_PER_OUTLINE_BYTE);
+    let system = outlines(glyphs.system_outline_bytes);
+    match format {
+        Format::Svg => outlines(glyphs.fixed.saturating_mul(FIXED_OUTLINE_BYTES)).saturating_add(system),
+        Format::Pdf => glyphs.fixed.saturating_mul(EMBEDDED_CHAR_BYTES).saturating_add(system),
+        _ => 0,
+    }
+}
+
+/// Whether the answer `glyphs` make in `format` stays within `bound` bytes; else the
+/// sentence of a 400 that names `what` text it is, how many of its characters the system's
+/// fonts draw as outlines, the size it would make and the bound.
+pub fn within_answer(glyphs: Glyphs, format: Format, bound: u64, what: &str) -> Result<(), String> {
+    let bytes = drawn_text_bytes(glyphs, format);
+    if bytes <= bound {
+        return Ok(());
+    }
+    let mb = |b: u64| b as f64 / 1e6;
+    let system = match glyphs.system {
+        0 => String::new(),
+        n => format!(", {n} of them drawn as outlines from the system's fonts"),
+    };
+    Err(format!(
+        "{what} is {} characters{system}, which would make about {:.1} MB of {}, more than the {:.1} MB (an eighth of the image cache) this service answers with: shorten the text, or ask for fewer pages",
+        glyphs.fixed + glyphs.system,
+        mb(bytes),
+        format.extension().to_ascii_uppercase(),
+        mb(bound),
+    ))
+}
+
 /// What reading and laying out `bytes` of a request's text costs.
 #[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub fn text(bytes: usize) -> u64 {

@@ -18,7 +18,8 @@ mod paper;
 pub use options::{ArticleOptions, MAX_DIAGRAMS, Notation, SIZE_RANGE};
 
 use crate::chess::annotated::Annotated;
-use crate::render::spec::options::{CommentMarks, LastMove, RenderOptions};
+use crate::render::spec::cost::Glyphs;
+use crate::render::spec::options::{CommentMarks, Format, LastMove, RenderOptions};
 use crate::render::Renderer;
 use crate::render::ground::RenderError;
 
@@ -93,22 +94,30 @@ impl Article {
         renderer.svg(position, &options)
     }
 
-    /// The estimated cost of drawing it, in `render::spec::cost` units: each diagram as a PDF
-    /// diagram costs, and each run of text as a small diagram's label.
-    pub fn units(&self) -> u64 {
-        let mut units = 0u64;
+    /// The estimated cost of drawing it as `format` (PDF, SVG, or `Txt` for an HTML page,
+    /// whose words are text), in `render::spec::cost` units: each diagram as a PDF diagram
+    /// costs, and its text by the faces that draw it.
+    pub fn units(&self, format: Format) -> u64 {
+        let mut units = crate::render::spec::cost::drawn_text(self.glyphs(), format);
         for item in self.pages.iter().flat_map(|p| &p.items) {
             units += match item {
                 pages::Item::Diagram { n, size, .. } => {
                     let (_, options) = self.diagram(*n, *size);
-                    crate::render::spec::cost::diagram(
-                        &options,
-                        crate::render::spec::options::Format::Pdf,
-                    )
+                    crate::render::spec::cost::diagram(&options, Format::Pdf)
                 }
                 _ => TEXT_UNITS,
             };
         }
         units
+    }
+
+    /// What its text (headers, moves, comments, captions) costs to draw, by the faces that
+    /// draw it.
+    pub fn glyphs(&self) -> Glyphs {
+        let lines = self.pages.iter().flat_map(|p| &p.items).filter_map(|item| match item {
+            pages::Item::Text(line) => Some(line),
+            _ => None,
+        });
+        crate::render::layouts::page_text::glyphs(lines)
     }
 }
