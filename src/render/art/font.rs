@@ -276,18 +276,9 @@ pub fn scan_system_fonts() {
 
 /// The characters DejaVu (`bold` or book) and the added fonts draw, sorted.
 fn fixed_characters(bold: bool) -> Vec<u32> {
-    let mut out = Vec::new();
     let faces = TextFace::builtin(bold).into_iter().chain(fallbacks());
-    for face in faces {
-        let Some(cmap) = face.face.tables().cmap else { continue };
-        for table in cmap.subtables.into_iter().filter(|t| t.is_unicode()) {
-            table.codepoints(|c| {
-                if table.glyph_index(c).is_some_and(|g| g.0 != 0) {
-                    out.push(c);
-                }
-            });
-        }
-    }
+    let cmaps = faces.filter_map(|face| face.face.tables().cmap);
+    let mut out: Vec<u32> = cmaps.flat_map(crate::render::art::font_system::characters).collect();
     out.sort_unstable();
     out.dedup();
     out

@@ -222,7 +222,7 @@ fn open(path: PathBuf) -> Option<(SystemFont, Vec<u32>)> {
 
 /// The characters `cmap` maps to a real glyph (not `.notdef`), from its Unicode
 /// subtables, sorted, each once.
-fn characters(cmap: ttf_parser::cmap::Table) -> Vec<u32> {
+pub(crate) fn characters(cmap: ttf_parser::cmap::Table) -> Vec<u32> {
     let mut out = Vec::new();
     for table in cmap.subtables.into_iter().filter(|t| t.is_unicode()) {
         table.codepoints(|c| {
