@@ -42,7 +42,8 @@ echo "== relative links, images and anchors in README.md, CHANGELOG.md and docs/
 python3 - README.md CHANGELOG.md $(find docs/src -name '*.md' | sort) << 'EOF'
 import os, re, sys
 
-FENCE = re.compile(r"^ {0,3}(```|~~~)")
+# A backtick fence's info string holds no backtick (CommonMark): ```` ```chess ```` is code.
+FENCE = re.compile(r"^ {0,3}(```|~~~)(?:(?<=```)`*[^`\n]*$|(?<=~~~).*$)")
 LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML = re.compile(r"<(?:img|a)\b[^>]*?\b(?:src|href)=\"([^\"]*)\"", re.I)
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
