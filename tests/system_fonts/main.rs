@@ -28,13 +28,17 @@ struct Counting;
 
 thread_local! {
     static LIVE: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+    static PEAK: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
     static COUNTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn count(bytes: isize) {
     let _ = COUNTS.try_with(|on| {
         if on.get() {
-            let _ = LIVE.try_with(|live| live.set(live.get() + bytes));
+            let _ = LIVE.try_with(|live| {
+                live.set(live.get() + bytes);
+                let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+            });
         }
     });
 }
@@ -64,6 +68,24 @@ fn held_after(work: impl FnOnce()) -> isize {
     work();
     COUNTS.with(|c| c.set(false));
     LIVE.with(|l| l.get())
+}
+
+/// The most `work` held allocated on this thread at once, above what was before.
+fn peak_during(work: impl FnOnce()) -> isize {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    COUNTS.with(|c| c.set(true));
+    work();
+    COUNTS.with(|c| c.set(false));
+    PEAK.with(|p| p.get())
+}
+
+/// Held by the tests that draw with the system faces in this process, so the faces one
+/// reads and lets go are not another's (the faces held are the process's).
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Where Debian installs Noto Sans CJK.
@@ -101,6 +123,7 @@ fn system_fonts() {
 
 #[test]
 fn a_japanese_caption_is_drawn_with_the_system_font_as_with_fonts() {
+    let _one = one_at_a_time();
     system_fonts();
     if !has_cjk() {
         return;
@@ -123,6 +146,7 @@ fn a_japanese_caption_is_drawn_with_the_system_font_as_with_fonts() {
 
 #[test]
 fn keys_name_the_system_face_only_where_it_draws() {
+    let _one = one_at_a_time();
     system_fonts();
     let key = |q: &str| Request::from_query(q, None).expect("valid").cache_key();
     // Text DejaVu draws keeps the key it always had.
@@ -249,6 +273,7 @@ fn asking_which_face_draws_a_character_holds_nothing_however_many_are_asked() {
 
 #[test]
 fn faces_are_held_within_their_budget_and_glyphs_drawn_once() {
+    let _one = one_at_a_time();
     system_fonts();
     if !has_cjk() {
         return;
@@ -296,6 +321,44 @@ fn faces_are_held_within_their_budget_and_glyphs_drawn_once() {
         glyphs.entries >= 12 && glyphs.bytes <= glyphs.bound,
         "{glyphs:?}"
     );
+}
+
+#[test]
+fn a_face_read_in_place_of_another_never_sits_beside_it() {
+    system_fonts();
+    if !has_cjk() {
+        return;
+    }
+    let _one = one_at_a_time();
+    let renderer = Renderer::default();
+    // Characters no other test draws, so their glyphs are read from the faces here.
+    let r = Request::from_query(
+        &format!("fen=start&size=200&caption={}", encode("桜")),
+        None,
+    )
+    .expect("valid");
+    renderer.png(&r.position, &r.options).expect("drawn");
+    let card = staunton::request::share_card::CardRequest::read(
+        &staunton::request::Query::parse(&format!("fen=start&title={}", encode("梅"))),
+        &Default::default(),
+    )
+    .expect("valid");
+    // The book face (19.5 MB) is held; the bold one (20.1 MB) takes its place. Room is
+    // made before the file is read, so the two never sit side by side (before: 20 MB more
+    // at the peak, the held face let go only after the new one was read).
+    let peak = peak_during(|| {
+        card.png(&renderer).expect("drawn");
+    });
+    assert!(
+        peak < 8_000_000,
+        "drawing in the other face held {peak} bytes more at its peak"
+    );
+    let faces = staunton::render::art::font::system_usage()
+        .into_iter()
+        .find(|u| u.name == "system_faces")
+        .expect("a cache of system fonts");
+    assert_eq!(faces.entries, 1, "{faces:?}");
+    assert!(faces.bytes > 19_000_000, "the bold face is held: {faces:?}");
 }
 
 /// `text` percent-encoded for a query.
@@ -371,6 +434,7 @@ async fn post_article(cache_bytes: u64, uri: &str, pgn: &str) -> (u16, String) {
 
 #[tokio::test]
 async fn an_answer_its_text_would_make_too_large_is_refused_before_it_is_made() {
+    let _one = one_at_a_time();
     system_fonts();
     if !has_cjk() {
         return;

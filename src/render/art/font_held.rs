@@ -110,15 +110,22 @@ impl Faces {
         if let Some(h) = held.iter().find(|h| h.0 == face) {
             return h.1.clone();
         }
-        let weight = |h: &[Held]| -> u64 {
-            h.iter().map(|(_, b, _)| b.capacity() as u64).sum()
-        };
-        let new = bytes.capacity() as u64;
-        while !held.is_empty() && weight(&held) + new > self.bound {
-            held.remove(0);
-        }
+        self.evict_for(&mut held, bytes.capacity() as u64);
         held.push((face, bytes.clone(), Instant::now()));
         bytes
+    }
+
+    /// Let go of the least recently asked for faces until `new` bytes fit beside the rest,
+    /// before they are read: a face read to take another's place never sits beside it.
+    fn make_room(&self, new: u64) {
+        self.evict_for(&mut self.lock(), new);
+    }
+
+    fn evict_for(&self, held: &mut Vec<Held>, new: u64) {
+        let weight = |h: &[Held]| -> u64 { h.iter().map(|(_, b, _)| b.capacity() as u64).sum() };
+        while !held.is_empty() && weight(held) + new > self.bound {
+            held.remove(0);
+        }
     }
 
     /// Let go of the faces not asked for in `idle`.
@@ -187,7 +194,8 @@ impl SystemFonts {
 
     /// Face `face`'s file: held, or read now and held. One file is read at a time, so
     /// renders that miss the same face at once read it once (and two faces' reads do not
-    /// add up in memory).
+    /// add up in memory); room is made for it before it is read, so the faces held and
+    /// the one being read stay within the share together (or are the one face alone).
     fn face(&self, face: u16) -> Option<Arc<Vec<u8>>> {
         if let Some(bytes) = self.faces.get(face) {
             return Some(bytes);
@@ -196,7 +204,9 @@ impl SystemFonts {
         if let Some(bytes) = self.faces.get(face) {
             return Some(bytes);
         }
-        let read = self.fonts.get(usize::from(face))?.read()?;
+        let font = self.fonts.get(usize::from(face))?;
+        self.faces.make_room(font.size()?);
+        let read = font.read()?;
         Some(self.faces.put(face, Arc::new(read)))
     }
 

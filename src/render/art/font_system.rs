@@ -39,6 +39,11 @@ pub(crate) struct SystemFont {
 }
 
 impl SystemFont {
+    /// The file's size now; `None` if it can no longer be read.
+    pub fn size(&self) -> Option<u64> {
+        Some(std::fs::metadata(&self.path).ok()?.len().min(MAX_FONT_BYTES + 1))
+    }
+
     /// The whole file; `None` if it can no longer be read or has grown past
     /// [`MAX_FONT_BYTES`].
     pub fn read(&self) -> Option<Vec<u8>> {
