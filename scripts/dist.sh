@@ -63,7 +63,7 @@ trap 'rm -rf "$scratch"' EXIT
 part_crate() {
   echo "== crate: cargo package (builds the packaged crate on its own)"
   cargo package --locked
-  local crate=target/package/staunton-$version.crate
+  local crate; crate=$(scripts/target-dir.sh)/package/staunton-$version.crate
   local bytes; bytes=$(wc -c < "$crate")
   if ((bytes > 3 * 1024 * 1024)); then
     echo "dist: $crate is $bytes bytes, over the 3 MiB the crate may weigh" >&2
@@ -98,7 +98,7 @@ part_binary() {
   local name=staunton-$version-$triple exe=staunton
   [[ $os == windows ]] && exe=staunton.exe
   mkdir -p "$scratch/$name"
-  cp "target/$triple/release/$exe" README.md LICENSE-MIT LICENSE-APACHE "$scratch/$name/"
+  cp "$(scripts/target-dir.sh)/$triple/release/$exe" README.md LICENSE-MIT LICENSE-APACHE "$scratch/$name/"
   [[ $os == windows ]] || strip "$scratch/$name/$exe"
   if [[ $os == windows ]]; then
     (cd "$scratch" && python -m zipfile -c "$dist/$name.zip" "$name")

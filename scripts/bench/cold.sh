@@ -58,7 +58,7 @@ esac
 cache_bytes=$((cache_n * factor))
 
 cargo build --release --quiet --bin staunton --example resvg_server
-target=${CARGO_TARGET_DIR:-target}/release
+target=$(scripts/target-dir.sh)/release
 addr=${COLD_ADDR:-127.0.0.1:18096}
 base=${COLD_BASE_ADDR:-127.0.0.1:18082}
 staunton_pid=""

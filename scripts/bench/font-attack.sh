@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-10}
 command -v wrk >/dev/null || { echo "font-attack.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
 cargo build --release --quiet --bin staunton
-bin=${STAUNTON_BIN:-${CARGO_TARGET_DIR:-target}/release/staunton}
+bin=${STAUNTON_BIN:-$(scripts/target-dir.sh)/release/staunton}
 addr=${FONT_ATTACK_ADDR:-127.0.0.1:18097}
 tmp=$(mktemp -d)
 pid=""

@@ -74,7 +74,7 @@ fi
 if [[ $only_lila != 1 ]]; then
   timeout 3600 nice -n 10 cargo build --release --quiet --bin staunton
 fi
-staunton_bin=${CARGO_TARGET_DIR:-target}/release/staunton
+staunton_bin=$(scripts/target-dir.sh)/release/staunton
 
 lila_addr=127.0.0.1:18098
 staunton_addr=127.0.0.1:18097

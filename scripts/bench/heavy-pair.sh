@@ -15,7 +15,7 @@ rounds=${1:-5}
 addr=${PAIR_ADDR:-127.0.0.1:18097}
 if [[ -z ${STAUNTON_BIN:-} ]]; then
   cargo build --release --quiet --bin staunton
-  STAUNTON_BIN=${CARGO_TARGET_DIR:-target}/release/staunton
+  STAUNTON_BIN=$(scripts/target-dir.sh)/release/staunton
 fi
 "$STAUNTON_BIN" serve --addr "$addr" --workers 2 >/dev/null 2>&1 &
 pid=$!
@@ -25,34 +25,8 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-# The URL of heavy request number $1.
-url() {
-  python3 - "$1" "$addr" <<'EOF'
-import random, sys
-seed, addr = int(sys.argv[1]), sys.argv[2]
-r = random.Random(seed)
-squares = [f + str(k) for f in "abcdefgh" for k in range(1, 9)]
-arrows = set()
-while len(arrows) < 64:
-    a, b = r.sample(squares, 2)
-    arrows.add(r.choice("GRYB") + a + b)
-white, black = r.sample(squares, 2)
-board = {white: "K", black: "k"}
-rows = []
-for rank in range(8, 0, -1):
-    row, empty = "", 0
-    for f in "abcdefgh":
-        p = board.get(f + str(rank))
-        if p:
-            row += (str(empty) if empty else "") + p
-            empty = 0
-        else:
-            empty += 1
-    rows.append(row + (str(empty) if empty else ""))
-print(f"http://{addr}/diagram.png?fen={'/'.join(rows)}&size=2048"
-      f"&arrows={','.join(sorted(arrows))}&highlight=G{r.choice(squares)}&lastMove=a2a3")
-EOF
-}
+# The URL of heavy request number $1 (scripts/bench/heavy_url.py).
+url() { python3 scripts/bench/heavy_url.py "$1" "$addr"; }
 get() { curl -sf --max-time 30 -o /dev/null "$1"; }
 now() { date +%s.%N; }
 

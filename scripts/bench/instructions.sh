@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 2; }
 cargo build --release --quiet --example repeat
-bin=${CARGO_TARGET_DIR:-target}/release/examples/repeat
+bin=$(scripts/target-dir.sh)/release/examples/repeat
 annotated='fen=rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR_w_KQkq_-_1_3'
 [ $# -gt 0 ] || set -- 'fen=start' 'fen=start&size=720' 'fen=start&size=800' "$annotated" \
   "$annotated&lastMove=d8h4&check=auto&arrows=Gh4e1,Rg2g3,Yb1c3&highlight=Ge5,Rf3"

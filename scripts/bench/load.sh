@@ -10,7 +10,7 @@ connections=${2:-2}
 command -v wrk >/dev/null || { echo "load.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
 
 cargo build --release --quiet --bin staunton --example bare_server
-target=${CARGO_TARGET_DIR:-target}/release
+target=$(scripts/target-dir.sh)/release
 addr=127.0.0.1:18080
 bare=127.0.0.1:18081
 RUST_LOG=warn "$target/staunton" serve --addr "$addr" & staunton_pid=$!

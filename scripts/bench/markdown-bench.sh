@@ -10,7 +10,7 @@
 #
 #   scripts/bench/markdown-bench.sh [STAUNTON_BIN]
 #
-# STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton, built with
+# STAUNTON_BIN defaults to cargo's target folder/release/staunton, built with
 # `cargo build --release` when missing. Installs Debian's hyperfine when it is missing.
 # Prints hyperfine's table and the mean of each command. It asserts no timing (the
 # numbers go in the README); exit status 1 only when a run fails or writes the wrong files.
@@ -22,7 +22,7 @@ fail() {
   exit 1
 }
 
-staunton=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}
+staunton=${1:-$(scripts/target-dir.sh)/release/staunton}
 if [ ! -x "$staunton" ]; then
   [ $# -eq 0 ] || fail "$staunton is not an executable file"
   echo "== cargo build --release"

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release --quiet --bin staunton
-bin=${CARGO_TARGET_DIR:-target}/release/staunton
+bin=$(scripts/target-dir.sh)/release/staunton
 addr=127.0.0.1:18090
 start=$(date +%s%N)
 RUST_LOG=warn "$bin" serve --addr "$addr" & pid=$!

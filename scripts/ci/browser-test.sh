@@ -29,7 +29,7 @@ if ! command -v node > /dev/null; then
   exit 1
 fi
 
-target="${CARGO_TARGET_DIR:-target}"
+target="$(scripts/target-dir.sh)"
 case "$target" in /*) ;; *) target="$root/$target" ;; esac
 shots="${SHOTS:-$target/browser}"
 mkdir -p "$shots"

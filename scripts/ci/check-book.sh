@@ -25,7 +25,7 @@ mdbook --version
 echo "== cargo build --release (staunton mdbook draws the book's diagrams)"
 cargo build --release --quiet
 # Absolute: mdBook runs the preprocessor from docs/.
-PATH="$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd):$PATH"
+PATH="$(scripts/target-dir.sh)/release:$PATH"
 export PATH
 # mdBook skips a preprocessor whose `supports` fails and leaves the fences as code.
 staunton mdbook supports html || {

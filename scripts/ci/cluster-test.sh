@@ -35,7 +35,7 @@ if [[ ${#missing[@]} -gt 0 ]] && command -v systemctl > /dev/null; then
 fi
 
 cargo build --release --quiet --bin staunton
-bin=$(pwd)/${CARGO_TARGET_DIR:-target}/release/staunton
+bin=$(scripts/target-dir.sh)/release/staunton
 
 work=$(mktemp -d /tmp/staunton-cluster.XXXXXX)
 declare -a replica_pid=()

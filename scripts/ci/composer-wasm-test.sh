@@ -19,7 +19,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 
-target="${CARGO_TARGET_DIR:-target}"
+target="$(scripts/target-dir.sh)"
 case "$target" in /*) ;; *) target="$root/$target" ;; esac
 shots="${SHOTS:-$target/browser}"
 mkdir -p "$shots" "$target/composer-wasm"

@@ -95,7 +95,7 @@ if [[ -n $native ]]; then
   done < tests/fixtures/render-cases.txt
   echo "   $n answers byte for byte"
 fi
-static_bin=${STAUNTON_STATIC_BIN:-$root/target/dist-test/staunton}
+static_bin=${STAUNTON_STATIC_BIN:-$("$root"/scripts/target-dir.sh)/dist-test/staunton}
 mkdir -p "$(dirname "$static_bin")"
 cp "$unpacked/staunton" "$static_bin"
 

@@ -5,7 +5,7 @@
 # Usage: scripts/ci/http-answers.sh [BIN] [PORT] [PATHS] > answers.txt
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}; port=${2:-18557}
+bin=${1:-$(scripts/target-dir.sh)/release/staunton}; port=${2:-18557}
 paths=${3:-tests/fixtures/http-answer-paths.txt}
 tmp=$(mktemp -d)
 RUST_LOG=warn "$bin" serve --addr 127.0.0.1:$port & pid=$!

@@ -17,7 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${1:-${STAUNTON_BIN:-}}"
 if [[ -z "$bin" ]]; then
-  bin="${CARGO_TARGET_DIR:-$root/target}/release/staunton"
+  bin="$("$root"/scripts/target-dir.sh)/release/staunton"
   [[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
 fi
 bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"

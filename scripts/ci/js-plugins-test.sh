@@ -15,7 +15,7 @@
 #
 #   scripts/ci/js-plugins-test.sh [STAUNTON_BIN]
 #
-# STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton.
+# STAUNTON_BIN defaults to cargo's target folder/release/staunton.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,7 +24,7 @@ fail() {
   exit 1
 }
 
-staunton=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}
+staunton=${1:-$(scripts/target-dir.sh)/release/staunton}
 [ -x "$staunton" ] || fail "$staunton is not an executable file (build it with cargo build --release)"
 staunton="$(cd "$(dirname "$staunton")" && pwd)/$(basename "$staunton")"
 [ -s js/dist/staunton.wasm ] || fail "js/dist/staunton.wasm is missing: run scripts/ci/js-test.sh first"

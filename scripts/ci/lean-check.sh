@@ -50,7 +50,7 @@ fn main() -> Result<(), staunton::Error> {
 }
 RS
 echo "== a scratch crate with default-features = false renders PNG and SVG"
-(cd "$scratch" && CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}/lean" cargo run -q)
+(cd "$scratch" && CARGO_TARGET_DIR="$("$repo"/scripts/target-dir.sh)/lean" cargo run -q)
 if (cd "$scratch" && cargo tree -e normal --prefix none | grep -qxE 'tokio v.*|axum v.*'); then
   echo "the scratch crate pulls in the server" >&2
   exit 1

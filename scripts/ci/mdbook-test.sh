@@ -12,7 +12,7 @@
 #
 #   scripts/ci/mdbook-test.sh [STAUNTON_BIN]
 #
-# STAUNTON_BIN defaults to ${CARGO_TARGET_DIR:-target}/release/staunton, built when missing.
+# STAUNTON_BIN defaults to cargo's target folder/release/staunton, built when missing.
 #
 # Installs the pinned mdBook with `cargo install` when `mdbook --version` is another one.
 # Exit status 1 with a message naming what failed.
@@ -24,7 +24,7 @@ fail() {
   exit 1
 }
 
-staunton=${1:-${CARGO_TARGET_DIR:-target}/release/staunton}
+staunton=${1:-$(scripts/target-dir.sh)/release/staunton}
 if [ ! -x "$staunton" ]; then
   [ $# -eq 0 ] || fail "$staunton is not an executable file"
   echo "== cargo build --release"

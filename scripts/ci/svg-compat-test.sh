@@ -23,7 +23,7 @@ set -euo pipefail
 
 scripts="$(cd "$(dirname "$0")" && pwd)"
 root="${scripts%/scripts/ci}"
-bin="${1:-${STAUNTON_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/staunton}}"
+bin="${1:-${STAUNTON_BIN:-$("$root"/scripts/target-dir.sh)/release/staunton}}"
 [[ -x "$bin" ]] || (cd "$root" && cargo build --release --quiet)
 bin="$(realpath "$bin")"
 form="${SVG_FORM:-portable}"
