@@ -31,15 +31,17 @@ kib() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$pid/status"; }
 
 n=0
 for b in $(seq "$bursts"); do
+  urls=()
   for _ in $(seq "$size"); do
     n=$((n + 1))
-    curl -s --max-time 120 -o /dev/null -w '%{http_code}\n' "$(python3 scripts/bench/heavy_url.py "$n" "$addr")" \
-      >>"$tmp/codes" &
+    urls+=("$(python3 scripts/bench/heavy_url.py "$n" "$addr")")
   done
-  while [[ -n $(jobs -r -p) ]]; do
-    sleep 0.2
-    echo "$(kib VmRSS)" >>"$tmp/rss"
+  pids=()
+  for u in "${urls[@]}"; do
+    curl -s --max-time 120 -o /dev/null -w '%{http_code}\n' "$u" >>"$tmp/codes" &
+    pids+=($!)
   done
+  for p in "${pids[@]}"; do wait "$p" || true; done
   echo "burst $b: peak so far $(awk '{printf "%.1f", $1 / 1024}' <<<"$(kib VmHWM)") MiB"
 done
 hwm=$(kib VmHWM)
