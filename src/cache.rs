@@ -153,6 +153,11 @@ where
         value
     }
 
+    /// The value of `key` if it is held (counted as asked for); nothing is made.
+    pub fn get(&self, key: &K) -> Option<V> {
+        self.inner.get(key)
+    }
+
     /// Whether `key` is held now (neither made nor counted as asked for).
     pub fn contains(&self, key: &K) -> bool {
         self.inner.contains_key(key)
@@ -237,6 +242,10 @@ mod plain {
                 held.map.insert(key, value.clone());
             }
             value
+        }
+
+        pub fn get(&self, key: &K) -> Option<V> {
+            self.lock().map.get(key).cloned()
         }
 
         pub fn run_pending_tasks(&self) {}

@@ -433,6 +433,9 @@ async fn post_article(cache_bytes: u64, uri: &str, pgn: &str) -> (u16, String) {
 }
 
 #[tokio::test]
+// The guard keeps the other tests of this binary off the system faces for the whole test,
+// awaits included; the runtime is this test's own, on one thread.
+#[allow(clippy::await_holding_lock)]
 async fn an_answer_its_text_would_make_too_large_is_refused_before_it_is_made() {
     let _one = one_at_a_time();
     system_fonts();
@@ -442,6 +445,14 @@ async fn an_answer_its_text_would_make_too_large_is_refused_before_it_is_made() 
     // 6,000 ideographs of comment: about 10 MB as outlines, over an eighth of a 32 MiB
     // image cache (4.2 MB); 40 of them are not.
     let long: String = ('\u{4E00}'..).step_by(3).take(6000).collect();
+    let glyphs = || {
+        let all = staunton::render::art::font::system_usage();
+        all.into_iter()
+            .find(|u| u.name == "system_glyphs")
+            .expect("the glyphs' cache")
+            .entries
+    };
+    let before = glyphs();
     for uri in ["/article.pdf", "/article.svg"] {
         let (status, said) = post_article(32 << 20, uri, &commented(&long)).await;
         assert_eq!(status, 400, "{uri}: {said}");
@@ -454,6 +465,10 @@ async fn an_answer_its_text_would_make_too_large_is_refused_before_it_is_made() 
             assert!(said.contains(words), "{uri}: {said:?} lacks {words:?}");
         }
     }
+    // Laying the text out measured each ideograph by its advance alone: none was drawn
+    // (before, each one's outline was drawn and kept, a second of work for a refusal).
+    let drawn = glyphs() - before;
+    assert!(drawn < 100, "{drawn} glyphs drawn for answers refused");
     // An HTML page writes its words as text: the same comment is a small page.
     let (status, said) = post_article(32 << 20, "/article.html", &commented(&long)).await;
     assert_eq!(status, 200, "{said}");

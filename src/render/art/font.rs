@@ -348,6 +348,13 @@ pub fn tally(text: &str, bold: bool) -> Glyphs {
     glyphs
 }
 
+/// Which face draws one character: a face held for the life of the process (DejaVu, an
+/// added font) and its glyph, or a system face by its index.
+enum Which<'a> {
+    Face(&'a TextFace, ttf_parser::GlyphId),
+    System(u16),
+}
+
 /// What draws one character: a glyph of a face held for the life of the process
 /// (DejaVu, an added font), or a system face's glyph, held while drawn.
 enum Drawn<'a> {
@@ -553,22 +560,30 @@ impl TextFace {
             || matches!(source(c, self.bold), Source::System(_))
     }
 
-    /// What draws `c`: this face, else an added one (of this weight first), else the system
-    /// face the merged map names, else this face's `?`.
-    fn glyph(&self, c: char) -> Option<Drawn<'_>> {
+    /// Which face draws `c`: this face, else an added one (of this weight first), else the
+    /// system face the merged map names (by its index), else this face's `?`.
+    fn which(&self, c: char) -> Option<Which<'_>> {
         if let Some(g) = self.face.glyph_index(c) {
-            return Some(Drawn::Face(self, g));
+            return Some(Which::Face(self, g));
         }
         let added = fallbacks();
         let same = added.iter().filter(|f| f.bold == self.bold);
         let other = added.iter().filter(|f| f.bold != self.bold);
         same.chain(other)
-            .find_map(|f| Some(Drawn::Face(f, f.face.glyph_index(c)?)))
+            .find_map(|f| Some(Which::Face(f, f.face.glyph_index(c)?)))
             .or_else(|| match source(c, self.bold) {
-                Source::System(i) => Some(Drawn::System(system()?.glyph(i, c)?)),
+                Source::System(i) => Some(Which::System(i)),
                 _ => None,
             })
-            .or_else(|| Some(Drawn::Face(self, self.face.glyph_index('?')?)))
+            .or_else(|| Some(Which::Face(self, self.face.glyph_index('?')?)))
+    }
+
+    /// What draws `c` (see [`TextFace::which`]), a system face's glyph read.
+    fn glyph(&self, c: char) -> Option<Drawn<'_>> {
+        Some(match self.which(c)? {
+            Which::Face(f, g) => Drawn::Face(f, g),
+            Which::System(i) => Drawn::System(system()?.glyph(i, c)?),
+        })
     }
 
     /// What draws `c`, its scale at `px` pixels per em and its advance in pixels.
@@ -637,10 +652,7 @@ impl TextFace {
 
     /// The advance width of `text` at `px` pixels per em.
     pub fn width(&self, text: &str, px: f32) -> f32 {
-        text.chars()
-            .filter_map(|c| self.placed(c, px))
-            .map(|(.., advance)| advance)
-            .sum()
+        text.chars().map(|c| self.advance(c, px)).sum()
     }
 
     /// Height of capitals in pixels at `px` pixels per em.
@@ -652,9 +664,15 @@ impl TextFace {
         cap * px / self.units_per_em
     }
 
-    /// The advance of `c` at `px` pixels per em (0 for a character nothing draws).
+    /// The advance of `c` at `px` pixels per em (0 for a character nothing draws): a
+    /// system face's from its metrics, without drawing the glyph.
     pub(crate) fn advance(&self, c: char, px: f32) -> f32 {
-        self.placed(c, px).map_or(0.0, |(.., advance)| advance)
+        let measured = match self.which(c) {
+            Some(Which::Face(f, g)) => Some((f32::from(f.face.glyph_hor_advance(g).unwrap_or(0)), f.units_per_em)),
+            Some(Which::System(i)) => system().and_then(|s| s.advance(i, c)),
+            None => None,
+        };
+        measured.map_or(0.0, |(advance, upem)| advance * px / upem)
     }
 
     /// `text` shortened with `…` to at most `max` pixels wide at `px`.

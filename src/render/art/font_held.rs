@@ -173,6 +173,21 @@ impl SystemFonts {
         self.glyphs.get_with(GlyphKey(face, c), || self.read_glyph(face, c))
     }
 
+    /// The advance of `c` in face `face` and the face's units per em, to measure text by:
+    /// the drawn glyph's when it is held, else read from the face's metrics alone, its
+    /// outline neither drawn nor kept (laying out 20,000 new ideographs drew each one's
+    /// outline, a second before an article too large was refused).
+    pub fn advance(&self, face: u16, c: char) -> Option<(f32, f32)> {
+        if let Some(glyph) = self.glyphs.get(&GlyphKey(face, c)) {
+            return glyph.map(|g| (g.advance, g.units_per_em));
+        }
+        let bytes = self.face(face)?;
+        let parsed = ttf_parser::Face::parse(&bytes, 0).ok()?;
+        let id = parsed.glyph_index(c)?;
+        let advance = f32::from(parsed.glyph_hor_advance(id).unwrap_or(0));
+        Some((advance, f32::from(parsed.units_per_em())))
+    }
+
     /// The glyph read from the face's file (held, or read now).
     fn read_glyph(&self, face: u16, c: char) -> Option<Arc<SystemGlyph>> {
         let bytes = self.face(face)?;
