@@ -154,10 +154,12 @@ pub fn parameters() -> impl Iterator<Item = (&'static Param, &'static str)> {
 
 /// The canonical name of the parameter nearest `name` (of the image parameters, and the
 /// game ones when `game`), if it is near enough to be a slip: the service's own choice
-/// (the `Staunton-Warning` header's and `strict=1`'s).
+/// (the `Staunton-Warning` header's and `strict=1`'s). Never one of the service's own
+/// [`SERVICE_PARAMS`] (`strict`, `errors`), which no door takes.
 pub fn suggestion(name: &str, game: bool) -> Option<&'static str> {
     let game_params = if game { GAME_PARAMS } else { &[] };
-    Known::new(PARAMS.iter().chain(game_params)).nearest(name)
+    let near = Known::new(PARAMS.iter().chain(game_params)).nearest(name)?;
+    (!SERVICE_PARAMS.iter().any(|p| p.name == near)).then_some(near)
 }
 
 /// The format of extension `name` (png, svg, pdf, webp, gif, txt).
@@ -318,6 +320,9 @@ mod tests {
                 Known::new(PARAMS.iter().chain(if game { GAME_PARAMS } else { &[] })).nearest(name)
             );
         }
+        // The service's own names are no door's: never "strict: did you mean strict?".
+        assert_eq!(suggestion("strict", false), None);
+        assert_eq!(suggestion("errorz", true), None);
         let failure = render(pairs(&[("fen", "start"), ("xyzzy", "1")]), "png").expect_err("xyzzy");
         assert_eq!(
             (failure.sentence.as_str(), failure.suggestion),
