@@ -23,7 +23,8 @@
 //!  render::Renderer (render/mod.rs) runs spec → scene → paint → encode for one diagram and
 //!  keeps the caches; render::layouts puts its diagrams on pages, frames and cards
 //!  (worksheets, articles, animations, share cards); http/, cli/ and markdown/ are the
-//!  faces over it. cache.rs: ByteCache, the byte-bounded cache everything kept lives in.
+//!  faces over it; embed is the one door of the Python and npm packages. cache.rs:
+//!  ByteCache, the byte-bounded cache everything kept lives in.
 //! ```
 //!
 //! The quickest use, e.g. in a snapshot test:
@@ -63,6 +64,7 @@ pub mod chess;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+pub mod embed;
 #[cfg(feature = "server")]
 pub mod http;
 pub mod markdown;

@@ -10,12 +10,10 @@ const DESCRIBE = 3;
 const FENCE = 4;
 const PARAMETERS = 5;
 const VERSION = 6;
+const SUGGESTION = 7;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** Parameters whose value is a list: joined by commas (`moves` by spaces). */
-const LISTS = { arrows: ",", squares: ",", highlight: ",", marks: ",", dots: ",", moves: " " };
 
 /** An Error with the parameter at fault, as the package throws them. */
 function failure(message, param, Kind = Error) {
@@ -109,6 +107,7 @@ export function engine(instantiate, first) {
     const text = answer.map((f) => decoder.decode(f));
     if (status === 1) {
       const error = failure(text[1], text[0]);
+      if (text[3]) error.suggestion = text[3];
       // A fence's error: the line of its body it stands on (0: the opening line).
       if (op === FENCE) error.line = Number(text[2] ?? 0);
       throw error;
@@ -118,40 +117,22 @@ export function engine(instantiate, first) {
   return { call, exports: () => instance.exports };
 }
 
-/** The parameter table: spelling (lower case, `_` and `-` dropped) → name and kind. */
+/** The crate's parameter table: spelling (lower case, `_` and `-` dropped) → name and
+ * kind, and the separator of each parameter that takes a list. */
 function table(call) {
   const fields = call(PARAMETERS, []).map((f) => decoder.decode(f));
   const names = new Map();
-  const all = [];
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const [name, kind, spellings] = [fields[i], fields[i + 1], fields[i + 2]];
-    all.push(name);
+  const lists = new Map();
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    const [name, kind, spellings, separator] = fields.slice(i, i + 4);
     for (const s of [name, ...spellings.split(",")]) names.set(squash(s), { name, kind });
+    if (separator) lists.set(name, separator);
   }
-  return { names, all };
+  return { names, lists };
 }
 
 function squash(name) {
   return name.toLowerCase().replace(/[_-]/g, "");
-}
-
-/** Edit distance, for the nearest known name of a misspelt option. */
-function distance(a, b) {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost));
-    }
-    row = next;
-  }
-  return row[b.length];
-}
-
-function nearest(key, all) {
-  const scored = all.map((n) => [distance(squash(key), squash(n)), n]).sort((x, y) => x[0] - y[0]);
-  return scored.length && scored[0][0] <= Math.max(2, key.length / 3) ? scored[0][1] : null;
 }
 
 function describeType(value) {
@@ -161,15 +142,16 @@ function describeType(value) {
   return type === "object" || type === "undefined" ? `an ${type}` : `a ${type}`;
 }
 
-/** The query value of option `key` (parameter `name`) given as `value`. */
-function queryValue(key, name, value) {
+/** The query value of option `key` (parameter `name`, whose list items are joined by
+ * `separator` when it takes a list) given as `value`. */
+function queryValue(key, name, separator, value) {
   if (typeof value === "string") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "boolean") return name === "check" ? "auto" : value ? "1" : "0";
-  if (Array.isArray(value) && LISTS[name] && value.every((v) => typeof v === "string")) {
-    return value.join(LISTS[name]);
+  if (Array.isArray(value) && separator && value.every((v) => typeof v === "string")) {
+    return value.join(separator);
   }
-  const wanted = LISTS[name]
+  const wanted = separator
     ? "a string or an array of strings"
     : "a string, a number or a boolean";
   throw failure(`option ${key} takes ${wanted}, not ${describeType(value)}`, name, TypeError);
@@ -190,7 +172,7 @@ function fenOf(position) {
 }
 
 /** The query pairs of a call: the position, then each option under its canonical name. */
-function toPairs(params, fn, position, options, game) {
+function toPairs(params, suggest, fn, position, options, game) {
   if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
     throw failure(`${fn}() takes its options as one object, not ${describeType(options)}`, null, TypeError);
   }
@@ -199,7 +181,8 @@ function toPairs(params, fn, position, options, game) {
   for (const [key, value] of Object.entries(options ?? {})) {
     const found = params.names.get(squash(key));
     if (!found || found.name === "format" || (found.kind === "game" && !game)) {
-      const near = found ? null : nearest(key, params.all);
+      // The nearest parameter is the crate's choice, as the service's warning makes it.
+      const near = found ? null : suggest(key, game);
       const hint = found?.name === "format"
         ? ": the function names the format"
         : found
@@ -207,7 +190,9 @@ function toPairs(params, fn, position, options, game) {
           : near
             ? ` (did you mean ${near}?)`
             : "";
-      throw failure(`${fn}() has no option ${key}${hint}`, key, TypeError);
+      const error = failure(`${fn}() has no option ${key}${hint}`, key, TypeError);
+      if (near) error.suggestion = near;
+      throw error;
     }
     const { name } = found;
     if (name === "fen" && pairs.length) {
@@ -217,7 +202,7 @@ function toPairs(params, fn, position, options, game) {
       throw failure(`${fn}() shows every ply: choose an excerpt with from and to, not ${key}`, name, TypeError);
     }
     if (value === undefined || value === null || (name === "check" && value === false)) continue;
-    pairs.push(name, queryValue(key, name, value));
+    pairs.push(name, queryValue(key, name, params.lists.get(name), value));
   }
   return pairs;
 }
@@ -226,9 +211,10 @@ function toPairs(params, fn, position, options, game) {
 export function api(current) {
   let params = null;
   const call = (op, fields) => current().call(op, fields);
+  const suggest = (name, game) => decoder.decode(call(SUGGESTION, [name, game ? "1" : "0"])[0]) || null;
   const pairsOf = (fn, position, options, game = false) => {
     params ??= table(call);
-    return toPairs(params, fn, position, options, game);
+    return toPairs(params, suggest, fn, position, options, game);
   };
   const render = (format, fn) => (position, options) =>
     call(RENDER, [format, ...pairsOf(fn, position, options)])[0];

@@ -97,6 +97,9 @@ export interface Fence {
 /** The errors thrown: the service's sentence, and the parameter at fault when known. */
 export interface StauntonError extends Error {
   param?: string;
+  /** For a name that is no option: the nearest parameter's canonical name, the crate's
+   * suggestion (the one the service and the Python package make), if one is near. */
+  suggestion?: string;
   /** `fence()` only: the line of the body the fault stands on (1 the first; 0 the opening line). */
   line?: number;
 }

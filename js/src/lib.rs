@@ -5,20 +5,15 @@
 //! a little-endian `u32` length, then that many bytes of UTF-8 or data) and calls [`call`]
 //! with an operation number. The answer is another list of fields at [`out_ptr`] /
 //! [`out_len`], valid until the next call; `call` returns 0 when it holds the results and
-//! 1 when it holds an error: the parameter at fault (empty when none) and the sentence the
-//! service answers with a 400. Requests are read by the crate's own parser under the
-//! service's limits, and priced against its cost bound before they render.
+//! 1 when it holds an error: the parameter at fault (empty when none), the sentence the
+//! service answers with a 400, a fence's line and the suggestion for a misspelt name.
+//! Calls go through the crate's one door for embedders (`staunton::embed`: its parser,
+//! limits, price and renderer); this module only marshals.
 
+use staunton::Format;
+use staunton::embed::{self, Failure};
 use staunton::markdown::fence;
-use staunton::pieces::PieceSets;
-use staunton::request::{GAME_PARAMS, GameRequest, Limits, PARAMS, Query, Request, RequestError};
-use staunton::{Format, RenderError, Renderer};
 use std::cell::RefCell;
-use std::sync::OnceLock;
-
-/// Longest PGN a game call takes as its text (`gameGif(pgn)`): the service's longest POSTed
-/// body (`staunton::http::MAX_BODY_BYTES`, which the lean crate does not build).
-const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The operations of [`call`], numbered as `lib/core.js` numbers them.
 const RENDER: u32 = 1;
@@ -27,30 +22,15 @@ const DESCRIBE: u32 = 3;
 const FENCE: u32 = 4;
 const PARAMETERS: u32 = 5;
 const VERSION: u32 = 6;
+const SUGGESTION: u32 = 7;
 
-/// A call's failure: the parameter at fault (`""` when none), its sentence, and for a
-/// fence the line of its body the fault stands on (0: the opening line).
-struct Failure(&'static str, String, usize);
+/// A call's failure, and for a fence the line of its body the fault stands on (0: the
+/// opening line).
+struct Fault(Failure, usize);
 
-impl Failure {
-    fn new(param: &'static str, sentence: String) -> Failure {
-        Failure(param, sentence, 0)
-    }
-}
-
-impl From<RequestError> for Failure {
-    fn from(e: RequestError) -> Failure {
-        Failure::new(e.param, e.to_string())
-    }
-}
-
-impl From<RenderError> for Failure {
-    fn from(e: RenderError) -> Failure {
-        let param = match e {
-            RenderError::UnknownPieceSet(..) => "pieces",
-            _ => "",
-        };
-        Failure::new(param, e.to_string())
+impl From<Failure> for Fault {
+    fn from(failure: Failure) -> Fault {
+        Fault(failure, 0)
     }
 }
 
@@ -59,16 +39,6 @@ type Fields = Vec<Vec<u8>>;
 thread_local! {
     /// The last call's answer, read by the glue through `out_ptr` and `out_len`.
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The renderer's caches, in bytes: half the service's. A module's memory never shrinks, so
-/// this (and the largest render the limits allow) bounds what it grows to.
-const CACHE_BYTES: u64 = 32 << 20;
-
-/// Every call shares one renderer and its caches.
-fn renderer() -> &'static Renderer {
-    static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(|| Renderer::new(PieceSets::builtin(), CACHE_BYTES))
 }
 
 /// Room for `len` bytes of a call's arguments; [`call`] takes it back.
@@ -106,9 +76,14 @@ pub unsafe extern "C" fn call(op: u32, ptr: *mut u8, len: usize) -> u32 {
         None => (2, vec![b"malformed call".to_vec()]),
         Some(args) => match run(op, &args) {
             Ok(fields) => (0, fields),
-            Err(Failure(param, message, line)) => (
+            Err(Fault(failure, line)) => (
                 1,
-                vec![param.into(), message.into_bytes(), line.to_string().into()],
+                vec![
+                    failure.param.into(),
+                    failure.sentence.into_bytes(),
+                    line.to_string().into(),
+                    failure.suggestion.unwrap_or("").into(),
+                ],
             ),
         },
     };
@@ -144,68 +119,27 @@ fn pairs(flat: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn run(op: u32, args: &[String]) -> Result<Fields, Failure> {
+fn run(op: u32, args: &[String]) -> Result<Fields, Fault> {
     let first = |n: usize| args.get(n).map(String::as_str).unwrap_or("");
-    match op {
-        RENDER => render(first(0), &pairs(args.get(1..).unwrap_or(&[]))),
+    let rest = |n: usize| pairs(args.get(n..).unwrap_or(&[]));
+    let bytes = match op {
+        RENDER => embed::render(rest(1), first(0))?,
         GAME => {
             let pgn = (first(1) == "1").then(|| first(2));
-            game(first(0), pgn, &pairs(args.get(3..).unwrap_or(&[])))
+            embed::render_game(rest(3), pgn, first(0))?
         }
         DESCRIBE => {
-            let query = Query::from_pairs(pairs(args));
-            let described = Request::described(&query, &Limits::default())?;
-            let plies = described.plies.map(|p| p.to_string()).unwrap_or_default();
-            Ok(vec![described.text().into_bytes(), plies.into_bytes()])
+            let (text, plies) = embed::describe(rest(0))?;
+            let plies = plies.map(|p| p.to_string()).unwrap_or_default();
+            return Ok(vec![text.into_bytes(), plies.into_bytes()]);
         }
-        FENCE => read_fence(
-            first(0),
-            first(1),
-            first(2),
-            &pairs(args.get(3..).unwrap_or(&[])),
-        ),
-        PARAMETERS => Ok(parameters()),
-        VERSION => Ok(vec![env!("CARGO_PKG_VERSION").into()]),
-        _ => Err(Failure::new("", format!("no operation {op}"))),
-    }
-}
-
-fn format_named(name: &str) -> Result<Format, Failure> {
-    Format::from_extension(name)
-        .ok_or_else(|| Failure::new("format", format!("no format named {name:?}")))
-}
-
-/// One diagram of the query `pairs` in format `format` (an extension: png, svg, txt…).
-fn render(format: &str, pairs: &[(String, String)]) -> Result<Fields, Failure> {
-    let format = format_named(format)?;
-    let request =
-        Request::from_pairs_with(pairs.iter().cloned(), Some(format), &Limits::default())?;
-    request
-        .within_cost()
-        .map_err(|e| Failure::new("size", e.to_string()))?;
-    let bytes = renderer().render(&request.position, &request.options, request.format)?;
-    Ok(vec![bytes])
-}
-
-/// A whole game as an animation, `kind` gif or apng; `pgn` is the game's text if given
-/// (else the pairs name it).
-fn game(kind: &str, pgn: Option<&str>, pairs: &[(String, String)]) -> Result<Fields, Failure> {
-    if let Some(text) = pgn.filter(|t| t.len() > MAX_BODY_BYTES) {
-        return Err(Failure::new(
-            "pgn",
-            format!(
-                "the game's text is {} bytes: at most {MAX_BODY_BYTES} bytes are read",
-                text.len()
-            ),
-        ));
-    }
-    let game = GameRequest::from_pairs_with(pairs.to_vec(), pgn, kind, &Limits::default())?;
-    let frames = game.frames();
-    let r = renderer();
-    let bytes = match kind {
-        "gif" => staunton::render::animate::gif(r, &frames, game.looped)?,
-        "apng" => staunton::render::animate::apng(r, &frames, game.looped)?,
-        _ => return Err(Failure::new("", format!("no animation kind {kind:?}"))),
+        FENCE => return read_fence(first(0), first(1), first(2), &rest(3)),
+        PARAMETERS => return Ok(parameters()),
+        SUGGESTION => embed::suggestion(first(0), first(1) == "1")
+            .unwrap_or("")
+            .into(),
+        VERSION => env!("CARGO_PKG_VERSION").into(),
+        _ => return Err(Failure::input("", format!("no operation {op}")).into()),
     };
     Ok(vec![bytes])
 }
@@ -218,26 +152,24 @@ fn read_fence(
     body: &str,
     format: &str,
     defaults: &[(String, String)],
-) -> Result<Fields, Failure> {
+) -> Result<Fields, Fault> {
     let format = match format {
         "svg" => Format::Svg,
         "png" => Format::Png,
         other => {
-            return Err(Failure::new(
-                "format",
-                format!("format {other:?} is not allowed: expected svg or png"),
-            ));
+            let sentence = format!("format {other:?} is not allowed: expected svg or png");
+            return Err(Failure::input("format", sentence).into());
         }
     };
     let diagram = fence::read(info, body, defaults, format).map_err(|e| {
         let line = fence::error_line(info, body, &e);
-        Failure(e.param, e.to_string(), line)
+        Fault(Failure::from(e), line)
     })?;
     let request = &diagram.request;
-    request
-        .within_cost()
-        .map_err(|e| Failure::new("size", e.to_string()))?;
-    let bytes = renderer().render(&request.position, &request.options, format)?;
+    request.within_cost().map_err(Failure::from)?;
+    let bytes = embed::renderer()
+        .render(&request.position, &request.options, format)
+        .map_err(Failure::from)?;
     let (width, height) = match format {
         Format::Png => png_size(&bytes),
         _ => svg_size(&bytes),
@@ -287,18 +219,16 @@ fn svg_size(svg: &[u8]) -> (u32, u32) {
     (attribute("width"), attribute("height"))
 }
 
-/// The parameters: for each, its canonical name, `image` or `game`, and its spellings
-/// joined by commas (three fields each).
+/// The parameters: for each, its canonical name, `image` or `game`, its spellings joined
+/// by commas, and a list's separator (empty for a single value): four fields each.
 fn parameters() -> Fields {
-    let image = PARAMS.iter().map(|p| (p, "image"));
-    let game = GAME_PARAMS.iter().map(|p| (p, "game"));
-    image
-        .chain(game)
+    embed::parameters()
         .flat_map(|(p, kind)| {
             [
                 p.name.into(),
                 kind.into(),
                 p.spellings.join(",").into_bytes(),
+                p.separator.unwrap_or("").into(),
             ]
         })
         .collect()

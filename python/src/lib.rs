@@ -1,17 +1,17 @@
 //! `staunton._native`: the crate's renderer for Python. The Python side (`staunton/__init__.py`)
-//! turns keyword arguments into the service's query pairs; this module reads them with the
-//! crate's own request parser, so every option of the service works here and every error is
-//! the sentence the service answers with a 400.
+//! turns keyword arguments into the service's query pairs; this module hands them to the
+//! crate's one door for embedders (`staunton::embed`: the request parser, the limits, the
+//! price, the renderer), so every option of the service works here and every error is the
+//! sentence the service answers with a 400. It only marshals: failures become exceptions.
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAssertionError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use staunton::request::{GAME_PARAMS, GameRequest, Limits, PARAMS, Query, Request, RequestError};
-use staunton::snapshot::{SnapshotError, Snapshots, Tolerance};
-use staunton::{Format, RenderError as CrateRenderError, Renderer};
+use staunton::Format;
+use staunton::embed::{self, Failure, FailureKind};
+use staunton::snapshot::{Snapshots, Tolerance};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
 
 create_exception!(
     staunton,
@@ -50,64 +50,26 @@ create_exception!(
     "A diagram does not match its snapshot, or has none yet (a test failure, not a bad input)."
 );
 
-/// Every render shares one renderer and its caches (it is `Sync`: the service shares one
-/// between its workers).
-fn renderer() -> &'static Renderer {
-    static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(Renderer::default)
-}
-
-/// What a call into the crate can fail with, carried out of the GIL-free section.
-enum Failure {
-    Request(RequestError),
-    Render(CrateRenderError),
-    Snapshot(SnapshotError),
-    Panic(String),
-}
-
-impl From<RequestError> for Failure {
-    fn from(e: RequestError) -> Failure {
-        Failure::Request(e)
-    }
-}
-
-impl From<CrateRenderError> for Failure {
-    fn from(e: CrateRenderError) -> Failure {
-        Failure::Render(e)
-    }
-}
-
 /// The Python exception of a failure: the class follows the parameter at fault, the
 /// message is the crate's sentence unchanged, and `param` names the parameter.
 fn to_py(py: Python<'_>, failure: Failure) -> PyErr {
-    let (error, param) = match failure {
-        Failure::Request(e) => {
-            let message = e.to_string();
-            let error = match e.param {
-                "fen" => FenError::new_err(message),
-                "pgn" | "moves" | "ply" | "move" | "from" | "to" => PgnError::new_err(message),
-                _ => OptionError::new_err(message),
-            };
-            (error, Some(e.param))
-        }
-        Failure::Render(e @ CrateRenderError::UnknownPieceSet(..)) => {
-            (OptionError::new_err(e.to_string()), Some("pieces"))
-        }
-        Failure::Render(e) => (RenderError::new_err(e.to_string()), None),
-        Failure::Snapshot(
-            e @ (SnapshotError::Mismatch(_)
-            | SnapshotError::SizeDiffers { .. }
-            | SnapshotError::Missing { .. }),
-        ) => (SnapshotMismatch::new_err(e.to_string()), None),
-        Failure::Snapshot(SnapshotError::Render { error, .. }) => {
-            return to_py(py, Failure::Render(error));
-        }
-        Failure::Snapshot(e) => (StauntonError::new_err(e.to_string()), None),
-        Failure::Panic(why) => (
-            RenderError::new_err(format!("internal error in the renderer: {why}")),
-            None,
-        ),
+    let Failure {
+        param,
+        sentence,
+        kind,
+        ..
+    } = failure;
+    let error = match kind {
+        FailureKind::Input => match param {
+            "fen" => FenError::new_err(sentence),
+            "pgn" | "moves" | "ply" | "move" | "from" | "to" => PgnError::new_err(sentence),
+            _ => OptionError::new_err(sentence),
+        },
+        FailureKind::Mismatch => SnapshotMismatch::new_err(sentence),
+        FailureKind::Render => RenderError::new_err(sentence),
+        _ => StauntonError::new_err(sentence),
     };
+    let param = (!param.is_empty()).then_some(param);
     // An attribute that cannot be set leaves the exception as it is: the message is the point.
     let _ = error.value(py).setattr("param", param);
     error
@@ -123,32 +85,10 @@ fn run<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T, Failure> + Send
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".to_string());
-            Err(Failure::Panic(why))
+            Err(Failure::internal(&why))
         })
     })
     .map_err(|f| to_py(py, f))
-}
-
-/// Limits of the service, except that a game may be as long as it is (as the command line
-/// allows for a PGN file): a local caller has no URL to keep short.
-fn limits(pairs: &[(String, String)], body: Option<&str>) -> Limits {
-    let longest = pairs
-        .iter()
-        .filter(|(k, _)| k == "pgn" || k == "moves")
-        .map(|(_, v)| v.len())
-        .chain(body.map(str::len))
-        .max()
-        .unwrap_or(0);
-    let defaults = Limits::default();
-    Limits {
-        pgn_bytes: defaults.pgn_bytes.max(longest),
-        ..defaults
-    }
-}
-
-fn format_named(name: &str) -> PyResult<Format> {
-    Format::from_extension(name)
-        .ok_or_else(|| PyValueError::new_err(format!("no format named {name:?}")))
 }
 
 /// Render the diagram of the query `pairs` in `format` (png, svg, pdf, webp, gif, txt).
@@ -158,12 +98,7 @@ fn render<'py>(
     pairs: Vec<(String, String)>,
     format: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let format = format_named(format)?;
-    let bytes = run(py, || {
-        let limits = limits(&pairs, None);
-        let request = Request::from_pairs_with(pairs, Some(format), &limits)?;
-        Ok(renderer().render(&request.position, &request.options, request.format)?)
-    })?;
+    let bytes = run(py, || embed::render(pairs, format))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
@@ -177,21 +112,7 @@ fn render_game<'py>(
     pgn: Option<String>,
     kind: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let gif = match kind {
-        "gif" => true,
-        "apng" => false,
-        _ => return Err(PyValueError::new_err(format!("no animation kind {kind:?}"))),
-    };
-    let bytes = run(py, || {
-        let limits = limits(&pairs, pgn.as_deref());
-        let game = GameRequest::from_pairs_with(pairs, pgn.as_deref(), kind, &limits)?;
-        let frames = game.frames();
-        let r = renderer();
-        Ok(match gif {
-            true => staunton::render::animate::gif(r, &frames, game.looped)?,
-            false => staunton::render::animate::apng(r, &frames, game.looped)?,
-        })
-    })?;
+    let bytes = run(py, || embed::render_game(pairs, pgn.as_deref(), kind))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
@@ -199,11 +120,7 @@ fn render_game<'py>(
 /// query names a game.
 #[pyfunction]
 fn describe(py: Python<'_>, pairs: Vec<(String, String)>) -> PyResult<(String, Option<usize>)> {
-    run(py, || {
-        let limits = limits(&pairs, None);
-        let described = Request::described(&Query::from_pairs(pairs), &limits)?;
-        Ok((described.text(), described.plies))
-    })
+    run(py, || embed::describe(pairs))
 }
 
 /// Compare the diagram of the query `pairs` with snapshot `name` in `dir` (`DIR/NAME.png`)
@@ -222,30 +139,42 @@ fn snapshot(
     pixels: u64,
 ) -> PyResult<(String, bool)> {
     run(py, || {
-        let limits = limits(&pairs, None);
-        let request = Request::from_pairs_with(pairs, Some(Format::Png), &limits)?;
+        let request = embed::request(pairs, Some(Format::Png))?;
         let mut snapshots = Snapshots::new(dir).tolerance(Tolerance { channel, pixels });
         if let Some(update) = update {
             snapshots = snapshots.update(update);
         }
-        let outcome = snapshots
-            .check_with(renderer(), &name, &request.position, &request.options)
-            .map_err(Failure::Snapshot)?;
+        let outcome = snapshots.check_with(
+            embed::renderer(),
+            &name,
+            &request.position,
+            &request.options,
+        )?;
         let written = matches!(outcome, staunton::snapshot::Outcome::Written { .. });
         Ok((outcome.to_string(), written))
     })
 }
 
-/// The parameters: `(canonical name, spellings, "image" or "game")` for each, so the
-/// Python side can refuse a misspelt keyword instead of ignoring it as the service does.
+/// The parameters: `(canonical name, spellings, "image" or "game", list separator)` for
+/// each, so the Python side can refuse a misspelt keyword instead of ignoring it as the
+/// service does, and join a list's items as the crate reads them.
 #[pyfunction]
-fn parameters() -> Vec<(&'static str, Vec<&'static str>, &'static str)> {
-    let image = PARAMS.iter().map(|p| (p, "image"));
-    let game = GAME_PARAMS.iter().map(|p| (p, "game"));
-    image
-        .chain(game)
-        .map(|(p, kind)| (p.name, p.spellings.to_vec(), kind))
+fn parameters() -> Vec<(
+    &'static str,
+    Vec<&'static str>,
+    &'static str,
+    Option<&'static str>,
+)> {
+    embed::parameters()
+        .map(|(p, kind)| (p.name, p.spellings.to_vec(), kind, p.separator))
         .collect()
+}
+
+/// The canonical name of the parameter nearest `name`, a keyword no parameter has (of the
+/// diagram's, and the game's when `game`): the service's "did you mean".
+#[pyfunction]
+fn suggestion(name: &str, game: bool) -> Option<&'static str> {
+    embed::suggestion(name, game)
 }
 
 /// Add a folder of fonts that free text (captions, card titles, players' names) falls back
@@ -268,6 +197,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_game, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(parameters, m)?)?;
+    m.add_function(wrap_pyfunction!(suggestion, m)?)?;
     m.add_function(wrap_pyfunction!(snapshot, m)?)?;
     m.add_function(wrap_pyfunction!(add_fonts, m)?)?;
     m.add("SnapshotMismatch", py.get_type::<SnapshotMismatch>())?;

@@ -8,7 +8,6 @@ query writes them; it knows python-chess by duck typing, never by import.
 
 from __future__ import annotations
 
-import difflib
 import keyword
 import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple
@@ -18,8 +17,14 @@ from . import _native
 # spelling (lower case) -> (canonical name, "image" or "game"), from the crate's tables.
 _SPELLINGS: Dict[str, Tuple[str, str]] = {
     spelling.lower(): (name, kind)
-    for name, spellings, kind in _native.parameters()
+    for name, spellings, kind, _ in _native.parameters()
     for spelling in spellings
+}
+# canonical name -> what a list's items are joined by, for the parameters that take lists.
+_SEPARATORS: Dict[str, str] = {
+    name: separator
+    for name, _, _, separator in _native.parameters()
+    if separator is not None
 }
 
 _FILES = "abcdefghijklmnop"
@@ -138,8 +143,14 @@ def scalar(param: str, value: Any) -> str:
     raise TypeError(f"{param} must be a str, an int or a bool, not {type(value).__name__}")
 
 
+# How the items of some lists are spelt from Python values (python-chess's among them);
+# any other list's items are strings.
+_ITEMS = {"arrows": arrow, "squares": lambda s: square("squares", s), "moves": move}
+
+
 def value_of(name: str, value: Any) -> str:
-    """The query value of parameter `name` (canonical) given as `value`."""
+    """The query value of parameter `name` (canonical) given as `value`: a list's items are
+    joined by the separator the crate's parameter table gives it."""
     if isinstance(value, str):
         return value
     if name == "lastMove":
@@ -148,17 +159,21 @@ def value_of(name: str, value: Any) -> str:
         if isinstance(value, bool):
             return "auto"
         return square("check", value)
-    if name == "arrows":
-        return ",".join(arrow(a) for a in items(name, value))
-    if name == "squares":
-        return ",".join(square(name, s) for s in items(name, value))
-    if name == "highlight":
-        return ",".join(highlight(value if isinstance(value, dict) else items(name, value)))
-    if name == "moves":
-        return " ".join(move(m) for m in items(name, value))
     if name == "pgn" and hasattr(value, "mainline_moves"):
         return str(value)  # a chess.pgn.Game prints as its PGN
-    return scalar(name, value)
+    separator = _SEPARATORS.get(name)
+    if separator is None:
+        return scalar(name, value)
+    if name == "highlight":
+        return separator.join(highlight(value if isinstance(value, dict) else items(name, value)))
+    spell = _ITEMS.get(name, lambda item: _item(name, item))
+    return separator.join(spell(item) for item in items(name, value))
+
+
+def _item(param: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"an item of {param} must be a str, not {type(value).__name__}")
 
 
 def _keyword(spelling: str) -> str:
@@ -167,15 +182,10 @@ def _keyword(spelling: str) -> str:
     return snake + "_" if keyword.iskeyword(snake) else snake
 
 
-def _nearest(key: str, game: bool) -> str:
-    """`: did you mean size?` for `sise`, when a keyword of the call is close to it."""
-    allowed = {
-        _keyword(name)
-        for name, kind in _SPELLINGS.values()
-        if name not in ("fen", "format") and (game or kind != "game")
-    }
-    close = difflib.get_close_matches(key.lower(), sorted(allowed), n=1, cutoff=0.75)
-    return f": did you mean {close[0]}?" if close else ""
+def _unexpected(function: str, key: str, hint: str, suggestion: Optional[str]) -> TypeError:
+    error = TypeError(f"{function}() got an unexpected keyword argument {key!r}{hint}")
+    error.suggestion = suggestion  # type: ignore[attr-defined]
+    return error
 
 
 def pairs(
@@ -195,8 +205,11 @@ def pairs(
                 "fen": ": the position is the first argument",
                 "format": ": the function names the format",
             }.get(found[0] if found else "", "")
-            hint = hint or _nearest(key, game)
-            raise TypeError(f"{function}() got an unexpected keyword argument {key!r}{hint}")
+            # The nearest parameter is the crate's choice, as the service's warning makes it.
+            near = None if found else _native.suggestion(key, game)
+            if near is not None and near not in ("fen", "format"):
+                hint = f": did you mean {_keyword(near)}?"
+            raise _unexpected(function, key, hint, near)
         name = found[0]
         if game and name in ("ply", "move"):
             raise TypeError(

@@ -36,6 +36,7 @@ const ERRORS: Param = Param {
     spellings: &["errors"],
     kind: ParamKind::Choice(&["image", "text"]),
     doc: "How a 4xx of an image route is answered: `image` (an image of the sentence) or `text`.",
+    separator: None,
 };
 
 /// A card: the status, the sentence, its size and format.

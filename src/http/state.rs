@@ -18,8 +18,7 @@ use tokio::sync::Semaphore;
 pub const DEFAULT_CACHE_BYTES: u64 = 128 * 1024 * 1024;
 /// Longest accepted query string, in bytes: room for a `pgn` of 16 KB, percent-encoded.
 pub const MAX_QUERY_BYTES: usize = 48 * 1024;
-/// Longest accepted request body (a POSTed PGN), in bytes.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+pub use crate::request::MAX_BODY_BYTES;
 
 /// The service's limits; each is a flag of `staunton serve` (see the README).
 #[derive(Debug, Clone)]

@@ -58,6 +58,7 @@ const fn fence_param(
         spellings,
         kind: ParamKind::Text { example: "" },
         doc,
+        separator: None,
     }
 }
 

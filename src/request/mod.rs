@@ -62,6 +62,9 @@ pub const MAX_ARROWS: usize = 64;
 pub const MAX_SQUARES: usize = 80;
 /// Longest accepted `pgn` (or `moves`) value, in bytes: a longer game needs POST.
 pub const MAX_PGN_BYTES: usize = 16 * 1024;
+/// Longest game text read at all, in bytes: the service's longest POSTed body (a PGN), and
+/// the longest game a door of [`crate::embed`] takes, as a value or as a text.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Most plies in a game (`pgn`, `moves`, a POSTed PGN).
 pub const MAX_PLIES: usize = 1000;
 

@@ -42,6 +42,10 @@ pub struct Param {
     pub kind: ParamKind,
     /// One sentence for people.
     pub doc: &'static str,
+    /// For a parameter whose value is a list (`arrows`, `moves`…), what its items are
+    /// written apart with: a door that is given the items joins them by it. `None` for
+    /// a single value.
+    pub separator: Option<&'static str>,
 }
 
 impl Param {
@@ -75,6 +79,7 @@ pub(super) const fn param(
         spellings,
         kind,
         doc,
+        separator: None,
     }
 }
 
@@ -86,6 +91,21 @@ pub(super) const fn text(
     doc: &'static str,
 ) -> Param {
     param(name, spellings, ParamKind::Text { example }, doc)
+}
+
+/// A parameter whose value is a list of items written apart with `separator`, shown by
+/// `example`.
+const fn list(
+    name: &'static str,
+    spellings: &'static [&'static str],
+    separator: &'static str,
+    example: &'static str,
+    doc: &'static str,
+) -> Param {
+    Param {
+        separator: Some(separator),
+        ..text(name, spellings, example, doc)
+    }
 }
 
 /// Every query parameter of a diagram request. The parser looks names up here, and the API
@@ -199,21 +219,24 @@ pub const PARAMS: &[Param] = &[
         "auto",
         "A king in check: a square, or `auto` to find a king in check from the position.",
     ),
-    text(
+    list(
         "arrows",
         &["arrows"],
+        ",",
         "Ge2e4,Rd8d4,Yg1f3,Bd4",
         "Comma-separated arrows (colour G, R, Y or B, then two squares) and circles (one square).",
     ),
-    text(
+    list(
         "squares",
         &["squares"],
+        ",",
         "d5,e4",
         "Comma-separated squares marked with a cross.",
     ),
-    text(
+    list(
         "highlight",
         &["highlight", "highlights"],
+        ",",
         "Ge4,Rd5",
         "Comma-separated squares filled with a colour (G, R, Y or B, then the square).",
     ),
@@ -223,15 +246,17 @@ pub const PARAMS: &[Param] = &[
         "[%cal Ge2e4,Rd8d4][%csl Gd5]",
         "PGN comment commands `[%cal …]` (arrows) and `[%csl …]` (squares), as lichess writes them, and `[%mark …]` with a list as `marks` takes.",
     ),
-    text(
+    list(
         "marks",
         &["marks"],
+        ",",
         "circle:Re4,dotted:d5,square:Bf3,triangle:g7,dot:e3,ring:d4,label:Ya3:12",
         "Comma-separated square markers drawn over the pieces, each a marker, a colon and a square with an optional colour G, R, Y or B as in `arrows`: `circle` (a weakness), `dotted` (a dotted circle: a potential one), `square` (an outline: the worst piece), `triangle`, `dot`, `ring` (along the square's edge), and `label` with one or two characters (a–z, 0–9, +, -, !, ?) after another colon, set in the square's top-right corner.",
     ),
-    text(
+    list(
         "dots",
         &["dots"],
+        ",",
         "e3,Re4",
         "Comma-separated squares marked with a dot (an optional colour G, R, Y or B, then the square).",
     ),
@@ -247,9 +272,10 @@ pub const PARAMS: &[Param] = &[
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6",
         "A game in PGN (tags optional; SAN moves, comments, NAGs; variations skipped): the diagram shows the position after `ply`, its last move tinted.",
     ),
-    text(
+    list(
         "moves",
         &["moves"],
+        " ",
         "e2e4 e7e5 g1f3",
         "UCI moves played from `fen` (default: the start), separated by spaces, commas or `_`.",
     ),
