@@ -42,6 +42,7 @@ pub use workspace::{KEEP_BYTES, POOL_IDLE, release_buffers};
 pub use crate::cache::Usage as CacheUsage;
 /// Fonts that free text falls back on (`--fonts DIR`).
 pub use art::font::FallbackError;
+#[cfg(feature = "cli")]
 pub(crate) use art::font::system_fonts_on;
 /// The system's installed fonts, after DejaVu and `--fonts DIR`; off unless asked for.
 pub use art::font::{scan_system_fonts, use_system_fonts};

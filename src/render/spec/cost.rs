@@ -115,13 +115,16 @@ pub const SYSTEM_OUTLINE_BYTE: u64 = 140;
 /// Bytes of SVG path data or PDF path operators that each byte of a glyph's outline (its
 /// face's average) becomes when the glyph is written as outlines (the CJK article: 1,700
 /// bytes of PDF a character, 7.2 a byte of Noto Sans CJK's average glyph).
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub const OUTPUT_PER_OUTLINE_BYTE: u64 = 7;
 /// The outline bytes counted for a character DejaVu draws as outlines: the Latin
 /// article's 360 bytes of SVG a character (spaces included) over
 /// [`OUTPUT_PER_OUTLINE_BYTE`], rounded up.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub const FIXED_OUTLINE_BYTES: u64 = 55;
 /// Bytes of a PDF's content a character of embedded text takes (its glyph's code, and a
 /// share of the run's operators and its font subset).
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub const EMBEDDED_CHAR_BYTES: u64 = 4;
 
 /// The units of drawing `glyphs` in `format` (see [`Glyphs`]): as outlines in an SVG or
@@ -140,6 +143,7 @@ pub fn drawn_text(glyphs: Glyphs, format: Format) -> u64 {
 /// About how many bytes `glyphs` add to an answer in `format`: outlines in an SVG (every
 /// face) or a PDF (the system's faces, which it does not embed), nothing in an image's
 /// bytes beyond its pixels or in text written as text.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub fn drawn_text_bytes(glyphs: Glyphs, format: Format) -> u64 {
     let outlines = |outline_bytes: u64| outline_bytes.saturating_mul(OUTPUT_PER_OUTLINE_BYTE);
     let system = outlines(glyphs.system_outline_bytes);
@@ -153,6 +157,7 @@ pub fn drawn_text_bytes(glyphs: Glyphs, format: Format) -> u64 {
 /// Whether the answer `glyphs` make in `format` stays within `bound` bytes; else the
 /// sentence of a 400 that names `what` text it is, how many of its characters the system's
 /// fonts draw as outlines, the size it would make and the bound.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub fn within_answer(glyphs: Glyphs, format: Format, bound: u64, what: &str) -> Result<(), String> {
     let bytes = drawn_text_bytes(glyphs, format);
     if bytes <= bound {
