@@ -156,10 +156,12 @@ async fn pgn_body(
 /// The body's bytes, at most `max` (see [`pgn_body`]).
 async fn read_body(mut body: Body, headers: &HeaderMap, max: usize) -> Result<Vec<u8>, AppError> {
     use http_body_util::BodyExt as _;
-    let too_long = || {
+    // The sentence of every door (`embed`), the body's length as declared when it is.
+    let too_long = |declared: Option<u64>| {
+        let long = declared.map_or(format!("more than {max}"), |n| n.to_string());
         AppError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is too long: a PGN of at most {max} bytes is allowed"),
+            format!("pgn (the request body) is {long} bytes long: at most {max} bytes are read"),
         )
     };
     let declared = headers
@@ -168,7 +170,7 @@ async fn read_body(mut body: Body, headers: &HeaderMap, max: usize) -> Result<Ve
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|n| n > max as u64) {
         // Answered before the body is read, so hyper never sends `100 Continue`.
-        return Err(too_long());
+        return Err(too_long(declared));
     }
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
@@ -183,7 +185,7 @@ async fn read_body(mut body: Body, headers: &HeaderMap, max: usize) -> Result<Ve
         })?;
         if let Ok(data) = frame.into_data() {
             if bytes.len() + data.len() > max {
-                return Err(too_long());
+                return Err(too_long(None));
             }
             bytes.extend_from_slice(&data);
         }

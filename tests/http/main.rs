@@ -12,6 +12,7 @@ mod abuse;
 mod article;
 mod card;
 mod control;
+mod doors;
 mod error_image;
 mod http;
 mod keys;
