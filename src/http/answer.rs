@@ -1,7 +1,8 @@
 //! An image answer: the ETag of its cache key, `304 Not Modified` when the client holds it,
 //! else the bytes (from the image cache, made on a miss) with the headers every image has.
 
-use super::{AppError, AppState};
+use super::error::AppError;
+use super::state::AppState;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;

@@ -9,10 +9,10 @@
 //! the render pool, admitted like a plain diagram of its size and format; when it cannot
 //! be (the pool is full), the text answer goes out as it was.
 
-use super::AppState;
 use super::api::{self, Animation, Handler};
-use super::error::Sentence;
+use super::error::{AppError, Sentence};
 use super::pool::{Deadline, run_job};
+use super::state::AppState;
 use crate::render::layouts::card;
 use crate::render::options::{DEFAULT_SIZE, Format, MIN_SIZE, RenderOptions};
 use crate::render::spec::cost;
@@ -130,7 +130,7 @@ pub const CARD_FACTOR: u64 = 3;
 
 /// The card of `key` made on the render pool, admitted at [`CARD_FACTOR`] times the cost
 /// of a plain diagram of its size and format.
-async fn make(state: &Arc<AppState>, key: CardKey) -> Result<Bytes, super::AppError> {
+async fn make(state: &Arc<AppState>, key: CardKey) -> Result<Bytes, AppError> {
     let (status, sentence, size, format) = key;
     let options = RenderOptions {
         size,

@@ -3,8 +3,9 @@
 //! POSTed PGN within its body limit; and the `Staunton-Warning` naming the names a route
 //! ignores.
 
+use super::error::AppError;
 use super::pool::Deadline;
-use super::{AppError, AppState};
+use super::state::AppState;
 use crate::request::{Query, query_names};
 use axum::body::Body;
 use axum::extract::{FromRequestParts, MatchedPath};

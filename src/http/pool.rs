@@ -11,7 +11,8 @@
 //! [`Cancel`] token that the waiting future cancels when it is dropped (a timeout, a
 //! client gone): the render stops at its next checkpoint and frees its permit.
 
-use super::{AppError, AppState};
+use super::error::AppError;
+use super::state::AppState;
 use crate::render::cancel::Cancel;
 use crate::render::pieces::PieceSet;
 use crate::render::spec::cost;

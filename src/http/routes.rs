@@ -4,9 +4,11 @@
 
 use super::answer::{self, CacheStatus, Image};
 use super::api::{self, Animation, Asset, Handler};
+use super::error::AppError;
 use super::extract::{Asked, Upload};
 use super::pool::{Deadline, prepare, render, run_job};
-use super::{AppError, AppState, metrics, move_list};
+use super::state::AppState;
+use super::{metrics, move_list};
 use crate::render::animate;
 use crate::render::options::{Format, RenderOptions};
 use crate::render::pieces::PieceSet;

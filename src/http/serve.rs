@@ -1,6 +1,7 @@
 //! The server loop: connections, the shutdown signal, the drain period and the grace.
 
-use super::{AppState, app};
+use super::routes::app;
+use super::state::AppState;
 use std::sync::Arc;
 use std::time::Duration;
 

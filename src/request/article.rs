@@ -2,11 +2,15 @@
 //! options) and the game's PGN in, a validated [`ArticleRequest`] out: the game read with
 //! its whole tree, and how to typeset it.
 
-use super::values::whole_number;
-use super::{
-    Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_annotations,
-    parse_flag, parse_lang, text,
-};
+use super::chosen::check_pgn_text;
+use super::diagram::Request;
+use super::error::RequestError;
+use super::key::KeyWriter;
+use super::limits::Limits;
+use super::marks::{parse_mark_commands, within};
+use super::params::{Param, ParamKind, named, param, text};
+use super::query::Query;
+use super::values::{parse_annotations, parse_flag, parse_lang, whole_number};
 use crate::chess::annotated::{self, Annotated, Letters};
 use crate::chess::describe::Lang;
 use crate::chess::position::BoardSize;
@@ -228,9 +232,9 @@ fn check_marks(
                 )
             };
             parse_annotations(&text, board, limits).map_err(in_comment)?;
-            let markers = super::marks::parse_mark_commands("pgn", &text, board, limits.squares)
-                .and_then(|markers| {
-                    super::marks::within(
+            let markers =
+                parse_mark_commands("pgn", &text, board, limits.squares).and_then(|markers| {
+                    within(
                         "pgn",
                         "[%mark] commands in one comment",
                         markers,
@@ -252,8 +256,8 @@ pub fn marks(commands: &[String]) -> CommentMarks {
     let (text, limits) = (commands.concat(), Limits::default());
     let (arrows, highlights) =
         parse_annotations(&text, BoardSize::CHESS, &limits).unwrap_or_default();
-    let markers = super::marks::parse_mark_commands("pgn", &text, BoardSize::CHESS, limits.squares)
-        .unwrap_or_default();
+    let markers =
+        parse_mark_commands("pgn", &text, BoardSize::CHESS, limits.squares).unwrap_or_default();
     CommentMarks {
         arrows,
         highlights,
@@ -298,7 +302,7 @@ impl ArticleRequest {
                 ),
             ));
         }
-        super::check_pgn_text("pgn", pgn)?;
+        check_pgn_text("pgn", pgn)?;
         let game = read_game(pgn, options.lang)?;
         check_marks(&game.line, game.start.size(), limits)?;
         let diagrams = flow::flow(&game, &options).diagrams.len();
@@ -321,7 +325,7 @@ impl ArticleRequest {
     /// The cache key: everything that decides the output bytes.
     pub fn cache_key(&self) -> String {
         let o = &self.options;
-        let mut key = crate::request::key::KeyWriter::new("article");
+        let mut key = KeyWriter::new("article");
         key.field(self.format.extension())
             .field(o.paper.name())
             .field(o.columns)

@@ -2,8 +2,10 @@
 //! comment marks at a ply, and what `/describe` says. The diagram request and the
 //! whole-game request both read their game here.
 
+use super::error::RequestError;
+use super::limits::Limits;
+use super::marks;
 use super::values::{Annotations, Reading, parse_annotations, parse_fen};
-use super::{Limits, RequestError, marks};
 use crate::chess::describe::Lang;
 use crate::chess::game::Game;
 use crate::chess::position::{BoardSize, Position};

@@ -2,14 +2,17 @@
 //! with its cache key; the theme, marks and options it gathers from the parameters.
 
 use super::chosen::{Chosen, Described, choose_game, comment_error, param_error};
+use super::error::RequestError;
+use super::limits::Limits;
 use super::params::named;
+use super::query::Query;
 use super::values::{
     Annotations, check_figure_text, parse_annotations, parse_arrows, parse_check, parse_color,
     parse_coordinates, parse_crosses, parse_dpi, parse_fen, parse_flag, parse_format, parse_glyph,
     parse_highlights, parse_lang, parse_last_move, parse_orientation, parse_piece_set,
     parse_reading, parse_size, parse_style, parse_svg_form, parse_theme,
 };
-use super::{Limits, Query, RequestError, key, marks, page, region};
+use super::{key, marks, page, region};
 use crate::chess::position::{BoardSize, Position};
 use crate::render::options::{Check, DEFAULT_PIECE_SET, Format, RenderOptions, SvgForm};
 use crate::render::theme::Theme;

@@ -12,7 +12,8 @@
 //! with a sentence saying so; a URL of another site is refused as a URL, not read as a
 //! bad rank. Whether the FEN itself is valid is `chess::fen`'s to say.
 
-use super::{Echo, RequestError};
+use super::error::RequestError;
+use crate::echo::Echo;
 use std::borrow::Cow;
 
 /// The sites whose URLs hold a FEN, by host (without `www.`).

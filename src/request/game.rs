@@ -1,10 +1,14 @@
 //! The whole-game image request: a game (read by `chosen`), the plies shown, the frames'
 //! delays and whether the animation loops.
 
-use super::chosen::{Chosen, comment_marks_at};
+use super::chosen::{Chosen, GAME_MISSING, comment_marks_at};
+use super::diagram::Request;
+use super::error::RequestError;
+use super::limits::Limits;
 use super::params::{GAME_PARAMS, Param, named};
-use super::values::parse_flag;
-use super::{Limits, Query, Request, RequestError, key, page};
+use super::query::Query;
+use super::values::{parse_flag, whole_number};
+use super::{key, page};
 use crate::chess::game::Game;
 use crate::render::animate::Play;
 use crate::render::options::Format;
@@ -19,7 +23,7 @@ fn game_number(
     let Some(v) = value else {
         return Ok(default);
     };
-    super::values::whole_number(name, v, 0..=max, "")
+    whole_number(name, v, 0..=max, "")
 }
 
 /// Longest frame delay, in hundredths of a second (a minute).
@@ -77,7 +81,7 @@ impl GameRequest {
             limits.pgn_bytes = limits.pgn_bytes.max(body.len());
             image.push("pgn", body);
         }
-        let missing = || RequestError::missing("pgn", super::chosen::GAME_MISSING);
+        let missing = || RequestError::missing("pgn", GAME_MISSING);
         if !image.has(pgn) && !image.has(moves) {
             return Err(missing());
         }

@@ -5,9 +5,11 @@
 //! another colon (`label:e4:12`). `dots` are plain squares (`e3,Re4`), and `legalMoves`
 //! one square whose piece's legal destinations become dots, captures rings.
 
-use super::{Echo, RequestError, parse_arrow};
+use super::error::RequestError;
+use super::values::{command_size, items, parse_arrow};
 use crate::chess::destinations::{DestinationError, destinations};
 use crate::chess::position::{BoardSize, Position, Square};
+use crate::echo::Echo;
 use crate::render::options::{Marker, MarkerKind};
 use crate::render::theme::MarkColor;
 
@@ -101,7 +103,7 @@ pub(crate) fn parse_marks(
     board: BoardSize,
     max: usize,
 ) -> Result<Vec<Marker>, RequestError> {
-    super::items(param, value, max)?
+    items(param, value, max)?
         .into_iter()
         .map(|item| parse_marker(param, item, board))
         .collect()
@@ -127,7 +129,7 @@ pub(crate) fn parse_mark_commands(
         let command = &after[..close];
         if let Some(("mark", args)) = command.split_once(char::is_whitespace) {
             let as_param = |e: RequestError| RequestError::new(param, e.to_string());
-            super::command_size("[%mark]", args, max, "marks", "squares").map_err(as_param)?;
+            command_size("[%mark]", args, max, "marks", "squares").map_err(as_param)?;
             out.extend(parse_marks("[%mark]", args, board, max).map_err(as_param)?);
         }
         rest = &after[close + 1..];
@@ -161,7 +163,7 @@ pub(crate) fn parse_dots(
     board: BoardSize,
     max: usize,
 ) -> Result<Vec<Marker>, RequestError> {
-    super::items("dots", value, max)?
+    items("dots", value, max)?
         .into_iter()
         .map(|item| match coloured_square(item, board) {
             Some((square, color)) => Ok(Marker {
@@ -224,8 +226,8 @@ pub(crate) fn parse_legal_moves(
 
 #[cfg(test)]
 mod tests {
+    use super::super::diagram::Request;
     use super::*;
-    use crate::request::Request;
 
     /// `query` with the start position unless it gives a position or a game.
     fn with_fen(query: &str) -> String {

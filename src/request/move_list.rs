@@ -5,7 +5,12 @@
 //! cache key. The game is read and checked exactly as for a diagram or an animation, with
 //! the same limits and the same one-sentence errors; writing it as JSON is `http`'s.
 
-use super::{Limits, Query, RequestError, choose_game, named};
+use super::chosen::{GAME_MISSING, choose_game};
+use super::error::RequestError;
+use super::key::KeyWriter;
+use super::limits::Limits;
+use super::params::named;
+use super::query::Query;
 use crate::chess::game::Game;
 
 /// The diagram parameters `/game.json` reads; every other one is ignored.
@@ -41,9 +46,9 @@ impl MoveListRequest {
             query.last(named(name))
         };
         let Some(chosen) = choose_game(&get, &limits)? else {
-            return Err(RequestError::missing("pgn", super::chosen::GAME_MISSING));
+            return Err(RequestError::missing("pgn", GAME_MISSING));
         };
-        let mut key = crate::request::key::KeyWriter::new("game.json");
+        let mut key = KeyWriter::new("game.json");
         match get("pgn") {
             Some(pgn) => key.field("pgn").field(pgn),
             None => key

@@ -1,7 +1,9 @@
 //! The page around a diagram: `background` (what lies outside the squares), `labels`
 //! (their ink) and `caption` (text under the board).
 
-use super::{Chosen, RequestError, parse_color};
+use super::chosen::Chosen;
+use super::error::RequestError;
+use super::values::parse_color;
 use crate::chess::describe::{Lang, after_move};
 use crate::chess::position::Position;
 use crate::echo::Echo;

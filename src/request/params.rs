@@ -11,10 +11,10 @@ use crate::render::theme::THEME_NAMES;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
     /// A FEN (or `start`, `empty`, `[FEN "…"]`); at most
-    /// [`Limits::fen_bytes`](super::Limits::fen_bytes) bytes.
+    /// [`Limits::fen_bytes`](super::limits::Limits::fen_bytes) bytes.
     Fen,
     /// A whole number of pixels, [`MIN_SIZE`](crate::render::options::MIN_SIZE) to
-    /// [`Limits::max_size`](super::Limits::max_size).
+    /// [`Limits::max_size`](super::limits::Limits::max_size).
     Size,
     /// One of these words (the first is the default; case-insensitive).
     Choice(&'static [&'static str]),
@@ -366,7 +366,7 @@ pub const GAME_PARAMS: &[Param] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::Request;
+    use super::super::diagram::Request;
     use super::*;
     use crate::render::options::Format;
 

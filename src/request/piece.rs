@@ -4,7 +4,11 @@
 //! a code such as `wN`) of which set (`pieces`, read as on a diagram). Whether the set is
 //! loaded is the renderer's to say; drawing the piece is `render::pieces`.
 
-use super::{Param, ParamKind, Query, RequestError, param, parse_piece_set};
+use super::error::RequestError;
+use super::key::KeyWriter;
+use super::params::{Param, ParamKind, param};
+use super::query::Query;
+use super::values::parse_piece_set;
 use crate::chess::piece::{Color, Piece, Role};
 use crate::render::options::DEFAULT_PIECE_SET;
 
@@ -68,7 +72,7 @@ impl PieceRequest {
 
     /// The cache key: the renderer version, the set and the piece.
     pub fn cache_key(&self) -> String {
-        crate::request::key::KeyWriter::new("piece")
+        KeyWriter::new("piece")
             .field(&self.piece_set)
             .field(self.piece.code())
             .finish()

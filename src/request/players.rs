@@ -1,7 +1,10 @@
 //! The players of lila-gif's still route (`/image.gif`): `white` and `black` name the
 //! players drawn in bars above and below the board; `comment` is accepted and not drawn.
 
-use super::{Echo, Param, Query, RequestError, text};
+use super::error::RequestError;
+use super::params::{Param, text};
+use super::query::Query;
+use crate::echo::Echo;
 
 /// Longest player name, in characters.
 pub const MAX_PLAYER_CHARS: usize = 100;

@@ -4,6 +4,7 @@
 //! Owns reading these texts and the one-sentence errors that name the line at fault. No
 //! file I/O: the caller reads the file and names it in messages.
 
+use super::limits::MAX_PLIES;
 use crate::chess::epd;
 use crate::chess::game::Game;
 use crate::chess::pgn;
@@ -125,7 +126,7 @@ fn read_epd(text: &str) -> Result<Vec<Entry>, PuzzleError> {
         };
         let solution = match (record.operands("pv"), record.operands("bm")) {
             (Some(pv), _) if !pv.is_empty() => {
-                match Game::from_san(&record.position, &pv.join(" "), crate::request::MAX_PLIES) {
+                match Game::from_san(&record.position, &pv.join(" "), MAX_PLIES) {
                     Ok(game) => Some(line_of(&game)),
                     Err(_) if Game::from_san(&record.position, "", 0).is_err() => {
                         Some(pv.join(" "))
@@ -182,11 +183,10 @@ fn citation(game: &Game) -> Option<String> {
 fn read_pgn(text: &str) -> Result<Vec<Entry>, PuzzleError> {
     let mut entries = Vec::new();
     for (line, game_text) in pgn::split_games(text) {
-        let game =
-            Game::from_pgn(game_text, crate::request::MAX_PLIES).map_err(|e| PuzzleError {
-                line,
-                message: e.to_string(),
-            })?;
+        let game = Game::from_pgn(game_text, MAX_PLIES).map_err(|e| PuzzleError {
+            line,
+            message: e.to_string(),
+        })?;
         let caption = citation(&game).or_else(|| {
             let intro = game.comment(0).trim();
             (!intro.is_empty()).then(|| intro.to_string())

@@ -10,7 +10,8 @@
 //! parameter, rather than reading them as U+FFFD: a value is never drawn, keyed or cached
 //! otherwise than it was sent.
 
-use super::{Param, RequestError};
+use super::error::RequestError;
+use super::params::Param;
 use crate::echo::{Echo, Escaped, not_utf8};
 use std::borrow::Cow;
 
@@ -204,8 +205,8 @@ impl Query {
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::named;
     use super::*;
-    use crate::request::named;
 
     #[test]
     fn the_last_value_under_any_spelling_wins_and_all_keeps_the_order() {

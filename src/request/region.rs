@@ -3,7 +3,7 @@
 //! Owns its syntax (`a1:d4` or `e5-h8`, the corners in either order) and its one error
 //! sentence; what a region looks like is `render/scene/region.rs`.
 
-use super::RequestError;
+use super::error::RequestError;
 use crate::chess::position::{BoardSize, Square};
 use crate::render::options::Region;
 

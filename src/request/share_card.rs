@@ -6,9 +6,16 @@
 //! and the cache key. The diagram's parameters are read by the diagram parser, so a card
 //! accepts exactly the values a diagram does; the card decides the diagram's size.
 
-use super::{Chosen, Echo, Limits, PARAMS, Param, Query, Request, RequestError, text};
+use super::chosen::Chosen;
+use super::diagram::Request;
+use super::error::{ONE_LINE, RequestError};
+use super::key::KeyWriter;
+use super::limits::Limits;
+use super::params::{PARAMS, Param, named, text};
+use super::query::Query;
 use crate::chess::describe::{Lang, after_move};
 use crate::chess::game::Game;
+use crate::echo::Echo;
 use crate::render::options::Format;
 use crate::render::share_card::{self, Block, Role};
 use crate::render::{RenderError, Renderer};
@@ -76,7 +83,7 @@ impl CardRequest {
         let subtitle = card_text(query, "subtitle")?;
         // Names the card decides are left out; most queries have none, and are read as
         // they are (a cache hit costs what a diagram's does).
-        let ignored = |k: &str| NOT_ON_CARD.iter().any(|n| super::named(n).accepts(k));
+        let ignored = |k: &str| NOT_ON_CARD.iter().any(|n| named(n).accepts(k));
         let filtered;
         let diagram = match query.names().any(ignored) {
             true => {
@@ -115,7 +122,7 @@ impl CardRequest {
     /// The cache key: the diagram's fields and the card's text, normalised (two spellings,
     /// or two games that give one card, share an entry).
     pub fn cache_key(&self) -> String {
-        let mut key = super::key::KeyWriter::new("card");
+        let mut key = KeyWriter::new("card");
         self.diagram
             .key_fields(&mut key)
             .field(self.diagram.options.lang.code())
@@ -149,7 +156,7 @@ fn card_text(query: &Query, name: &'static str) -> Result<Option<String>, Reques
             ),
         ));
     }
-    RequestError::check_line(name, name, value, super::ONE_LINE)?;
+    RequestError::check_line(name, name, value, ONE_LINE)?;
     let value = value.trim();
     Ok((!value.is_empty()).then(|| value.to_string()))
 }

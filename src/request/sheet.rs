@@ -5,11 +5,14 @@
 //! own parameters (theme, pieces, coordinates, …) are read by the diagram request parser,
 //! so a sheet accepts exactly the values a diagram does.
 
-use super::values::whole_number;
-use super::{
-    Echo, Limits, Param, ParamKind, Query, Request, RequestError, named, param, parse_fen,
-    parse_flag, text,
-};
+use super::diagram::Request;
+use super::error::{ONE_LINE, RequestError};
+use super::key::KeyWriter;
+use super::limits::Limits;
+use super::params::{Param, ParamKind, named, param, text};
+use super::query::Query;
+use super::values::{parse_fen, parse_flag, parse_reading, whole_number};
+use crate::echo::Echo;
 use crate::render::options::Format;
 use crate::render::options::RenderOptions;
 use crate::render::sheet::{
@@ -133,7 +136,7 @@ fn sheet(name: &str) -> &'static Param {
 /// text that can be drawn.
 fn bounded(name: &'static str, n: usize, value: &str, max: usize) -> Result<String, RequestError> {
     let label = format!("{name} #{n}");
-    RequestError::check_line(name, &label, value, super::ONE_LINE)?;
+    RequestError::check_line(name, &label, value, ONE_LINE)?;
     if value.len() > max {
         return Err(RequestError::new(
             name,
@@ -189,7 +192,7 @@ impl SheetRequest {
     /// The cache key: everything that decides the output bytes, normalised.
     pub fn cache_key(&self) -> String {
         let o = &self.options;
-        let mut key = crate::request::key::KeyWriter::new("sheet");
+        let mut key = KeyWriter::new("sheet");
         key.field(self.format.extension())
             .field(match self.format {
                 Format::Pdf => 0,
@@ -291,7 +294,7 @@ fn entries(
     limits: &Limits,
 ) -> Result<Vec<Entry>, RequestError> {
     let fens = query.all(sheet("fen"));
-    let reading = super::parse_reading(&|name: &str| query.last(named(name)))?;
+    let reading = parse_reading(&|name: &str| query.last(named(name)))?;
     let captions = query.all(sheet("caption"));
     let answers = query.all(sheet("solution"));
     if need_fens && fens.is_empty() {

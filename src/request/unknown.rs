@@ -6,7 +6,10 @@
 //! every route that reads a query. Which parameters a route reads is the route table's to
 //! say (`http::api`); this module only compares names.
 
-use super::{Param, ParamKind, Query, RequestError, param, parse_flag};
+use super::error::RequestError;
+use super::params::{Param, ParamKind, param};
+use super::query::Query;
+use super::values::parse_flag;
 use std::cmp::Ordering;
 use std::fmt::{self, Write as _};
 
@@ -233,8 +236,8 @@ fn edits(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::PARAMS;
     use super::*;
-    use crate::request::PARAMS;
 
     fn diagram() -> Known {
         Known::new(PARAMS)

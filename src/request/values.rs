@@ -2,7 +2,9 @@
 //! sentence naming the parameter and what is allowed) out; with them the check that a
 //! position's text figures can be drawn, and the `[%cal]`/`[%csl]` comment commands.
 
-use super::{Limits, MAX_NAME_BYTES, RequestError, fen_url};
+use super::error::RequestError;
+use super::fen_url;
+use super::limits::{Limits, MAX_NAME_BYTES};
 use crate::chess::describe::{LANG_CODES, Lang};
 use crate::chess::fen;
 use crate::chess::piece::Piece;
