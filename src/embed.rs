@@ -231,9 +231,10 @@ pub fn render_game(
 }
 
 /// What `/describe` says of the query `pairs`, and the game's length in plies when the
-/// query names a game.
+/// query names a game. A game's own parameters (`delay`, `from`, …) are taken and change
+/// nothing said: a door's game describes its position with the options it animates with.
 pub fn describe(pairs: Vec<(String, String)>) -> Result<(String, Option<usize>), Failure> {
-    check(&pairs, None, false)?;
+    check(&pairs, None, true)?;
     let described = Request::described(&Query::from_pairs(pairs), &limits())?;
     Ok((described.text(), described.plies))
 }
@@ -246,6 +247,16 @@ mod tests {
         list.iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_game_is_described_with_the_options_it_is_animated_with() {
+        let moves = ("moves", "e2e4 e7e5");
+        let plain = describe(pairs(&[moves])).expect("described");
+        let animated = describe(pairs(&[moves, ("delay", "60"), ("from", "1")]));
+        assert_eq!(animated, Ok(plain));
+        let misspelt = describe(pairs(&[moves, ("dealy", "60")])).expect_err("no such name");
+        assert_eq!(misspelt.suggestion, Some("delay"));
     }
 
     #[test]

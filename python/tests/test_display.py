@@ -37,6 +37,13 @@ def test_a_diagram_saves_by_extension(tmp_path):
         d.save(tmp_path / "a.jpeg")
 
 
+def test_a_game_takes_the_options_it_is_animated_with():
+    g = staunton.Game(GAME, size=200, delay=60, last_delay=200)
+    assert g.plies == 6
+    assert g.gif() == staunton.game_gif(GAME, size=200, delay=60, last_delay=200)
+    assert g.describe() == staunton.Game(GAME, size=200).describe()
+
+
 def test_a_game_is_its_animation_and_indexes_its_plies():
     g = staunton.Game(GAME, size=200)
     assert len(g) == 7 and g.plies == 6
