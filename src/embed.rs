@@ -89,6 +89,14 @@ impl Failure {
     }
 }
 
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence)
+    }
+}
+
+impl std::error::Error for Failure {}
+
 impl From<RequestError> for Failure {
     fn from(e: RequestError) -> Failure {
         Failure::input(e.param, e.to_string())
@@ -206,13 +214,33 @@ pub fn request(pairs: Vec<(String, String)>, format: Option<Format>) -> Result<R
 
 /// The diagram of the query `pairs` in the format of extension `format`.
 pub fn render(pairs: Vec<(String, String)>, format: &str) -> Result<Vec<u8>, Failure> {
-    let request = request(pairs, Some(format_named(format)?))?;
-    Ok(renderer().render(&request.position, &request.options, request.format)?)
+    render_with(renderer(), pairs, format_named(format)?)
+}
+
+/// The diagram of the query `pairs` in `format`, drawn by `renderer` (the command line's,
+/// with the sets of `--pieces-dir`): [`render`] for a door with a renderer of its own.
+pub fn render_with(
+    renderer: &Renderer,
+    pairs: Vec<(String, String)>,
+    format: Format,
+) -> Result<Vec<u8>, Failure> {
+    let request = request(pairs, Some(format))?;
+    Ok(renderer.render(&request.position, &request.options, request.format)?)
 }
 
 /// A whole game as an animation, `kind` `gif` or `apng`: the game is `pgn` (its text,
 /// as the service's POSTed body) when given, else the one `pairs` name (`pgn`, `moves`).
 pub fn render_game(
+    pairs: Vec<(String, String)>,
+    pgn: Option<&str>,
+    kind: &str,
+) -> Result<Vec<u8>, Failure> {
+    render_game_with(renderer(), pairs, pgn, kind)
+}
+
+/// [`render_game`] drawn by `renderer`.
+pub fn render_game_with(
+    renderer: &Renderer,
     pairs: Vec<(String, String)>,
     pgn: Option<&str>,
     kind: &str,
@@ -227,7 +255,7 @@ pub fn render_game(
     };
     check(&pairs, pgn, true)?;
     let game = GameRequest::from_pairs_with(pairs, pgn, kind, &limits())?;
-    Ok(encode(renderer(), &game.frames(), game.looped)?)
+    Ok(encode(renderer, &game.frames(), game.looped)?)
 }
 
 /// What `/describe` says of the query `pairs`, and the game's length in plies when the

@@ -1,6 +1,5 @@
 //! `staunton`: serve diagrams over HTTP, or render them to files.
 
-use clap::Parser;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -8,7 +7,7 @@ mod allocator;
 
 fn main() -> ExitCode {
     allocator::return_memory_promptly();
-    let cli = staunton::cli::Cli::parse();
+    let cli = staunton::cli::Cli::from_env();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let logs = tracing_subscriber::fmt()

@@ -1,10 +1,11 @@
 //! `staunton article GAME.pgn -o OUT.pdf|.html|.svg`: an annotated game typeset. The
 //! options are the service's (`/article.pdf`) query parameters, read by the same parser.
 
-use super::shared::{BoardArgs, command_renderer, option_pairs};
+use super::flags::{FlagSet, TableFlags, all_but, of};
+use super::shared::command_renderer;
 use crate::render::article::Article;
-use crate::request::Query;
 use crate::request::article::{ArticleFormat, ArticleRequest, marks};
+use crate::request::{Param, Query};
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -17,39 +18,27 @@ pub struct ArticleArgs {
     /// `.svg` (the pages one under the other).
     #[arg(short, long)]
     output: PathBuf,
-    /// Columns of text: 1 or 2 (default 1).
-    #[arg(long)]
-    columns: Option<String>,
-    /// Paper: a4 or letter (default a4).
-    #[arg(long)]
-    page: Option<String>,
-    /// A main-line diagram's width in points, 96–480 (default 216).
-    #[arg(long)]
-    size: Option<String>,
-    /// Also a diagram after every N plies of the main line.
-    #[arg(long)]
-    every: Option<String>,
-    /// Also a diagram of the final position.
-    #[arg(long)]
-    end: bool,
-    /// Ignore the game's diagram markers ({[#]}, [D], $201, …).
-    #[arg(long)]
+    /// Ignore the game's diagram markers ({[#]}, [D], $201, …): `--markers=0`.
+    #[arg(long, conflicts_with = "markers")]
     no_markers: bool,
-    /// Print each diagram's FEN under its caption.
-    #[arg(long)]
-    fen_under: bool,
-    /// figurine (♘f3, the default) or letters (the piece letters of --lang).
-    #[arg(long)]
-    notation: Option<String>,
-    /// The language of captions and piece letters (en, de, it, fr, es, nl, ja); moves may
-    /// be written in its letters.
-    #[arg(long)]
-    lang: Option<String>,
     #[command(flatten)]
-    board: BoardArgs,
+    flags: TableFlags<ArticleFlags>,
     /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
+}
+
+/// The flags of `article`: the article's own parameters (but the game, which is the
+/// file) and the diagram parameters an article applies to every diagram.
+#[derive(Debug, Clone)]
+pub struct ArticleFlags;
+
+impl FlagSet for ArticleFlags {
+    fn flags() -> Vec<(&'static Param, Option<&'static str>)> {
+        use crate::request::article::{ARTICLE_PARAMS, DIAGRAM_PARAMS};
+        let diagram = of(crate::request::PARAMS, DIAGRAM_PARAMS, None);
+        (all_but(ARTICLE_PARAMS, &["pgn"], None).chain(diagram)).collect()
+    }
 }
 
 /// Typeset the game of `args.input` into `args.output`.
@@ -65,22 +54,10 @@ pub fn article(args: ArticleArgs) -> anyhow::Result<()> {
             args.output.display()
         );
     };
-    let pairs = option_pairs(
-        [
-            ("columns", &args.columns),
-            ("page", &args.page),
-            ("size", &args.size),
-            ("every", &args.every),
-            ("notation", &args.notation),
-            ("lang", &args.lang),
-        ],
-        &args.board,
-        [
-            (args.end, "end", "1"),
-            (args.no_markers, "markers", "0"),
-            (args.fen_under, "fenUnder", "1"),
-        ],
-    );
+    let mut pairs = args.flags.pairs().to_vec();
+    if args.no_markers {
+        pairs.push(("markers", "0".to_string()));
+    }
     let text = std::fs::read_to_string(&args.input)
         .with_context(|| format!("cannot read {}", args.input.display()))?;
     let query = Query::from_pairs(pairs);

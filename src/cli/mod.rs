@@ -1,6 +1,6 @@
-//! The command line: the top-level `Cli` and its subcommands, and `run`; what several
-//! subcommands share (the board flags, the renderer with `--pieces-dir`'s sets, an output
-//! file's format) is `shared.rs`.
+//! The command line: the top-level `Cli` and its subcommands, and `run`; the flags made
+//! from the parameter tables are `flags.rs`; what several subcommands share (the renderer
+//! with `--pieces-dir`'s sets, an output file's format) is `shared.rs`.
 //!
 //! Each subcommand has a file beside its flags: `serve.rs`, `render.rs`, `sheet.rs`,
 //! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`), `mdbook.rs` and
@@ -10,6 +10,7 @@
 
 mod article;
 mod compare;
+mod flags;
 mod health;
 mod markdown;
 mod mdbook;
@@ -93,6 +94,46 @@ enum Command {
     /// Ask a running service for /health (for container health checks: no curl needed):
     /// exit status 0 on a 200, 1 with one sentence otherwise.
     Health(health::HealthArgs),
+}
+
+impl Cli {
+    /// The command line of this process, or the process ends with clap's message (exit
+    /// status 2). A misspelt flag that a parameter's flag is near is answered with the
+    /// suggestion every door makes for the same slip.
+    pub fn from_env() -> Cli {
+        use clap::error::{ContextKind, ContextValue, ErrorKind};
+        let error = match <Cli as Parser>::try_parse() {
+            Ok(cli) => return cli,
+            Err(error) => error,
+        };
+        let typed = match (error.kind(), error.get(ContextKind::InvalidArg)) {
+            (ErrorKind::UnknownArgument, Some(ContextValue::String(typed))) => typed.clone(),
+            _ => error.exit(),
+        };
+        let command = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+        match command.as_deref().and_then(|c| misspelt(c, &typed)) {
+            Some(sentence) => {
+                eprintln!("staunton: {sentence}");
+                std::process::exit(2)
+            }
+            None => error.exit(),
+        }
+    }
+}
+
+/// The sentence for flag `typed`, unknown to subcommand `command`, when a flag made from a
+/// parameter is near it: `"--sise" is not a flag of staunton render: did you mean --size?`.
+fn misspelt(command: &str, typed: &str) -> Option<String> {
+    let near = match command {
+        "render" => flags::nearest_flag::<render::RenderFlags>(typed),
+        "sheet" => flags::nearest_flag::<sheet::SheetFlags>(typed),
+        "article" => flags::nearest_flag::<article::ArticleFlags>(typed),
+        _ => None,
+    }?;
+    let shown = crate::echo::Echo(typed);
+    Some(format!(
+        "{shown} is not a flag of staunton {command}: did you mean {near}?"
+    ))
 }
 
 /// Run the command line; the error is printed by `main` as one line.

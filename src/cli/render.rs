@@ -1,19 +1,22 @@
 //! `staunton render`: its flags, and one FEN, one game (a position or an animation), a
 //! share card or every line of a FEN/EPD file written as image files or to standard output.
 
-use super::shared::{BoardArgs, command_renderer, format_of, option_pairs, push_given};
+use super::flags::{FlagSet, TableFlags, all_but};
+use super::shared::{command_renderer, format_of};
+use crate::embed;
 use crate::render::Renderer;
 use crate::render::options::Format;
-use crate::request::Request;
+use crate::request::Param;
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("game").args(["pgn", "moves"]).multiple(true))]
 pub(super) struct RenderArgs {
     /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
-    #[arg(required_unless_present_any = ["input", "pgn"], conflicts_with_all = ["input", "pgn"])]
+    #[arg(required_unless_present_any = ["input", "pgn", "moves"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
     /// Output file; `.png`, `.svg`, `.pdf`, `.webp`, `.gif` or `.txt` (a text board)
     /// decides the format, `--format` for a name without an extension such as /dev/null
@@ -23,36 +26,9 @@ pub(super) struct RenderArgs {
     /// as a text board when it is a terminal.
     #[arg(short, long, conflicts_with = "input")]
     output: Option<PathBuf>,
-    /// A PGN file: the game (its main line) instead of a FEN.
+    /// A PGN file: the game (its main line) instead of a FEN (or a game as `--moves`).
     #[arg(long, conflicts_with = "input")]
     pgn: Option<PathBuf>,
-    /// With --pgn: the position after this many half-moves (0 = the start).
-    #[arg(long, requires = "pgn")]
-    ply: Option<String>,
-    /// With --pgn: the position after this move, e.g. 23w or 23b.
-    #[arg(long = "move", requires = "pgn")]
-    move_: Option<String>,
-    /// A move annotation drawn on the last move's square: !, ?, !!, ??, !? or ?!.
-    #[arg(long)]
-    glyph: Option<String>,
-    /// Animations: hundredths of a second per frame (default 80).
-    #[arg(long, requires = "pgn")]
-    delay: Option<String>,
-    /// Animations: hundredths of a second for the last frame (default 300).
-    #[arg(long, requires = "pgn")]
-    last_delay: Option<String>,
-    /// Animations: play once instead of in a loop.
-    #[arg(long, requires = "pgn")]
-    once: bool,
-    /// Animations: the first ply shown (default 0).
-    #[arg(long, requires = "pgn")]
-    from: Option<String>,
-    /// Animations: the last ply shown (default: the end).
-    #[arg(long, requires = "pgn")]
-    to: Option<String>,
-    /// Animations: player bars, 1 or 0 (default: when the PGN names a player).
-    #[arg(long, requires = "pgn")]
-    players: Option<String>,
     /// A file of FENs, one per line (`.fen`, or `.epd` whose first four fields are read).
     #[arg(long, requires = "out_dir")]
     input: Option<PathBuf>,
@@ -63,67 +39,6 @@ pub(super) struct RenderArgs {
     /// default), svg, pdf, webp, gif or txt.
     #[arg(long)]
     format: Option<String>,
-    /// Width of the image in pixels, 16–2048.
-    #[arg(long)]
-    size: Option<String>,
-    #[command(flatten)]
-    board: BoardArgs,
-    /// The last move in UCI (e2e4, e7e8q, N@f3): both squares tinted.
-    #[arg(long)]
-    last_move: Option<String>,
-    /// A square, or auto (the side to move's king if attacked): a glow, red (in the theme's
-    /// ink on print).
-    #[arg(long)]
-    check: Option<String>,
-    /// Arrows and circles, e.g. Ge2e4,Rg1f3,Yd4.
-    #[arg(long)]
-    arrows: Option<String>,
-    /// Squares marked with a cross, e.g. e4,d5.
-    #[arg(long)]
-    squares: Option<String>,
-    /// Squares filled with colour, e.g. Ge4,Rd5.
-    #[arg(long)]
-    highlight: Option<String>,
-    /// PGN comment commands, e.g. "[%cal Ge2e4][%csl Rd5][%mark dotted:d5]".
-    #[arg(long)]
-    annotations: Option<String>,
-    /// Square markers, e.g. circle:Re4,dotted:d5,square:f3,triangle:g7,dot:e3,ring:d4,label:a3:12.
-    #[arg(long)]
-    marks: Option<String>,
-    /// Squares marked with a dot, e.g. e3,Re4.
-    #[arg(long)]
-    dots: Option<String>,
-    /// A square whose piece's legal moves are drawn as dots (captures as rings), e.g. e2.
-    #[arg(long)]
-    legal_moves: Option<String>,
-    /// Outside the squares: light (the default), dark, transparent, a colour #rrggbb, or
-    /// (SVG only) auto, following the reader's colour scheme.
-    #[arg(long)]
-    background: Option<String>,
-    /// Colour of the labels and the caption, #rgb or #rrggbb (default: one that reads on
-    /// the background).
-    #[arg(long)]
-    labels: Option<String>,
-    /// Text under the board (at most 3 lines), or fen (the position's FEN) or move ("After
-    /// 23...Qxf2+", with --pgn).
-    #[arg(long)]
-    caption: Option<String>,
-    /// Mark the side to move beside the board.
-    #[arg(long)]
-    turn: bool,
-    /// Text boards (`.txt`) only: letters (ASCII, the default) or figurines (Unicode
-    /// chess symbols).
-    #[arg(long)]
-    style: Option<String>,
-    /// SVG only: the language of the image's `<title>`, its description for screen
-    /// readers: en (the default), de, it, fr, es, nl or ja.
-    #[arg(long)]
-    lang: Option<String>,
-    /// SVG only: compact (the default, the fewest bytes) or portable (every piece written
-    /// out, no `<symbol>`, `<use>` or CSS: also drawn by QtSvg and NanoSVG, e.g. PyQt and
-    /// pygame).
-    #[arg(long)]
-    svg: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
     /// types, compressed with libdeflate at its highest level), for files written once and
     /// read many times.
@@ -137,49 +52,45 @@ pub(super) struct RenderArgs {
     /// players, event, result and move when they are not given); the bytes of /card.png.
     #[arg(long, conflicts_with_all = ["input", "size"])]
     card: bool,
-    /// With --card: the heading, at most 200 characters (wrapped to 3 lines).
-    #[arg(long, requires = "card")]
-    title: Option<String>,
-    /// With --card: the line under the heading, at most 200 characters.
-    #[arg(long, requires = "card")]
-    subtitle: Option<String>,
+    /// Animations: play once instead of in a loop (`--loop=0`).
+    #[arg(long, requires = "game", conflicts_with = "loop")]
+    once: bool,
+    #[command(flatten)]
+    flags: TableFlags<RenderFlags>,
+}
+
+/// The flags of `render`: every diagram parameter (but the position, which is the FEN
+/// argument or `--pgn`'s file, and the format, which `--format` and the output's name
+/// decide), an animation's (with `--pgn`) and a share card's (with `--card`).
+#[derive(Debug, Clone)]
+pub(super) struct RenderFlags;
+
+impl FlagSet for RenderFlags {
+    fn flags() -> Vec<(&'static Param, Option<&'static str>)> {
+        use crate::request::{GAME_PARAMS, PARAMS, share_card::CARD_PARAMS};
+        let diagram = all_but(PARAMS, &["fen", "format", "pgn"], None);
+        let game = all_but(GAME_PARAMS, &[], Some("game"));
+        (diagram
+            .chain(game)
+            .chain(all_but(CARD_PARAMS, &[], Some("card"))))
+        .collect()
+    }
 }
 
 impl RenderArgs {
     /// The options as query pairs, so they are validated exactly like HTTP parameters.
     fn pairs(&self, fen: Option<&str>) -> Vec<(&'static str, String)> {
         let fen = fen.map(|f| ("fen", f.to_string()));
-        let options = option_pairs(
-            [
-                ("ply", &self.ply),
-                ("move", &self.move_),
-                ("glyph", &self.glyph),
-                ("delay", &self.delay),
-                ("lastDelay", &self.last_delay),
-                ("from", &self.from),
-                ("to", &self.to),
-                ("players", &self.players),
-                ("size", &self.size),
-                ("lastMove", &self.last_move),
-                ("check", &self.check),
-                ("arrows", &self.arrows),
-                ("squares", &self.squares),
-                ("highlight", &self.highlight),
-                ("annotations", &self.annotations),
-                ("marks", &self.marks),
-                ("dots", &self.dots),
-                ("legalMoves", &self.legal_moves),
-                ("background", &self.background),
-                ("labels", &self.labels),
-                ("caption", &self.caption),
-                ("style", &self.style),
-                ("lang", &self.lang),
-                ("svg", &self.svg),
-            ],
-            &self.board,
-            [(self.turn, "turn", "1"), (self.once, "loop", "0")],
-        );
-        fen.into_iter().chain(options).collect()
+        let once = self.once.then(|| ("loop", "0".to_string()));
+        let flags = self.flags.pairs().iter().cloned();
+        fen.into_iter().chain(flags).chain(once).collect()
+    }
+
+    /// [`pairs`](Self::pairs) as a door hands them to [`embed`], which reads them under
+    /// the doors' limits and prices them as the service does.
+    fn query(&self, fen: Option<&str>) -> Vec<(String, String)> {
+        let pairs = self.pairs(fen).into_iter();
+        pairs.map(|(k, v)| (k.to_string(), v)).collect()
     }
 }
 
@@ -192,15 +103,14 @@ pub(super) fn render(args: RenderArgs) -> anyhow::Result<()> {
     if args.card {
         return render_card(&renderer, &args, &output);
     }
-    if let Some(pgn) = &args.pgn {
-        return render_game(&renderer, &args, pgn, &output);
+    if args.pgn.is_some() || args.flags.get("moves").is_some() {
+        return render_game(&renderer, &args, &output);
     }
     let Some(fen) = &args.fen else {
         bail!("give a FEN, or --pgn FILE, or --input FILE --out-dir DIR");
     };
     let format = output.format(args.format.as_deref())?;
-    let request = Request::from_pairs(args.pairs(Some(fen)), Some(format))?;
-    let bytes = renderer.render(&request.position, &request.options, request.format)?;
+    let bytes = embed::render_with(&renderer, args.query(Some(fen)), format)?;
     output.write(&optimized(&args, format, bytes)?)
 }
 
@@ -323,64 +233,50 @@ fn render_card(renderer: &Renderer, args: &RenderArgs, output: &Output) -> anyho
         limits.pgn_bytes = limits.pgn_bytes.max(text.len());
         pairs.push(("pgn", text));
     }
-    push_given(
-        &mut pairs,
-        [("title", &args.title), ("subtitle", &args.subtitle)],
-    );
     let request = CardRequest::from_pairs_with(pairs, &limits)?;
     let bytes = request.png(renderer)?;
     output.write(&optimized(args, format, bytes)?)
 }
 
-/// `--pgn FILE -o OUT`: the whole game as an animation (`.gif`, or `.png` without
-/// `--ply`/`--move`), or one position of it.
-fn render_game(
-    renderer: &Renderer,
-    args: &RenderArgs,
-    pgn: &Path,
-    output: &Output,
-) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(pgn).with_context(|| format!("cannot read {}", pgn.display()))?;
-    let format = output.format(args.format.as_deref())?;
-    let one_position = args.ply.is_some() || args.move_.is_some();
-    let limits = crate::request::Limits {
-        pgn_bytes: text.len(),
-        ..Default::default()
+/// A game (`--pgn FILE`, or `--moves` from the FEN or the start) to `-o OUT`: the whole
+/// game as an animation (`.gif`, or `.png` without `--ply`/`--move`), or one position of
+/// it.
+fn render_game(renderer: &Renderer, args: &RenderArgs, output: &Output) -> anyhow::Result<()> {
+    let pgn = args.pgn.as_deref();
+    let text = match pgn {
+        Some(pgn) => Some(
+            std::fs::read_to_string(pgn)
+                .with_context(|| format!("cannot read {}", pgn.display()))?,
+        ),
+        None => None,
     };
-    let animation = match format {
+    let format = output.format(args.format.as_deref())?;
+    let one_position = args.flags.get("ply").is_some() || args.flags.get("move").is_some();
+    let kind = match format {
         Format::Gif if one_position => {
             bail!(
                 "{} is a GIF: an animation of the whole game (drop --ply and --move, or write .png or .svg)",
                 output.name()
             )
         }
-        Format::Gif => Some(true),
-        Format::Png if !one_position => Some(false),
+        Format::Gif => Some("gif"),
+        Format::Png if !one_position => Some("apng"),
         _ => None,
     };
-    let bytes = match animation {
-        Some(gif) => {
-            let pairs = args
-                .pairs(None)
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect();
-            let kind = if gif { "gif" } else { "apng" };
-            let game =
-                crate::request::GameRequest::from_pairs_with(pairs, Some(&text), kind, &limits)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
-            match gif {
-                true => crate::render::animate::gif(renderer, &game.frames(), game.looped)?,
-                false => crate::render::animate::apng(renderer, &game.frames(), game.looped)?,
-            }
+    let in_file = |e: embed::Failure| match pgn {
+        Some(pgn) => anyhow!("{}: {e}", pgn.display()),
+        None => anyhow!(e),
+    };
+    let fen = args.fen.as_deref();
+    let bytes = match kind {
+        Some(kind) => {
+            let pairs = args.query(fen);
+            embed::render_game_with(renderer, pairs, text.as_deref(), kind).map_err(in_file)?
         }
         None => {
-            let mut pairs = args.pairs(None);
-            pairs.push(("pgn", text.clone()));
-            let request = Request::from_pairs_with(pairs, Some(format), &limits)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", pgn.display()))?;
-            let bytes = renderer.render(&request.position, &request.options, request.format)?;
+            let mut pairs = args.query(fen);
+            pairs.extend(text.map(|text| ("pgn".to_string(), text)));
+            let bytes = embed::render_with(renderer, pairs, format).map_err(in_file)?;
             optimized(args, format, bytes)?
         }
     };
@@ -432,9 +328,8 @@ fn render_file(
     );
     let mut failed = 0usize;
     for (number, fen) in &lines {
-        let outcome = Request::from_pairs(args.pairs(Some(fen)), Some(format))
+        let outcome = embed::render_with(renderer, args.query(Some(fen)), format)
             .map_err(anyhow::Error::from)
-            .and_then(|r| Ok(renderer.render(&r.position, &r.options, r.format)?))
             .and_then(|bytes| optimized(args, format, bytes))
             .and_then(|bytes| {
                 let path = out_dir.join(format!("line-{number:05}.{}", format.extension()));

@@ -1,8 +1,10 @@
 //! `staunton sheet INPUT -o OUT`: its flags, and a worksheet of the positions of an EPD,
 //! PGN or FEN file written as a PDF or as one SVG or PNG file a page.
 
-use super::shared::{BoardArgs, command_renderer, format_of, option_pairs};
+use super::flags::{FlagSet, TableFlags, all_but, of};
+use super::shared::{command_renderer, format_of};
 use crate::render::options::Format;
+use crate::request::Param;
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -20,32 +22,30 @@ pub(super) struct SheetArgs {
     /// `-1`, `-2`, … when there are several).
     #[arg(short, long)]
     output: PathBuf,
-    /// Diagrams per row, 1–6 (default 2).
-    #[arg(long)]
-    columns: Option<String>,
-    /// Rows per page, 1–10 (default: as many as fit with boards at least 3/4 of a column wide).
-    #[arg(long)]
-    rows: Option<String>,
-    /// Paper: a4 or letter (default a4).
-    #[arg(long)]
-    page: Option<String>,
-    /// A heading on the first page.
-    #[arg(long)]
-    title: Option<String>,
-    /// Add an answer key after the diagrams.
-    #[arg(long)]
-    solutions: bool,
-    /// Page pixels per inch, 72–300 (default 150): the PNG's resolution.
-    #[arg(long)]
-    dpi: Option<String>,
     #[command(flatten)]
-    board: BoardArgs,
-    /// Mark the side to move beside each board.
-    #[arg(long)]
-    turn: bool,
+    flags: TableFlags<SheetFlags>,
     /// A folder whose subfolders are piece sets (see `serve --pieces-dir`).
     #[arg(long, env = "STAUNTON_PIECES_DIR")]
     pieces_dir: Option<PathBuf>,
+}
+
+/// The flags of `sheet`: the sheet's own parameters (but the positions, captions and
+/// answers, which come from the file, and the format and page, which the file's name
+/// decides) and the diagram parameters a sheet applies to every diagram.
+#[derive(Debug, Clone)]
+pub(super) struct SheetFlags;
+
+impl FlagSet for SheetFlags {
+    fn flags() -> Vec<(&'static Param, Option<&'static str>)> {
+        use crate::request::sheet::{DIAGRAM_PARAMS, READING_PARAMS, SHEET_PARAMS};
+        const FROM_FILES: &[&str] = &["fen", "caption", "solution", "format", "pageNumber"];
+        let diagram = of(crate::request::PARAMS, DIAGRAM_PARAMS, None);
+        let reading = of(crate::request::PARAMS, &READING_PARAMS, None);
+        (all_but(SHEET_PARAMS, FROM_FILES, None)
+            .chain(diagram)
+            .chain(reading))
+        .collect()
+    }
 }
 
 /// `staunton sheet INPUT -o OUT`: a worksheet of the positions of INPUT.
@@ -71,18 +71,9 @@ pub(super) fn sheet(args: SheetArgs) -> anyhow::Result<()> {
             format.extension()
         );
     }
-    let pairs = option_pairs(
-        [
-            ("columns", &args.columns),
-            ("rows", &args.rows),
-            ("page", &args.page),
-            ("title", &args.title),
-            ("dpi", &args.dpi),
-        ],
-        &args.board,
-        [(args.solutions, "solutions", "1"), (args.turn, "turn", "1")],
-    );
-    let pairs: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    let pairs: Vec<(String, String)> = (args.flags.pairs().iter())
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
     let request = SheetRequest::from_pairs(
         &pairs,
         Some(format),

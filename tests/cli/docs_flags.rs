@@ -46,7 +46,7 @@ fn flags(help: &str) -> BTreeMap<String, String> {
         if starts_flag && let Some(at) = trimmed.find("--") {
             let name: String = trimmed[at..]
                 .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '<')
+                .take_while(|c| !c.is_whitespace() && !matches!(c, '<' | '['))
                 .collect();
             flags.insert(name.clone(), trimmed.to_string());
             current = Some(name);

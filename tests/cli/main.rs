@@ -6,11 +6,14 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/doors.rs"]
+mod doors_corpus;
 
 mod card;
 mod cli;
 mod compare_cli;
 mod docs_flags;
+mod doors;
 mod files;
 mod health;
 mod markdown_cli;

@@ -7,6 +7,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/doors.rs"]
+mod doors_corpus;
 
 mod abuse;
 mod article;
