@@ -170,10 +170,10 @@ pub fn suggestion(name: &str, game: bool) -> Option<&'static str> {
     (!SERVICE_PARAMS.iter().any(|p| p.name == near)).then_some(near)
 }
 
-/// The format of extension `name` (png, svg, pdf, webp, gif, txt).
+/// The format named `name` (one of [`Format::NAMES`]), or the service's sentence for a
+/// bad `format`.
 pub fn format_named(name: &str) -> Result<Format, Failure> {
-    Format::from_extension(name)
-        .ok_or_else(|| Failure::input("format", format!("no format named {name:?}")))
+    Ok(crate::request::parse_format(name)?)
 }
 
 /// `Ok` when every name of `pairs` is a parameter (of the game ones too when `game`), and

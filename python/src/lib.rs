@@ -91,7 +91,7 @@ fn run<T: Send>(py: Python<'_>, work: impl FnOnce() -> Result<T, Failure> + Send
     .map_err(|f| to_py(py, f))
 }
 
-/// Render the diagram of the query `pairs` in `format` (png, svg, pdf, webp, gif, txt).
+/// Render the diagram of the query `pairs` in `format` (a name of the crate's format table).
 #[pyfunction]
 fn render<'py>(
     py: Python<'py>,

@@ -54,10 +54,10 @@ class Diagram:
         """Write the diagram to `path`, in the format its extension names."""
         name = str(path)
         extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
-        if extension not in ("png", "svg", "pdf", "webp", "gif", "txt"):
-            raise ValueError(f"cannot tell the format of {name}: name it .png, .svg, .pdf, .webp, .gif or .txt")
+        # The crate names the formats (an OptionError of `format` for any other).
+        data = self.render(extension)
         with open(path, "wb") as out:
-            out.write(self.render(extension))
+            out.write(data)
 
     def _repr_svg_(self) -> str:
         return self.svg()

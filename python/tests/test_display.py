@@ -33,8 +33,10 @@ def test_a_diagram_saves_by_extension(tmp_path):
     d = staunton.Diagram("start")
     d.save(tmp_path / "a.pdf")
     assert (tmp_path / "a.pdf").read_bytes() == staunton.pdf("start")
-    with pytest.raises(ValueError):
+    # The crate's sentence for a bad format, its list from the crate's table.
+    with pytest.raises(staunton.OptionError, match="expected png, svg, pdf, webp, gif or txt"):
         d.save(tmp_path / "a.jpeg")
+    assert not (tmp_path / "a.jpeg").exists()
 
 
 def test_a_game_takes_the_options_it_is_animated_with():

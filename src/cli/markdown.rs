@@ -9,11 +9,26 @@ use clap::Args;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// The formats a fence's image is written in, the default first: every format but text.
+const IMAGE_FORMATS: [Format; 5] = [
+    Format::Svg,
+    Format::Png,
+    Format::Pdf,
+    Format::Webp,
+    Format::Gif,
+];
+
+/// `--format`'s help, its names from the format table.
+fn format_help() -> String {
+    let words = Format::words(&IMAGE_FORMATS);
+    format!("Images only: their format, {words} (svg the default)")
+}
+
 /// How fences become images: the options `markdown` and `fence` share.
 #[derive(Debug, Args)]
 pub(super) struct FenceOptions {
-    /// Images only: their format, svg (the default), png, pdf, webp or gif.
-    #[arg(long)]
+    // The images' format (help: `format_help`).
+    #[arg(long, help = format_help())]
     format: Option<String>,
     /// An option given to every fence before its own, e.g. --set size=300 (repeatable;
     /// any fence option).
@@ -82,7 +97,10 @@ impl FenceOptions {
         };
         match Format::from_extension(value) {
             Some(f) if f != Format::Txt => Ok(f),
-            _ => bail!("--format {value:?} is not allowed: expected svg, png, pdf, webp or gif"),
+            _ => bail!(
+                "--format {value:?} is not allowed: expected {}",
+                Format::words(&IMAGE_FORMATS)
+            ),
         }
     }
 

@@ -68,7 +68,8 @@ pub enum LogFormat {
 enum Command {
     /// Run the HTTP service (the default).
     Serve(serve::ServeArgs),
-    /// Render one FEN, or every FEN of a file, to PNG, SVG, PDF, WebP, GIF or text files.
+    // Render one FEN, or every FEN of a file, to image or text files (`render_about`).
+    #[command(about = render_about())]
     Render(Box<render::RenderArgs>),
     /// Lay out a worksheet: the positions of an EPD, PGN or FEN file as numbered,
     /// captioned diagrams on A4 or Letter pages, as PDF, SVG or PNG.
@@ -134,6 +135,12 @@ fn misspelt(command: &str, typed: &str) -> Option<String> {
     Some(format!(
         "{shown} is not a flag of staunton {command}: did you mean {near}?"
     ))
+}
+
+/// `render`'s line in `--help`, its formats from the format table.
+fn render_about() -> String {
+    let labels = crate::render::options::Format::labels(&crate::render::options::Format::ALL);
+    format!("Render one FEN, or every FEN of a file, to {labels} files")
 }
 
 /// Run the command line; the error is printed by `main` as one line.

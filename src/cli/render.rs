@@ -18,13 +18,8 @@ pub(super) struct RenderArgs {
     /// The position (FEN, X-FEN, Shredder-FEN, `start` or `empty`).
     #[arg(required_unless_present_any = ["input", "pgn", "moves"], conflicts_with_all = ["input", "pgn"])]
     fen: Option<String>,
-    /// Output file; `.png`, `.svg`, `.pdf`, `.webp`, `.gif` or `.txt` (a text board)
-    /// decides the format, `--format` for a name without an extension such as /dev/null
-    /// (with `--pgn`: `.gif` for an animated GIF of the game, `.png` for
-    /// an animated PNG unless `--ply` or `--move` picks one position). Without it, or with
-    /// `-o -`: standard output, in `--format` (PNG by default) when it is a pipe or a file,
-    /// as a text board when it is a terminal.
-    #[arg(short, long, conflicts_with = "input")]
+    // Output file (help: `output_help`).
+    #[arg(short, long, conflicts_with = "input", help = output_help())]
     output: Option<PathBuf>,
     /// A PGN file: the game (its main line) instead of a FEN (or a game as `--moves`).
     #[arg(long, conflicts_with = "input")]
@@ -35,9 +30,8 @@ pub(super) struct RenderArgs {
     /// Directory for the images rendered from `--input` (created if missing).
     #[arg(long)]
     out_dir: Option<PathBuf>,
-    /// Format of the files rendered from `--input`, or of standard output: png (the
-    /// default), svg, pdf, webp, gif or txt.
-    #[arg(long)]
+    // The format of `--input`'s files or of standard output (help: `format_help`).
+    #[arg(long, help = format_help())]
     format: Option<String>,
     /// PNG only: spend more time for fewer bytes (oxipng's search over filters and colour
     /// types, compressed with libdeflate at its highest level), for files written once and
@@ -57,6 +51,22 @@ pub(super) struct RenderArgs {
     once: bool,
     #[command(flatten)]
     flags: TableFlags<RenderFlags>,
+}
+
+/// `--output`'s help, its extensions from the format table.
+fn output_help() -> String {
+    format!(
+        "Output file; {} (a text board) decides the format, `--format` for a name without an extension such as /dev/null (with `--pgn` or `--moves`: `.gif` for an animated GIF of the game, `.png` for an animated PNG unless `--ply` or `--move` picks one position). Without it, or with `-o -`: standard output, in `--format` (PNG by default) when it is a pipe or a file, as a text board when it is a terminal",
+        Format::files(&Format::ALL)
+    )
+}
+
+/// `--format`'s help, its names from the format table.
+fn format_help() -> String {
+    format!(
+        "Format of the files rendered from `--input`, or of standard output: {} (png the default)",
+        Format::words(&Format::ALL)
+    )
 }
 
 /// The flags of `render`: every diagram parameter (but the position, which is the FEN
@@ -188,13 +198,11 @@ impl Output<'_> {
     }
 }
 
-/// `--format`'s value: png, svg, pdf, webp, gif or txt.
+/// `--format`'s value: one of [`Format::NAMES`].
 fn format_flag(value: &str) -> anyhow::Result<Format> {
     Format::from_extension(value).ok_or_else(|| {
-        anyhow!(
-            "--format {value:?} is not allowed: expected {}",
-            Format::ALL.map(Format::extension).join(", ")
-        )
+        let expected = Format::words(&Format::ALL);
+        anyhow!("--format {value:?} is not allowed: expected {expected}")
     })
 }
 

@@ -49,8 +49,9 @@ pub(super) fn format_of(path: &Path) -> anyhow::Result<Format> {
             Ok(Format::from_extension(extension).expect("checked"))
         }
         _ => bail!(
-            "cannot tell the format of {}: name it .png, .svg, .pdf, .webp, .gif or .txt",
-            path.display()
+            "cannot tell the format of {}: name it {}",
+            path.display(),
+            Format::files(&Format::ALL)
         ),
     }
 }

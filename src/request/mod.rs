@@ -51,4 +51,4 @@ pub use params::{GAME_PARAMS, PARAMS, Param, ParamKind};
 pub use query::{Query, names as query_names};
 pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 pub(crate) use values::parse_flag;
-pub use values::{Annotations, parse_lang};
+pub use values::{Annotations, parse_format, parse_lang};

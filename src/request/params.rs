@@ -4,6 +4,7 @@
 
 use crate::chess::describe::LANG_CODES;
 use crate::chess::fen;
+use crate::render::options::Format;
 use crate::render::theme::THEME_NAMES;
 
 /// What values a parameter takes: enough to validate documentation against the parser and
@@ -150,7 +151,7 @@ pub const PARAMS: &[Param] = &[
     param(
         "format",
         &["format"],
-        ParamKind::Choice(&["png", "svg", "pdf", "webp", "gif", "txt"]),
+        ParamKind::Choice(&Format::NAMES),
         "The output format (the path `/diagram.svg`, `.pdf`, `.webp`, `.gif`, `.txt` also chooses it): PDF is vector, for print; WebP lossless; GIF from the PNG's palette; `txt` the board as text (`text/plain; charset=utf-8`) for terminals and text snapshots, without marks.",
     ),
     param(

@@ -181,9 +181,11 @@ pub(super) fn parse_coordinates(value: &str) -> Result<Coordinates, RequestError
     }
 }
 
-pub(super) fn parse_format(value: &str) -> Result<Format, RequestError> {
+/// A format (`format`): one of [`Format::NAMES`].
+pub fn parse_format(value: &str) -> Result<Format, RequestError> {
     Format::from_extension(value.trim()).ok_or_else(|| {
-        RequestError::bad_value("format", value, "expected png, svg, pdf, webp, gif or txt")
+        let expected = format!("expected {}", Format::words(&Format::ALL));
+        RequestError::bad_value("format", value, &expected)
     })
 }
 

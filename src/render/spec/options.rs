@@ -81,39 +81,88 @@ pub enum Format {
     Txt,
 }
 
+/// One row of the format table ([`FORMATS`]): everything the crate calls a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatInfo {
+    /// The format.
+    pub format: Format,
+    /// Its name in queries (`format=`) and its file extension, without the dot.
+    pub name: &'static str,
+    /// Its name in sentences for people: `PNG`, `WebP`, `text`.
+    pub label: &'static str,
+    /// The MIME type of its bytes.
+    pub content_type: &'static str,
+}
+
+/// Every format, in the order the API lists them: the one table of formats. Every list of
+/// them a sentence, a help text, a parameter's values or a path shows is made from it
+/// ([`Format::words`], [`Format::files`], [`Format::NAMES`]), so a new format is a new
+/// variant, a row here, and its encoder.
+pub const FORMATS: [FormatInfo; 6] = [
+    row(Format::Png, "png", "PNG", "image/png"),
+    row(Format::Svg, "svg", "SVG", "image/svg+xml"),
+    row(Format::Pdf, "pdf", "PDF", "application/pdf"),
+    row(Format::Webp, "webp", "WebP", "image/webp"),
+    row(Format::Gif, "gif", "GIF", "image/gif"),
+    row(Format::Txt, "txt", "text", "text/plain; charset=utf-8"),
+];
+
+const fn row(
+    format: Format,
+    name: &'static str,
+    label: &'static str,
+    content_type: &'static str,
+) -> FormatInfo {
+    FormatInfo {
+        format,
+        name,
+        label,
+        content_type,
+    }
+}
+
 impl Format {
-    /// Every format, in the order the API lists them.
-    pub const ALL: [Format; 6] = [
-        Format::Png,
-        Format::Svg,
-        Format::Pdf,
-        Format::Webp,
-        Format::Gif,
-        Format::Txt,
-    ];
+    /// Every format, in the order of [`FORMATS`].
+    pub const ALL: [Format; FORMATS.len()] = {
+        let mut all = [Format::Png; FORMATS.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = FORMATS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// Every format's name (`png`, `svg`, …), in the order of [`FORMATS`]: the values of
+    /// the `format` parameter.
+    pub const NAMES: [&'static str; FORMATS.len()] = {
+        let mut names = [""; FORMATS.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = FORMATS[i].name;
+            i += 1;
+        }
+        names
+    };
+
+    /// Its row of [`FORMATS`].
+    pub fn info(self) -> &'static FormatInfo {
+        &FORMATS[self as usize]
+    }
 
     /// The MIME type of the encoding.
     pub fn content_type(self) -> &'static str {
-        match self {
-            Format::Png => "image/png",
-            Format::Svg => "image/svg+xml",
-            Format::Pdf => "application/pdf",
-            Format::Webp => "image/webp",
-            Format::Gif => "image/gif",
-            Format::Txt => "text/plain; charset=utf-8",
-        }
+        self.info().content_type
     }
 
-    /// The usual file extension, without the dot.
+    /// The usual file extension, without the dot (its name in queries).
     pub fn extension(self) -> &'static str {
-        match self {
-            Format::Png => "png",
-            Format::Svg => "svg",
-            Format::Pdf => "pdf",
-            Format::Webp => "webp",
-            Format::Gif => "gif",
-            Format::Txt => "txt",
-        }
+        self.info().name
+    }
+
+    /// Its name in sentences: `PNG`, `WebP`, `text`.
+    pub fn label(self) -> &'static str {
+        self.info().label
     }
 
     /// The format of a file extension (case-insensitive), if it is one.
@@ -121,6 +170,31 @@ impl Format {
         Format::ALL
             .into_iter()
             .find(|f| f.extension().eq_ignore_ascii_case(extension))
+    }
+
+    /// `formats`' names as a sentence lists them: `png, svg or pdf`.
+    pub fn words(formats: &[Format]) -> String {
+        either(formats.iter().map(|f| f.extension().to_string()))
+    }
+
+    /// `formats`' labels as a sentence lists them: `PNG, WebP or text`.
+    pub fn labels(formats: &[Format]) -> String {
+        either(formats.iter().map(|f| f.label().to_string()))
+    }
+
+    /// `formats`' file extensions as a sentence lists them: `.png, .svg or .pdf`.
+    pub fn files(formats: &[Format]) -> String {
+        either(formats.iter().map(|f| format!(".{}", f.extension())))
+    }
+}
+
+/// `items` as a sentence lists alternatives: `a, b or c`.
+fn either(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, first)) => format!("{} or {last}", first.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -485,5 +559,30 @@ impl Default for RenderOptions {
             caption: None,
             region: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_table_is_in_the_order_of_the_variants_and_makes_every_list() {
+        for (i, row) in FORMATS.iter().enumerate() {
+            assert_eq!(row.format as usize, i, "{} out of place", row.name);
+            assert_eq!(row.format.info(), row);
+            assert_eq!(Format::from_extension(&row.name.to_uppercase()), Some(row.format));
+        }
+        assert_eq!(Format::NAMES, ["png", "svg", "pdf", "webp", "gif", "txt"]);
+        assert_eq!(
+            Format::words(&Format::ALL),
+            "png, svg, pdf, webp, gif or txt"
+        );
+        assert_eq!(
+            Format::files(&[Format::Pdf, Format::Svg]),
+            ".pdf or .svg"
+        );
+        assert_eq!(Format::labels(&[Format::Webp, Format::Txt]), "WebP or text");
+        assert_eq!(Format::words(&[Format::Png]), "png");
     }
 }
