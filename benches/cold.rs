@@ -19,7 +19,8 @@
 
 use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use resvg::tiny_skia;
-use staunton::{RenderOptions, Renderer, fen};
+use staunton::chess::fen;
+use staunton::{RenderOptions, Renderer};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -5,8 +5,9 @@
 //! `cargo bench --bench deflate`; each run also prints the compressed sizes.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use staunton::chess::fen;
 use staunton::render::encode::deflate::Deflater;
-use staunton::{RenderOptions, Renderer, fen};
+use staunton::{RenderOptions, Renderer};
 use std::hint::black_box;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

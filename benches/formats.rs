@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 use std::hint::black_box;
 use std::time::Duration;

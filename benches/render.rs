@@ -4,9 +4,10 @@
 //! run also prints the sizes of the images it times.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use staunton::options::Format;
+use staunton::chess::fen;
+use staunton::render::options::Format;
 use staunton::request::Request;
-use staunton::{RenderOptions, Renderer, fen};
+use staunton::{RenderOptions, Renderer};
 use std::hint::black_box;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

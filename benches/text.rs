@@ -18,7 +18,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use staunton::Renderer;
 use staunton::render::art::font::TextFace;
 use staunton::render::article::Article;
-use staunton::render::share_card::{Block, Role, layout};
+use staunton::render::share_card::{Block, BlockRole, layout};
 use staunton::request::Query;
 use staunton::request::article::{ArticleFormat, ArticleRequest, marks};
 use std::hint::black_box;
@@ -50,11 +50,11 @@ fn benches(c: &mut Criterion) {
         });
         let blocks = vec![
             Block {
-                role: Role::Title,
+                role: BlockRole::Title,
                 text: text.clone(),
             },
             Block {
-                role: Role::Subtitle,
+                role: BlockRole::Subtitle,
                 text: text.clone(),
             },
         ];

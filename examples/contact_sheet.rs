@@ -9,7 +9,7 @@
 //! `--pieces-dir` does.
 
 use image::{Rgba, RgbaImage};
-use staunton::pieces::PieceSets;
+use staunton::render::pieces::PieceSets;
 use staunton::render::theme::{THEME_NAMES, Theme};
 use staunton::{Color, Coordinates, Piece, Position, RenderOptions, Renderer, Role, Square};
 
@@ -90,7 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let set = args
         .next()
-        .unwrap_or_else(|| staunton::options::DEFAULT_PIECE_SET.to_string());
+        .unwrap_or_else(|| staunton::render::options::DEFAULT_PIECE_SET.to_string());
     let sets = match args.next() {
         Some(dir) => {
             let (sets, problems) = PieceSets::with_dir(std::path::Path::new(&dir));
@@ -107,7 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let renderer = Renderer::new(sets, 1 << 26);
     std::fs::create_dir_all(&out)?;
-    let prefix = if set == staunton::options::DEFAULT_PIECE_SET {
+    let prefix = if set == staunton::render::options::DEFAULT_PIECE_SET {
         String::new()
     } else {
         format!("{set}-")

@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let png = renderer.png(&request.position, &request.options)?;
         let fast = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        let small = staunton::encode::optimize(&png)?;
+        let small = staunton::render::encode::optimize(&png)?;
         let slow = started.elapsed().as_secs_f64();
         println!(
             "{name:<22} {:>9} {:>9} {:>6.1}% {:>7.2}ms {:>8.0}ms",

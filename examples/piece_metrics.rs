@@ -10,7 +10,7 @@
 mod piece_metrics;
 
 use staunton::Renderer;
-use staunton::pieces::PieceSets;
+use staunton::render::pieces::PieceSets;
 
 fn main() {
     let sets = match std::env::args_os().nth(1) {

@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let (name, query) = line.split_once(' ').ok_or("a case is `NAME QUERY`")?;
         let request = Request::from_query(query, None)?;
-        for format in staunton::options::Format::ALL {
+        for format in staunton::render::options::Format::ALL {
             let bytes = renderer.render(&request.position, &request.options, format)?;
             println!(
                 "{name} {} {:016x}",

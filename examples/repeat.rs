@@ -10,7 +10,7 @@
 //! The difference of the two totals, divided by 100, is the cost of one warm render.
 
 use staunton::Renderer;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

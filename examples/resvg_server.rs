@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use resvg::tiny_skia;
 use staunton::Renderer;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 
 /// Why a request was not answered with a PNG.

@@ -140,7 +140,7 @@ impl From<SnapshotError> for Failure {
 /// The one renderer every call shares, with its caches ([`CACHE_BYTES`]).
 pub fn renderer() -> &'static Renderer {
     static RENDERER: OnceLock<Renderer> = OnceLock::new();
-    RENDERER.get_or_init(|| Renderer::new(crate::pieces::PieceSets::builtin(), CACHE_BYTES))
+    RENDERER.get_or_init(|| Renderer::new(crate::render::pieces::PieceSets::builtin(), CACHE_BYTES))
 }
 
 /// The limits every door's call is read under: the service's, but a game (`pgn`, `moves`)

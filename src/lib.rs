@@ -72,14 +72,6 @@ pub mod render;
 pub mod request;
 pub mod snapshot;
 
-// The modules most users name, at the top as before.
-#[cfg(feature = "bench-internals")]
-pub use chess::attacks;
-pub use chess::{describe, fairy, fen, piece, position};
-#[cfg(feature = "bench-internals")]
-pub use render::{encode, paint::svg, scene};
-pub use render::{options, pieces};
-
 pub use chess::fen::FenError;
 pub use chess::piece::{Color, Piece, Role};
 pub use chess::position::{BoardSize, Position, Square};

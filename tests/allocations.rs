@@ -7,7 +7,7 @@
 //! rendering, with the sprite and tile caches warm, as the service runs.
 
 use staunton::Renderer;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

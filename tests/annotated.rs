@@ -2,7 +2,7 @@
 //! (`Game::from_pgn_with`, `Game::from_san_with`): nested variations, comments, NAGs,
 //! commands, diagram markers, limits, and every rejected form named.
 
-use staunton::chess::annotated::{self, Annotated, Letters, Limits, Marker};
+use staunton::chess::annotated::{self, Annotated, DiagramMarker, Letters, Limits};
 use staunton::chess::describe::Lang;
 use staunton::chess::fen;
 use staunton::chess::game::Game;
@@ -40,13 +40,13 @@ fn sans(line: &[annotated::Node]) -> Vec<&str> {
 
 #[test]
 fn letters_of_each_language() {
-    assert_eq!(Letters::of(Lang::En), Letters::English);
-    assert_eq!(Letters::of(Lang::Ja), Letters::English);
-    assert_eq!(Letters::of(Lang::De), Letters::German);
-    assert_eq!(Letters::of(Lang::It), Letters::Italian);
-    assert_eq!(Letters::of(Lang::Fr), Letters::French);
-    assert_eq!(Letters::of(Lang::Es), Letters::Spanish);
-    assert_eq!(Letters::of(Lang::Nl), Letters::Dutch);
+    assert_eq!(Lang::En.letters(), Letters::English);
+    assert_eq!(Lang::Ja.letters(), Letters::English);
+    assert_eq!(Lang::De.letters(), Letters::German);
+    assert_eq!(Lang::It.letters(), Letters::Italian);
+    assert_eq!(Lang::Fr.letters(), Letters::French);
+    assert_eq!(Lang::Es.letters(), Letters::Spanish);
+    assert_eq!(Lang::Nl.letters(), Letters::Dutch);
 }
 
 #[test]
@@ -224,7 +224,7 @@ fn nested_variations_start_from_the_position_before_the_move() {
     );
     assert_eq!(counter[0].comments, ["counter"]);
     assert_eq!(gambit[0].comments, ["the gambit"]);
-    assert_eq!(nf3.variations[1][0].diagram, Some(Marker::Nag(201)));
+    assert_eq!(nf3.variations[1][0].diagram, Some(DiagramMarker::Nag(201)));
     assert_eq!(
         t.line[3].position.to_string(),
         fen_of("1. e4 e5 2. Nf3 Nc6")
@@ -255,26 +255,34 @@ fn nested_variations_start_from_the_position_before_the_move() {
 fn comments_nags_commands_and_markers() {
     let t = tree(NESTED);
     assert_eq!(t.intro, ["Intro"]);
-    assert_eq!(t.intro_diagram, Some(Marker::Bracket));
+    assert_eq!(t.intro_diagram, Some(DiagramMarker::Bracket));
     assert_eq!(t.line[0].comments, ["King's pawn", "second note"]);
     assert_eq!(t.line[1].nags, [1, 14], "$1304 is a marker, not a NAG");
-    assert_eq!(t.line[1].diagram, Some(Marker::Nag(1304)));
+    assert_eq!(t.line[1].diagram, Some(DiagramMarker::Nag(1304)));
     assert_eq!(t.line[3].nags, [5], "a suffix standing apart");
     assert_eq!(t.line[4].comments, ["pin"]);
     assert_eq!(t.line[4].commands, ["[%cal Gb5c6]", "[%csl Rc6]"]);
     assert_eq!(t.line[5].nags, [6]);
-    assert_eq!(t.line[6].diagram, Some(Marker::Hash));
+    assert_eq!(t.line[6].diagram, Some(DiagramMarker::Hash));
     assert!(t.line[6].comments.is_empty(), "a lone # leaves no comment");
-    assert_eq!(t.line[7].diagram, Some(Marker::Nag(201)), "Scid's lone D");
-    assert_eq!(t.line[8].diagram, Some(Marker::Nag(201)), "xskak's $D");
-    assert_eq!(t.line[9].diagram, Some(Marker::D));
+    assert_eq!(
+        t.line[7].diagram,
+        Some(DiagramMarker::Nag(201)),
+        "Scid's lone D"
+    );
+    assert_eq!(
+        t.line[8].diagram,
+        Some(DiagramMarker::Nag(201)),
+        "xskak's $D"
+    );
+    assert_eq!(t.line[9].diagram, Some(DiagramMarker::D));
     assert_eq!(t.line[9].comments, ["diagram"]);
-    assert_eq!(t.line[10].diagram, Some(Marker::Bracket));
+    assert_eq!(t.line[10].diagram, Some(DiagramMarker::Bracket));
     assert_eq!(t.line[10].comments, ["here"]);
-    assert_eq!(t.line[11].diagram, Some(Marker::Bracket));
+    assert_eq!(t.line[11].diagram, Some(DiagramMarker::Bracket));
     assert_eq!(t.line[11].comments, ["Stellung"]);
-    assert_eq!(t.line[12].diagram, Some(Marker::Nag(220)));
-    assert_eq!(t.line[13].diagram, Some(Marker::Nag(221)));
+    assert_eq!(t.line[12].diagram, Some(DiagramMarker::Nag(220)));
+    assert_eq!(t.line[13].diagram, Some(DiagramMarker::Nag(221)));
     assert_eq!(t.line[2].diagram, None);
     let glued = tree("1. e4!! e5?? 2. Nf3!? Nc6?! 3. Bb5! a6? $3 $255 $1000");
     let nags: Vec<Vec<u16>> = glued.line.iter().map(|n| n.nags.clone()).collect();

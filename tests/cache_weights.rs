@@ -7,7 +7,7 @@
 //! what the caches keep stays allocated.
 
 use staunton::Renderer;
-use staunton::pieces::PieceSets;
+use staunton::render::pieces::PieceSets;
 use staunton::request::Request;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

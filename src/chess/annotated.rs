@@ -12,7 +12,7 @@ use cozy_chess as cc;
 mod syntax;
 
 pub use crate::chess::letters::Letters;
-pub use syntax::{Limits, Marker};
+pub use syntax::{DiagramMarker, Limits};
 
 /// One move of the tree, played.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +41,7 @@ pub struct Node {
     /// (`[%cal Ge2e4,Rd1d8]`), in order.
     pub commands: Vec<String>,
     /// The diagram asked for after this move, if any.
-    pub diagram: Option<Marker>,
+    pub diagram: Option<DiagramMarker>,
     /// Variations: each replaces this move (starts from the position before it), in file
     /// order. A variation is never empty.
     pub variations: Vec<Vec<Node>>,
@@ -57,7 +57,7 @@ pub struct Annotated {
     /// Comments before the first move (commands and markers taken out).
     pub intro: Vec<String>,
     /// A diagram asked for before the first move (a marker in the intro), if any.
-    pub intro_diagram: Option<Marker>,
+    pub intro_diagram: Option<DiagramMarker>,
     /// The main line.
     pub line: Vec<Node>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`; `½-½` and en dashes normalised).

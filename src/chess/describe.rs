@@ -5,7 +5,8 @@
 //! it, the SVG carries it as its `<title>`, and the front page puts it in the `alt` of the
 //! tags it writes. Square names stay as they are (`e4`) in every language.
 
-use crate::chess::fairy::{Marker, Shape, Side, SquareText, Turn};
+use crate::chess::fairy::{FairyMarker, FigureKind, Side, SquareText, Turn};
+use crate::chess::letters::Letters;
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Position, Square};
 
@@ -67,6 +68,19 @@ impl Lang {
         Lang::ALL
             .into_iter()
             .find(|l| l.code().eq_ignore_ascii_case(primary))
+    }
+
+    /// The piece letters this language's moves are written in (English and Japanese
+    /// write and read the English letters).
+    pub fn letters(self) -> Letters {
+        match self {
+            Lang::En | Lang::Ja => Letters::English,
+            Lang::De => Letters::German,
+            Lang::It => Letters::Italian,
+            Lang::Fr => Letters::French,
+            Lang::Es => Letters::Spanish,
+            Lang::Nl => Letters::Dutch,
+        }
     }
 
     fn words(self) -> &'static Words {
@@ -141,11 +155,9 @@ struct Words {
     stop: &'static str,
     gap: &'static str,
     count: Count,
-    /// The piece letters of a move (K, Q, R, B, N) as this language writes them.
-    letters: [char; 5],
     /// A piece drawn as a lettered token (`Piece “E”`): its name, one and several.
     lettered: Noun,
-    /// The markers, in the order of [`Marker::ALL`] (circle, cross, square, triangle).
+    /// The markers, in the order of [`FairyMarker::ALL`] (circle, cross, square, triangle).
     markers: [Noun; 4],
     /// After a turned figure's name: a quarter turn right, upside down, a quarter turn left.
     turns: [&'static str; 3],
@@ -183,7 +195,6 @@ const EN: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['K', 'Q', 'R', 'B', 'N'],
     lettered: noun("Piece", "Pieces", ""),
     markers: [
         noun("Circle", "Circles", ""),
@@ -227,7 +238,6 @@ const DE: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['K', 'D', 'T', 'L', 'S'],
     lettered: noun("Stein", "Steine", ""),
     markers: [
         noun("Kreis", "Kreise", ""),
@@ -271,7 +281,6 @@ const IT: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['R', 'D', 'T', 'A', 'C'],
     lettered: noun("pezzo", "pezzi", ""),
     markers: [
         noun("cerchio", "cerchi", ""),
@@ -316,7 +325,6 @@ const FR: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['R', 'D', 'T', 'F', 'C'],
     lettered: noun("pièce", "pièces", ""),
     markers: [
         noun("cercle", "cercles", ""),
@@ -361,7 +369,6 @@ const ES: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['R', 'D', 'T', 'A', 'C'],
     lettered: noun("pieza", "piezas", ""),
     markers: [
         noun("círculo", "círculos", ""),
@@ -405,7 +412,6 @@ const NL: Words = Words {
     stop: ".",
     gap: " ",
     count: Count::Before,
-    letters: ['K', 'D', 'T', 'L', 'P'],
     lettered: noun("stuk", "stukken", ""),
     markers: [
         noun("cirkel", "cirkels", ""),
@@ -451,7 +457,6 @@ const JA: Words = Words {
     stop: "。",
     gap: "",
     count: Count::After("個"),
-    letters: ['K', 'Q', 'R', 'B', 'N'],
     lettered: noun("駒", "駒", ""),
     markers: [
         noun("丸", "丸", ""),
@@ -483,12 +488,12 @@ pub fn describe_in(position: &Position, lang: Lang) -> String {
 pub fn after_move(label: &str, lang: Lang) -> String {
     let w = lang.words();
     let (before, after) = w.after;
-    format!("{before}{}{after}", move_letters(label, w))
+    format!("{before}{}{after}", move_letters(label, lang))
 }
 
 /// `san`'s piece letters as `lang` writes them (`Nf3` → `Sf3` in German).
 pub fn move_letters_in(san: &str, lang: Lang) -> String {
-    move_letters(san, lang.words())
+    move_letters(san, lang)
 }
 
 /// "White to move" in `lang`.
@@ -519,7 +524,7 @@ pub fn describe_after(position: &Position, last_move: Option<&str>, lang: Lang) 
         sentence(
             &mut text,
             w,
-            &format!("{before}{}{after}", move_letters(label, w)),
+            &format!("{before}{}{after}", move_letters(label, lang)),
         );
     }
     let (entries, texts) = entries(position);
@@ -601,10 +606,12 @@ fn entries(position: &Position) -> (Vec<Entry>, Vec<(Square, SquareText, Turn)>)
     let mut texts = Vec::new();
     for (sq, figure) in position.figures() {
         let kind = match figure.shape {
-            Shape::Piece(role) => Kind::Role(role_order(role)),
-            Shape::Letter(c) => Kind::Letter(c.to_ascii_uppercase()),
-            Shape::Marker(m) => Kind::Marker(Marker::ALL.iter().position(|&x| x == m).unwrap_or(0)),
-            Shape::Text(t) => {
+            FigureKind::Piece(role) => Kind::Role(role_order(role)),
+            FigureKind::Letter(c) => Kind::Letter(c.to_ascii_uppercase()),
+            FigureKind::Marker(m) => {
+                Kind::Marker(FairyMarker::ALL.iter().position(|&x| x == m).unwrap_or(0))
+            }
+            FigureKind::Text(t) => {
                 texts.push((sq, t, figure.turn));
                 continue;
             }
@@ -710,17 +717,13 @@ fn listed(text: &mut String, items: &[String], w: &Words) {
     }
 }
 
-/// A move's piece letters as `w` writes them: `Qxf2+` is `Dxf2+` in German; a language
-/// without spaces between words writes `4.Qxf7#`.
-fn move_letters(label: &str, w: &Words) -> String {
-    label
-        .chars()
-        .filter(|&c| c != ' ' || !w.space.is_empty())
-        .map(|c| match "KQRBN".find(c) {
-            Some(i) => w.letters[i],
-            None => c,
-        })
-        .collect()
+/// A move's piece letters as `lang` writes them (its [`Letters`], which the SAN reader
+/// reads): `Qxf2+` is `Dxf2+` in German; a language without spaces between words writes
+/// `4.Qxf7#`.
+fn move_letters(label: &str, lang: Lang) -> String {
+    let spaced = !lang.words().space.is_empty();
+    let label: String = label.chars().filter(|&c| c != ' ' || spaced).collect();
+    lang.letters().from_english(&label)
 }
 
 /// What `color` holds in hand, if anything: `Knight and 2 Pawns`.
@@ -816,8 +819,8 @@ mod tests {
         assert!(after(Lang::De).starts_with("Nach 23...Dxf2+. Weiß: "));
         assert!(after(Lang::Nl).starts_with("Na 23...Dxf2+. Wit: "));
         assert!(after(Lang::Ja).starts_with("23...Qxf2+の後。白："));
-        assert_eq!(move_letters("5. O-O", &FR), "5. O-O");
-        assert_eq!(move_letters("e8=N", &DE), "e8=S");
+        assert_eq!(move_letters("5. O-O", Lang::Fr), "5. O-O");
+        assert_eq!(move_letters("e8=N", Lang::De), "e8=S");
     }
 
     #[test]

@@ -79,7 +79,7 @@ impl Side {
 
 /// The markers of Fairy FEN, which stand on a square as a piece does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Marker {
+pub enum FairyMarker {
     /// `c`: a circle.
     Circle,
     /// `x`: a cross.
@@ -90,38 +90,38 @@ pub enum Marker {
     Triangle,
 }
 
-impl Marker {
+impl FairyMarker {
     /// Every marker.
-    pub const ALL: [Marker; 4] = [
-        Marker::Circle,
-        Marker::Cross,
-        Marker::Square,
-        Marker::Triangle,
+    pub const ALL: [FairyMarker; 4] = [
+        FairyMarker::Circle,
+        FairyMarker::Cross,
+        FairyMarker::Square,
+        FairyMarker::Triangle,
     ];
 
     /// The marker's Fairy FEN letter, lower case.
     pub fn letter(self) -> char {
         match self {
-            Marker::Circle => 'c',
-            Marker::Cross => 'x',
-            Marker::Square => 's',
-            Marker::Triangle => 't',
+            FairyMarker::Circle => 'c',
+            FairyMarker::Cross => 'x',
+            FairyMarker::Square => 's',
+            FairyMarker::Triangle => 't',
         }
     }
 
     /// The marker of a Fairy FEN letter, either case.
-    pub fn from_letter(c: char) -> Option<Marker> {
+    pub fn from_letter(c: char) -> Option<FairyMarker> {
         let lower = c.to_ascii_lowercase();
-        Marker::ALL.into_iter().find(|m| m.letter() == lower)
+        FairyMarker::ALL.into_iter().find(|m| m.letter() == lower)
     }
 
     /// English name, lower case.
     pub fn name(self) -> &'static str {
         match self {
-            Marker::Circle => "circle",
-            Marker::Cross => "cross",
-            Marker::Square => "square",
-            Marker::Triangle => "triangle",
+            FairyMarker::Circle => "circle",
+            FairyMarker::Cross => "cross",
+            FairyMarker::Square => "square",
+            FairyMarker::Triangle => "triangle",
         }
     }
 }
@@ -162,14 +162,14 @@ impl fmt::Display for SquareText {
 
 /// What a figure is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Shape {
+pub enum FigureKind {
     /// An orthodox piece's artwork (neutral, or turned, or both).
     Piece(Role),
     /// A piece Staunton has no artwork for, drawn as a round token with its letter
     /// (lower case `a`–`z`).
     Letter(char),
     /// A Fairy FEN marker.
-    Marker(Marker),
+    Marker(FairyMarker),
     /// Text, drawn in the label font.
     Text(SquareText),
 }
@@ -178,7 +178,7 @@ pub enum Shape {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Figure {
     /// What it is.
-    pub shape: Shape,
+    pub shape: FigureKind,
     /// Whose it is (text is drawn in ink, whatever its side).
     pub side: Side,
     /// How far it is turned.
@@ -190,7 +190,7 @@ impl Figure {
     /// letter (the `letters` dialect).
     pub fn fen(&self) -> String {
         let mut out = String::new();
-        if self.side == Side::Neutral && !matches!(self.shape, Shape::Text(_)) {
+        if self.side == Side::Neutral && !matches!(self.shape, FigureKind::Text(_)) {
             out.push('-');
         }
         if self.turn != Turn::None {
@@ -202,10 +202,10 @@ impl Figure {
             _ => c.to_ascii_lowercase(),
         };
         match self.shape {
-            Shape::Piece(role) => out.push(cased(role.letter())),
-            Shape::Letter(c) => out.push(cased(c)),
-            Shape::Marker(m) => out.push(cased(m.letter())),
-            Shape::Text(text) => {
+            FigureKind::Piece(role) => out.push(cased(role.letter())),
+            FigureKind::Letter(c) => out.push(cased(c)),
+            FigureKind::Marker(m) => out.push(cased(m.letter())),
+            FigureKind::Text(text) => {
                 out.push_str(if text.chars().len() == 2 { "''" } else { "'" });
                 out.push_str(&text.to_string());
             }
@@ -237,22 +237,26 @@ mod tests {
     fn figures_write_their_fairy_fen() {
         let fig = |shape, side, turn| Figure { shape, side, turn }.fen();
         assert_eq!(
-            fig(Shape::Piece(Role::Queen), Side::Neutral, Turn::Half),
+            fig(FigureKind::Piece(Role::Queen), Side::Neutral, Turn::Half),
             "-*2q"
         );
         assert_eq!(
-            fig(Shape::Piece(Role::Knight), Side::White, Turn::Quarter),
+            fig(FigureKind::Piece(Role::Knight), Side::White, Turn::Quarter),
             "*1N"
         );
         assert_eq!(
-            fig(Shape::Marker(Marker::Circle), Side::White, Turn::None),
+            fig(
+                FigureKind::Marker(FairyMarker::Circle),
+                Side::White,
+                Turn::None
+            ),
             "C"
         );
         let text = SquareText::new("12").unwrap();
-        assert_eq!(fig(Shape::Text(text), Side::White, Turn::None), "''12");
+        assert_eq!(fig(FigureKind::Text(text), Side::White, Turn::None), "''12");
         let a = SquareText::new("A").unwrap();
-        assert_eq!(fig(Shape::Text(a), Side::Black, Turn::Quarter), "*1'A");
-        assert_eq!(fig(Shape::Letter('e'), Side::Black, Turn::None), "e");
+        assert_eq!(fig(FigureKind::Text(a), Side::Black, Turn::Quarter), "*1'A");
+        assert_eq!(fig(FigureKind::Letter('e'), Side::Black, Turn::None), "e");
         assert_eq!(Turn::from_digit(3).map(Turn::degrees), Some(270));
         assert_eq!(Turn::from_digit(4), None);
     }

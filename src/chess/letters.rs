@@ -2,8 +2,6 @@
 //! English, German, Dutch, Italian, French, Spanish. Read by `game` (the SAN reader) and
 //! `annotated`; its own module so neither depends on the other for it.
 
-use crate::chess::describe::Lang;
-
 /// The piece letters a game's moves are written with (PGN standard §17). Figurines are
 /// always read. Only the chosen language's letters are: under Italian `R` is the king and
 /// `N`, `B`, `Q` are not moves, since a text is written in one language and a mix would
@@ -27,18 +25,6 @@ pub enum Letters {
 }
 
 impl Letters {
-    /// The letters of a description language (English and Japanese read English letters).
-    pub fn of(lang: Lang) -> Letters {
-        match lang {
-            Lang::En | Lang::Ja => Letters::English,
-            Lang::De => Letters::German,
-            Lang::It => Letters::Italian,
-            Lang::Fr => Letters::French,
-            Lang::Es => Letters::Spanish,
-            Lang::Nl => Letters::Dutch,
-        }
-    }
-
     /// The language's name in English (`Italian`).
     pub fn name(self) -> &'static str {
         match self {

@@ -94,7 +94,8 @@ pub(crate) fn default_renderer() -> &'static Renderer {
 /// [`Renderer::new`] takes sets loaded from a folder ([`PieceSets::with_dir`]).
 ///
 /// ```
-/// use staunton::{fen, Format, RenderOptions, Renderer};
+/// use staunton::chess::fen;
+/// use staunton::{Format, RenderOptions, Renderer};
 ///
 /// let renderer = Renderer::default();
 /// let position = fen::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;

@@ -175,7 +175,7 @@ mod tests {
         // The shared pool: other tests may take from it, so only what this thread sees
         // is asserted.
         let renderer = crate::Renderer::default();
-        let position = crate::fen::parse("8/8/8/4k3/8/8/3K4/8 w - - 0 1").expect("valid");
+        let position = crate::chess::fen::parse("8/8/8/4k3/8/8/3K4/8 w - - 0 1").expect("valid");
         let options = crate::RenderOptions {
             size: 1200,
             ..crate::RenderOptions::default()

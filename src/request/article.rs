@@ -200,7 +200,7 @@ fn layout(query: &Query) -> Result<ArticleOptions, RequestError> {
 /// letters, naming the move.
 fn read_game(pgn: &str, lang: Lang) -> Result<Annotated, RequestError> {
     let limits = annotated::Limits::default();
-    let letters = Letters::of(lang);
+    let letters = lang.letters();
     let first = annotated::read(pgn, letters, limits);
     let game = match first {
         Err(_) if letters != Letters::English => {

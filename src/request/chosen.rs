@@ -125,7 +125,7 @@ pub(super) fn comment_error(game: &Game, ply: usize, e: &RequestError) -> Reques
 /// the one of `lang`'s letters.
 fn read_pgn(pgn: &str, lang: Option<Lang>, plies: usize) -> Result<Game, RequestError> {
     use crate::chess::annotated::Letters;
-    let letters = Letters::of(lang.unwrap_or_default());
+    let letters = lang.unwrap_or_default().letters();
     let game = match Game::from_pgn_with(pgn, plies, letters) {
         Err(e) if letters != Letters::English => Game::from_pgn(pgn, plies).map_err(|_| e),
         other => other,

@@ -17,7 +17,7 @@ use crate::chess::describe::{Lang, after_move};
 use crate::chess::game::Game;
 use crate::echo::Echo;
 use crate::render::options::Format;
-use crate::render::share_card::{self, Block, Role};
+use crate::render::share_card::{self, Block, BlockRole};
 use crate::render::{RenderError, Renderer};
 
 /// Longest `title` or `subtitle`, in characters.
@@ -102,17 +102,23 @@ impl CardRequest {
         }
         request.options.size = share_card::DIAGRAM_SIZE;
         let mut blocks = Vec::new();
-        let mut push = |role: Role, text: Option<String>| {
+        let mut push = |role: BlockRole, text: Option<String>| {
             if let Some(text) = text.filter(|t| !t.is_empty()) {
                 blocks.push(Block { role, text });
             }
         };
         let game = chosen.as_ref().map(|c| &c.game);
-        push(Role::Title, title.or_else(|| game.and_then(players)));
-        push(Role::Subtitle, subtitle.or_else(|| game.and_then(event)));
-        push(Role::Result, game.and_then(result));
+        push(BlockRole::Title, title.or_else(|| game.and_then(players)));
+        push(
+            BlockRole::Subtitle,
+            subtitle.or_else(|| game.and_then(event)),
+        );
+        push(BlockRole::Result, game.and_then(result));
         let lang = request.options.lang;
-        push(Role::Note, chosen.as_ref().and_then(|c| after(c, lang)));
+        push(
+            BlockRole::Note,
+            chosen.as_ref().and_then(|c| after(c, lang)),
+        );
         Ok(CardRequest {
             diagram: request,
             blocks,
@@ -243,7 +249,7 @@ mod tests {
         CardRequest::from_pairs_with(pairs.iter().copied(), &Limits::default())
     }
 
-    fn texts(r: &CardRequest) -> Vec<(Role, &str)> {
+    fn texts(r: &CardRequest) -> Vec<(BlockRole, &str)> {
         r.blocks.iter().map(|b| (b.role, b.text.as_str())).collect()
     }
 
@@ -253,16 +259,19 @@ mod tests {
         assert_eq!(
             texts(&r),
             [
-                (Role::Title, "Anderssen, Adolf (2600) – Kieseritzky, Lionel"),
-                (Role::Subtitle, "London, 1851"),
-                (Role::Result, "1–0"),
-                (Role::Note, "After 3...Qh4+"),
+                (
+                    BlockRole::Title,
+                    "Anderssen, Adolf (2600) – Kieseritzky, Lionel"
+                ),
+                (BlockRole::Subtitle, "London, 1851"),
+                (BlockRole::Result, "1–0"),
+                (BlockRole::Note, "After 3...Qh4+"),
             ]
         );
         let r = read(&[("pgn", GAME), ("title", " Mine "), ("subtitle", "Sub")]).expect("valid");
         assert_eq!(
             texts(&r)[..2],
-            [(Role::Title, "Mine"), (Role::Subtitle, "Sub")]
+            [(BlockRole::Title, "Mine"), (BlockRole::Subtitle, "Sub")]
         );
         assert_eq!(r.diagram.options.size, share_card::DIAGRAM_SIZE);
     }
@@ -270,7 +279,7 @@ mod tests {
     #[test]
     fn lang_reads_the_game_and_words_the_move() {
         let r = read(&[("pgn", "1. e4 e5 2. Sf3 *"), ("lang", "de")]).expect("German letters");
-        assert_eq!(texts(&r), [(Role::Note, "Nach 2. Sf3")]);
+        assert_eq!(texts(&r), [(BlockRole::Note, "Nach 2. Sf3")]);
         let plain = read(&[("pgn", "1. e4 e5 2. Nf3 *")]).expect("English letters");
         assert_ne!(plain.cache_key(), r.cache_key());
     }

@@ -55,9 +55,9 @@ pub(super) fn parse_glyph(value: &str) -> Result<Glyph, RequestError> {
 /// Every character of the position's text figures (Fairy FEN `'A`, `''12`) has a glyph in
 /// DejaVu Sans or an added font, or one sentence naming the first that has none.
 pub(super) fn check_figure_text(position: &Position) -> Result<(), RequestError> {
-    use crate::chess::fairy::Shape;
+    use crate::chess::fairy::FigureKind;
     for (square, figure) in position.figures() {
-        let Shape::Text(text) = figure.shape else {
+        let FigureKind::Text(text) = figure.shape else {
             continue;
         };
         let text = text.to_string();

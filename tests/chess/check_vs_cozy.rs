@@ -3,7 +3,7 @@
 
 use cozy_chess::{Board, Move};
 use proptest::prelude::*;
-use staunton::{attacks, fen};
+use staunton::chess::{attacks, fen};
 
 fn random_game(choices: &[u16]) -> Vec<Board> {
     let mut board = Board::default();

@@ -3,8 +3,8 @@
 //! names of squares on ranks 10 to 16.
 
 use staunton::BoardSize;
-use staunton::describe::{Lang, describe, describe_in};
-use staunton::fen;
+use staunton::chess::describe::{Lang, describe, describe_in};
+use staunton::chess::fen;
 
 fn text(fen: &str) -> String {
     describe(&fen::parse(fen).expect("valid FEN"))

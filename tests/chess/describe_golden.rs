@@ -14,7 +14,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use staunton::Renderer;
-use staunton::describe::LANG_CODES;
+use staunton::chess::describe::LANG_CODES;
 use staunton::http::{AppState, DEFAULT_CACHE_BYTES, app};
 use std::path::PathBuf;
 use std::sync::Arc;

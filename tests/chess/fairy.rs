@@ -2,8 +2,8 @@
 //! README beside it): each reads in the fairy dialect, writes back the same placement,
 //! is described with the words expected, and renders as PNG and SVG.
 
-use staunton::describe::{Lang, describe_in};
-use staunton::fen::{self, Dialect};
+use staunton::chess::describe::{Lang, describe_in};
+use staunton::chess::fen::{self, Dialect};
 use staunton::{Format, RenderOptions, Renderer};
 
 /// `(name, ffen, fragments)` of each problem.

@@ -3,8 +3,8 @@
 //! no panic on any input.
 
 use proptest::prelude::*;
-use staunton::fen;
-use staunton::position::{CastlingType, Pocket};
+use staunton::chess::fen;
+use staunton::chess::position::{CastlingType, Pocket};
 use staunton::{Color, Piece, Position, Square};
 use std::path::PathBuf;
 

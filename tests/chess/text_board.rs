@@ -10,7 +10,7 @@
 use crate::common;
 
 use staunton::Renderer;
-use staunton::options::{Coordinates, Format, Orientation, TextStyle};
+use staunton::render::options::{Coordinates, Format, Orientation, TextStyle};
 use staunton::request::Request;
 use std::path::PathBuf;
 
@@ -97,7 +97,7 @@ fn the_corpus_as_text_matches_the_golden_files() {
 fn every_board_keeps_the_format_s_promises() {
     let renderer = Renderer::default();
     for (line, fen) in corpus() {
-        let position = staunton::fen::parse(&fen).expect("valid");
+        let position = staunton::chess::fen::parse(&fen).expect("valid");
         for style in TextStyle::ALL {
             for orientation in [Orientation::White, Orientation::Black, Orientation::Turn] {
                 for coordinates in [Coordinates::Outside, Coordinates::Inside, Coordinates::None] {
@@ -107,7 +107,7 @@ fn every_board_keeps_the_format_s_promises() {
                         text_style: style,
                         // Marks and image options change nothing.
                         size: 123,
-                        arrows: vec![staunton::options::Arrow {
+                        arrows: vec![staunton::render::options::Arrow {
                             from: staunton::Square::new(4, 1),
                             to: staunton::Square::new(4, 3),
                             color: staunton::render::theme::MarkColor::Red,

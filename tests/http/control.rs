@@ -197,11 +197,11 @@ async fn a_pgn_with_a_control_character_is_refused_where_it_stands() {
 #[test]
 fn a_title_with_a_control_character_still_makes_well_formed_svg() {
     // A library caller can put any text on a square; the SVG writer keeps XML well-formed.
-    use staunton::fairy::{Figure, Shape, Side, SquareText, Turn};
+    use staunton::chess::fairy::{Figure, FigureKind, Side, SquareText, Turn};
     let mut position = staunton::Position::empty(8);
     let text = SquareText::new("\u{0}\u{FFFF}").expect("two characters");
     let figure = Figure {
-        shape: Shape::Text(text),
+        shape: FigureKind::Text(text),
         side: Side::White,
         turn: Turn::None,
     };

@@ -391,7 +391,7 @@ async fn lang_writes_describe_and_the_svg_title_and_leaves_pixels_alone() {
             .expect("valid")
             .cache_key()
     };
-    use staunton::options::Format;
+    use staunton::render::options::Format;
     assert_eq!(
         key("fen=start", Format::Png),
         key("fen=start&lang=ja", Format::Png)
@@ -522,7 +522,7 @@ async fn the_front_page_offers_the_fen_dialects_and_fairy_figures() {
         "the dialect select is labelled"
     );
     assert!(html.contains(r#"<select id="dialect" name="dialect""#));
-    for name in staunton::fen::Dialect::NAMES {
+    for name in staunton::chess::fen::Dialect::NAMES {
         assert!(
             html.contains(&format!(r#"<option value="{name}">"#)),
             "dialect {name} offered"
@@ -1097,7 +1097,7 @@ async fn piece_svg_serves_the_sets_loaded_from_a_folder() {
         );
         std::fs::write(dir.join(format!("{code}.svg")), svg).expect("write");
     }
-    let (sets, problems) = staunton::pieces::PieceSets::with_dir(&root);
+    let (sets, problems) = staunton::render::pieces::PieceSets::with_dir(&root);
     assert!(problems.is_empty(), "{problems:?}");
     let s = Arc::new(AppState::new(
         Arc::new(Renderer::new(sets, DEFAULT_CACHE_BYTES)),

@@ -8,9 +8,9 @@ use crate::sheet::{read_square, references};
 
 use image::RgbaImage;
 use staunton::chess::annotated::{self, Annotated, Letters, Limits};
-use staunton::options::Region;
 use staunton::render::article::pages::Item;
 use staunton::render::article::{Article, ArticleOptions};
+use staunton::render::options::Region;
 use staunton::request::article::marks;
 use staunton::snapshot::Tolerance;
 use staunton::{RenderOptions, Renderer, Square};
@@ -401,7 +401,7 @@ fn an_article_with_a_region_draws_that_part_of_each_diagram_readably() {
             last_move: None,
             arrows: Vec::new(),
             highlights: Vec::new(),
-            check: staunton::options::Check::Off,
+            check: staunton::render::options::Check::Off,
             ..drawn.clone()
         };
         let img = common::decode(&renderer.png(want, &plain).expect("renders"));

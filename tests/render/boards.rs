@@ -3,7 +3,7 @@
 
 use crate::common::{self, Rng};
 use crate::decode::{decode_at, random_on, references_at, render_at};
-use staunton::fen::{self, Dialect};
+use staunton::chess::fen::{self, Dialect};
 use staunton::request::Request;
 use staunton::{BoardSize, Orientation, Renderer};
 

@@ -144,7 +144,7 @@ fn every_square_decodes_to_its_piece_in_both_orientations() {
         .iter()
         .map(|(fen, _)| {
             // The board alone: pockets and promotion marks are covered by golden images.
-            let mut pos = staunton::fen::parse(fen).expect("valid fixture");
+            let mut pos = staunton::chess::fen::parse(fen).expect("valid fixture");
             pos.pocket = None;
             for sq in pos.squares().collect::<Vec<_>>() {
                 pos.set_promoted(sq, false);
@@ -166,7 +166,7 @@ fn every_square_decodes_to_its_piece_in_both_orientations() {
                     decoded.get(sq),
                     position.get(sq),
                     "{sq} of {} ({orientation:?})",
-                    staunton::fen::placement(position)
+                    staunton::chess::fen::placement(position)
                 );
                 checked += 1;
             }
@@ -198,7 +198,7 @@ fn at_small_squares_every_piece_stays_apart_from_every_other() {
     // Each standard piece's tile must differ from every other's on the same square colour
     // in at least max(4, 1 % of the tile) pixels whose luminance differs by 64 or more.
     let renderer = Renderer::default();
-    let set = staunton::options::DEFAULT_PIECE_SET;
+    let set = staunton::render::options::DEFAULT_PIECE_SET;
     let mut report = String::new();
     for px in SMALL_SQUARES {
         for (a, b, dark, margin) in piece_metrics::too_close(&renderer, set, px) {
@@ -222,7 +222,7 @@ fn positions_decode_at_small_squares() {
         "r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R",
     ]
     .iter()
-    .map(|fen| staunton::fen::parse(fen).expect("valid"))
+    .map(|fen| staunton::chess::fen::parse(fen).expect("valid"))
     .collect();
     let mut rng = Rng(0x0005_4a11_5eed);
     while positions.len() < 6 {
@@ -243,7 +243,7 @@ fn positions_decode_at_small_squares() {
                         decoded.get(sq),
                         position.get(sq),
                         "{sq} of {} at {square} px ({orientation:?})",
-                        staunton::fen::placement(position)
+                        staunton::chess::fen::placement(position)
                     );
                 }
             }
@@ -265,7 +265,7 @@ fn the_squares_of_a_region_decode_to_its_pieces() {
     ] {
         let board = staunton::BoardSize::CHESS;
         let square = |name| Square::parse(name, board).expect("a square");
-        let region = staunton::options::Region::new(square(corners.0), square(corners.1));
+        let region = staunton::render::options::Region::new(square(corners.0), square(corners.1));
         let mut position = random_position(&mut rng);
         while position.files() != 8 {
             position = random_position(&mut rng);

@@ -10,7 +10,7 @@ use crate::common;
 
 use staunton::Renderer;
 use staunton::hash::fnv1a;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -184,7 +184,7 @@ fn an_upside_down_queen_has_her_crown_at_the_bottom() {
 #[test]
 fn figures_sharing_a_letter_across_dialects_never_share_a_tile() {
     use staunton::Format;
-    use staunton::fen::Dialect;
+    use staunton::chess::fen::Dialect;
     let formats = [Format::Png, Format::Gif, Format::Webp];
     let mut pairs = 0;
     for size in [96, 321, 512] {

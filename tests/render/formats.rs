@@ -4,7 +4,7 @@
 use crate::common;
 
 use staunton::Renderer;
-use staunton::options::Format;
+use staunton::render::options::Format;
 use staunton::request::Request;
 use staunton::snapshot::Tolerance;
 

@@ -68,7 +68,7 @@ fn golden_images_match() {
         // Below 4 px squares, a sprite blitted on whole pixels cannot match a vector render;
         // below HINT_BELOW_PX the PNG draws the hinted pieces and the SVG the full drawing.
         let square = renderer.scene(&request.position, &request.options).square;
-        if request.options.size >= 64 && square >= staunton::pieces::HINT_BELOW_PX {
+        if request.options.size >= 64 && square >= staunton::render::pieces::HINT_BELOW_PX {
             formats.push(("svg", common::rasterise_svg(&svg)));
         }
         for (format, actual) in formats {

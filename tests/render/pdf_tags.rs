@@ -9,8 +9,8 @@ use crate::common;
 
 use staunton::chess::annotated::{self, Letters, Limits};
 use staunton::chess::describe::{Lang, describe_in};
-use staunton::options::Format;
 use staunton::render::article::{Article, ArticleOptions};
+use staunton::render::options::Format;
 use staunton::render::sheet::{Sheet, SheetOptions};
 use staunton::request::article::marks;
 use staunton::request::puzzles::{self, PuzzleFormat};

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use staunton::pieces::PieceSets;
+use staunton::render::pieces::PieceSets;
 use staunton::request::Request;
 use staunton::{Piece, Renderer};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 use crate::common;
 
 use staunton::Renderer;
-use staunton::encode::{Scratch, png_with, rgba_of};
+use staunton::render::encode::{Scratch, png_with, rgba_of};
 use staunton::request::Request;
 use staunton::snapshot;
 

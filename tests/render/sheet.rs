@@ -6,7 +6,7 @@
 use crate::common;
 
 use image::RgbaImage;
-use staunton::options::Region;
+use staunton::render::options::Region;
 use staunton::render::sheet::{Entry, Item, Page, Sheet, SheetOptions};
 use staunton::request::puzzles::{self, PuzzleFormat};
 use staunton::snapshot::Tolerance;
@@ -164,7 +164,7 @@ fn eight_puzzles_on_a4_png_pages_show_each_board_where_it_was_put() {
                 // Every PNG is palettised within the encoder's tolerance; a page has more
                 // colours than one diagram, so its palette may round differently.
                 let tolerance = Tolerance {
-                    channel: staunton::encode::PALETTE_TOLERANCE,
+                    channel: staunton::render::encode::PALETTE_TOLERANCE,
                     pixels: 0,
                 };
                 let diff = common::compare(&alone, &cut, tolerance);

@@ -87,7 +87,7 @@ fn a_snapshot_that_matches_passes_and_leaves_the_file_alone() {
     assert_eq!((diff.differing, diff.largest, diff.bounds), (0, 0, None));
     // A parsed position is as good as its FEN; so is a match in update mode, which keeps
     // the file as it was.
-    let position = staunton::fen::parse("start").expect("parses");
+    let position = staunton::chess::fen::parse("start").expect("parses");
     comparing(&dir).assert("start", &position, &options());
     let updating = Snapshots::new(dir.join("snaps")).update(true);
     let outcome = updating
@@ -131,7 +131,7 @@ fn a_snapshot_one_square_off_fails_naming_the_files_and_the_diff_marks_that_squa
 
     // e2, White at the bottom: file 4, rank 2.
     let renderer = Renderer::default();
-    let position = staunton::fen::parse("start").expect("parses");
+    let position = staunton::chess::fen::parse("start").expect("parses");
     let scene = renderer.scene(&position, &options());
     let e2 = Rect {
         x: scene.board.x + 4 * scene.square,
@@ -173,7 +173,10 @@ fn a_snapshot_one_square_off_fails_naming_the_files_and_the_diff_marks_that_squa
     // The actual image is the diagram as rendered now.
     let written = snapshot::read_png(&actual).expect("a PNG");
     let now = renderer
-        .rgba(&staunton::fen::parse(NO_E2).expect("parses"), &options())
+        .rgba(
+            &staunton::chess::fen::parse(NO_E2).expect("parses"),
+            &options(),
+        )
         .expect("renders");
     assert_eq!(written, now);
 
@@ -220,7 +223,10 @@ fn differences_within_the_tolerance_pass() {
     let dir = scratch("tolerance");
     recorded(&dir, "start", "start");
     let start = Renderer::default()
-        .rgba(&staunton::fen::parse("start").expect("parses"), &options())
+        .rgba(
+            &staunton::chess::fen::parse("start").expect("parses"),
+            &options(),
+        )
         .expect("renders");
     let a4 = Rect {
         x: 0,

@@ -3,11 +3,11 @@
 //! (`svg=portable`): no `<symbol>`, `<use>`, CSS or clip path, every piece written out.
 
 use staunton::SvgForm;
-use staunton::options::RenderOptions;
 use staunton::render::Renderer;
+use staunton::render::options::RenderOptions;
 
 fn svg(fen: &str, options: &RenderOptions) -> String {
-    let position = staunton::fen::parse(fen).expect("valid FEN");
+    let position = staunton::chess::fen::parse(fen).expect("valid FEN");
     Renderer::default()
         .svg(&position, options)
         .expect("renders")
@@ -65,7 +65,7 @@ fn pieces_and_path_data_are_written_once_and_every_reference_resolves() {
                 "{fen}: class {class} has no rule"
             );
         }
-        let position = staunton::fen::parse(fen).expect("valid FEN");
+        let position = staunton::chess::fen::parse(fen).expect("valid FEN");
         let pieces = position.pieces().count();
         assert_eq!(
             text.matches("<use xlink:href=\"#").count()
@@ -105,8 +105,8 @@ fn kept_parts_give_the_same_document_as_writing_afresh() {
                 .expect("renders");
             let scene = renderer.scene(&request.position, &request.options);
             let set = renderer.set(&request.options).expect("known set");
-            let title = staunton::describe::describe(&request.position);
-            let fresh = staunton::svg::write_titled(
+            let title = staunton::chess::describe::describe(&request.position);
+            let fresh = staunton::render::paint::svg::write_titled(
                 &scene,
                 set,
                 staunton::render::art::font::LabelFont::builtin(),
@@ -121,10 +121,10 @@ fn kept_parts_give_the_same_document_as_writing_afresh() {
 fn vector_output_keeps_the_full_drawing_on_small_squares() {
     // Hinting is for pixels: an SVG (and the PDF made from it) is scaled by its viewer, on a
     // high-density screen or a printer, so it always carries the full drawing.
-    use staunton::pieces::HINT_BELOW_PX;
+    use staunton::render::pieces::HINT_BELOW_PX;
     let renderer = Renderer::default();
     let set = renderer.piece_sets().get("staunton").expect("built in");
-    let position = staunton::fen::parse("start").expect("valid FEN");
+    let position = staunton::chess::fen::parse("start").expect("valid FEN");
     // The hinted drawings reuse the outlines' path data with other styles (a wide outline
     // under a fill without one): the styles tell the drawings apart.
     let styles = |px: u32| -> std::collections::HashSet<String> {

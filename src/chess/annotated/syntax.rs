@@ -1,6 +1,6 @@
 //! The tree as written, before any move is played: moves as typed, nested variations,
 //! comments split into text, `[%…]` commands and diagram markers, NAGs. Tokens are
-//! `pgn`'s lexer's, the same the main-line reader uses. Owns the diagram [`Marker`]s it
+//! `pgn`'s lexer's, the same the main-line reader uses. Owns the diagram [`DiagramMarker`]s it
 //! recognises and the [`Limits`] it reads within (`annotated` re-exports both).
 
 use crate::chess::game::{GameError, GameErrorKind};
@@ -9,7 +9,7 @@ use crate::echo::clip;
 
 /// Where a game asks for a diagram after a move, as real exports write it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Marker {
+pub enum DiagramMarker {
     /// `[#]` inside a comment (ChessBase, RPB Chessboard), with or without options.
     Bracket,
     /// `[D]` inside a comment (JekyllRookpawn).
@@ -48,7 +48,7 @@ const DIAGRAM_NAGS: [u16; 4] = [201, 220, 221, 1304];
 pub(super) struct Notes {
     pub(super) comments: Vec<String>,
     pub(super) commands: Vec<String>,
-    pub(super) diagram: Option<Marker>,
+    pub(super) diagram: Option<DiagramMarker>,
 }
 
 /// One move as written.
@@ -153,7 +153,7 @@ fn read_nag(frame: &mut Frame, text: &str) -> Result<(), GameError> {
             .map_err(|_| PgnErrorKind::WideNag { text: clip(text) })?,
     };
     if DIAGRAM_NAGS.contains(&nag) {
-        frame.notes().diagram.get_or_insert(Marker::Nag(nag));
+        frame.notes().diagram.get_or_insert(DiagramMarker::Nag(nag));
     } else if let Some(last) = frame.line.last_mut() {
         // A NAG before any move annotates nothing: skipped, as the main-line reader does.
         last.nags.push(nag);
@@ -175,7 +175,7 @@ fn read_word(frame: &mut Frame, word: &str, number: &mut Option<u32>) -> Result<
             Ok(false)
         }
         Word::Move("D", None) if !frame.line.is_empty() => {
-            frame.notes().diagram.get_or_insert(Marker::Nag(201));
+            frame.notes().diagram.get_or_insert(DiagramMarker::Nag(201));
             Ok(false)
         }
         Word::Move(san, nag) => {
@@ -237,9 +237,9 @@ fn add_notes(notes: &mut Notes, comment: &str) {
         let inner = &bracketed[1..len];
         let marker = match inner.strip_prefix('#') {
             Some(options) if options.is_empty() || options.starts_with(char::is_whitespace) => {
-                Some(Marker::Bracket)
+                Some(DiagramMarker::Bracket)
             }
-            _ if inner == "D" => Some(Marker::D),
+            _ if inner == "D" => Some(DiagramMarker::D),
             _ => None,
         };
         if marker.is_none() && !inner.starts_with('%') {
@@ -259,7 +259,7 @@ fn add_notes(notes: &mut Notes, comment: &str) {
     // ChessBase's German export writes the marker in words.
     for words in ["Diagramm #", "Diagram #"] {
         if let Some(i) = text.text.find(words) {
-            notes.diagram.get_or_insert(Marker::Bracket);
+            notes.diagram.get_or_insert(DiagramMarker::Bracket);
             let after = text.text.split_off(i + words.len());
             text.text.truncate(i);
             text.gap = true;
@@ -268,7 +268,7 @@ fn add_notes(notes: &mut Notes, comment: &str) {
     }
     let text = text.text.trim();
     if text == "#" {
-        notes.diagram.get_or_insert(Marker::Hash);
+        notes.diagram.get_or_insert(DiagramMarker::Hash);
     } else if !text.is_empty() {
         notes.comments.push(text.to_string());
     }

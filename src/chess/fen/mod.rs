@@ -79,7 +79,7 @@ impl FromStr for Position {
 /// documentation.
 ///
 /// ```
-/// use staunton::fen;
+/// use staunton::chess::fen;
 ///
 /// let pos = fen::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR_b_KQkq_e3_0_1")?;
 /// assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
@@ -96,7 +96,7 @@ pub fn parse(text: &str) -> Result<Position, FenError> {
 /// [`Dialect::Letters`].
 ///
 /// ```
-/// use staunton::fen::{self, Dialect};
+/// use staunton::chess::fen::{self, Dialect};
 ///
 /// let pos = fen::parse_with("4-k3/8/8/8/8/8/8/3*2Q4", Dialect::Fairy)?;
 /// assert_eq!(pos.figures().count(), 2);
@@ -113,7 +113,7 @@ pub fn parse_with(text: &str, dialect: Dialect) -> Result<Position, FenError> {
 /// rank left out of an 8×8 FEN stays an error.
 ///
 /// ```
-/// use staunton::fen::{self, Dialect};
+/// use staunton::chess::fen::{self, Dialect};
 /// use staunton::BoardSize;
 ///
 /// assert!(fen::parse("4k3/8/8/8/8/8/4K3").is_err());

@@ -3,7 +3,7 @@
 
 use super::dialect::Dialect;
 use super::error::{COUNT_CAP, FenError, FenErrorKind, clean, echo};
-use crate::chess::fairy::{Figure, Marker, Shape, Side, SquareText, Turn};
+use crate::chess::fairy::{FairyMarker, Figure, FigureKind, Side, SquareText, Turn};
 use crate::chess::piece::{Piece, Role};
 
 /// The widest rank we store pieces for.
@@ -91,7 +91,7 @@ impl RankReader<'_> {
                 Side::Black
             };
             self.place(Cell::Figure(Figure {
-                shape: Shape::Letter(c.to_ascii_lowercase()),
+                shape: FigureKind::Letter(c.to_ascii_lowercase()),
                 side,
                 turn: Turn::None,
             }));
@@ -147,17 +147,17 @@ impl RankReader<'_> {
             }
             let side = Side::White;
             self.place(Cell::Figure(Figure {
-                shape: Shape::Text(text),
+                shape: FigureKind::Text(text),
                 side,
                 turn,
             }));
             return Ok(from + len - i);
         }
         let shape = match Role::from_letter(c.to_ascii_uppercase()) {
-            Some(Role::Archbishop | Role::Chancellor) | None => Marker::from_letter(c)
-                .map(Shape::Marker)
+            Some(Role::Archbishop | Role::Chancellor) | None => FairyMarker::from_letter(c)
+                .map(FigureKind::Marker)
                 .ok_or_else(|| self.error_at(c, j + 1))?,
-            Some(role) => Shape::Piece(role),
+            Some(role) => FigureKind::Piece(role),
         };
         let side = match (neutral, c.is_ascii_uppercase()) {
             (true, _) => Side::Neutral,
@@ -167,7 +167,9 @@ impl RankReader<'_> {
         // An upright white or black piece is orthodox; `C` and `c` are circles here, not
         // chancellors.
         let orthodox = match (side, turn, shape) {
-            (Side::White | Side::Black, Turn::None, Shape::Piece(_)) => Piece::from_fen_char(c),
+            (Side::White | Side::Black, Turn::None, FigureKind::Piece(_)) => {
+                Piece::from_fen_char(c)
+            }
             _ => None,
         };
         let cell = match orthodox {

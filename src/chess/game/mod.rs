@@ -48,7 +48,7 @@ struct Ply {
 ///
 /// ```
 /// use staunton::chess::game::Game;
-/// use staunton::options::LastMove;
+/// use staunton::render::options::LastMove;
 /// use staunton::{render_png, RenderOptions};
 ///
 /// let game = Game::from_pgn("[White \"Morphy\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 *", 1000)?;

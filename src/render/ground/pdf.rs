@@ -8,7 +8,7 @@
 //! [`RenderError`] and the tagging beside it (`pdf_tags`).
 
 use crate::render::ground::RenderError;
-use crate::render::ground::pdf_tags::{About, Role, Tags};
+use crate::render::ground::pdf_tags::{About, ContentRole, Tags};
 use pdf_writer::{Chunk, Content, Finish, Name, Pdf, Rect, Ref};
 
 fn failed(e: impl std::fmt::Display) -> RenderError {
@@ -42,7 +42,7 @@ pub fn pdf(svg: &str, dpi: u16, about: About, alt: &str) -> Result<Vec<u8>, Rend
     let mut tags = Tags::default();
     tags.page();
     let mut content = Content::new();
-    tags.begin(&mut content, Role::Figure(alt.to_string()));
+    tags.begin(&mut content, ContentRole::Figure(alt.to_string()));
     // The drawing at its own size (see `unscaled`), scaled by the resolution alone.
     content
         .save_state()

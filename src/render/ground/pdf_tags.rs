@@ -12,7 +12,7 @@ use pdf_writer::{Content, Finish, Name, Pdf, Ref, TextStr};
 
 /// What a marked-content sequence is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub enum ContentRole {
     /// A heading (the title of a worksheet or an article).
     Heading,
     /// A line of text (moves, comments, captions).
@@ -35,7 +35,7 @@ pub struct About<'a> {
 #[derive(Debug, Default)]
 pub struct Tags {
     /// Each element: what it is, and its sequences (page, MCID) in order.
-    elements: Vec<(Role, Vec<(usize, i32)>)>,
+    elements: Vec<(ContentRole, Vec<(usize, i32)>)>,
     /// How many MCIDs each page has used.
     pages: Vec<i32>,
 }
@@ -48,7 +48,7 @@ impl Tags {
 
     /// Open a sequence for a new element of `role` on the current page (`/P << /MCID n >>
     /// BDC`, say); [`Tags::end`] closes it.
-    pub fn begin(&mut self, content: &mut Content, role: Role) {
+    pub fn begin(&mut self, content: &mut Content, role: ContentRole) {
         self.elements.push((role, Vec::new()));
         self.resume(content);
     }
@@ -66,9 +66,9 @@ impl Tags {
             return;
         };
         let tag: &[u8] = match role {
-            Role::Heading => b"H1",
-            Role::Paragraph => b"P",
-            Role::Figure(_) => b"Figure",
+            ContentRole::Heading => b"H1",
+            ContentRole::Paragraph => b"P",
+            ContentRole::Figure(_) => b"Figure",
         };
         content
             .begin_marked_content_with_properties(Name(tag))
@@ -78,7 +78,7 @@ impl Tags {
     }
 
     /// The role of the element begun last.
-    pub fn last(&self) -> Option<&Role> {
+    pub fn last(&self) -> Option<&ContentRole> {
         self.elements.last().map(|(role, _)| role)
     }
 
@@ -105,9 +105,9 @@ impl Tags {
             let first = sequences.first().map_or(0, |s| s.0);
             element.parent(document).page(pages[first]);
             match role {
-                Role::Heading => element.kind(StructRole::H1),
-                Role::Paragraph => element.kind(StructRole::P),
-                Role::Figure(alt) => element.kind(StructRole::Figure).alt(TextStr(alt)),
+                ContentRole::Heading => element.kind(StructRole::H1),
+                ContentRole::Paragraph => element.kind(StructRole::P),
+                ContentRole::Figure(alt) => element.kind(StructRole::Figure).alt(TextStr(alt)),
             };
             let mut children = element.children();
             for &(page, mcid) in sequences {
@@ -209,14 +209,14 @@ mod tests {
         let mut tags = Tags::default();
         let mut content = Content::new();
         tags.page();
-        tags.begin(&mut content, Role::Heading);
+        tags.begin(&mut content, ContentRole::Heading);
         Tags::end(&mut content);
         tags.resume(&mut content);
         Tags::end(&mut content);
         Tags::artifact(&mut content);
         Tags::end(&mut content);
         tags.page();
-        tags.begin(&mut content, Role::Figure("White: King e1.".into()));
+        tags.begin(&mut content, ContentRole::Figure("White: King e1.".into()));
         Tags::end(&mut content);
         let stream = String::from_utf8(content.finish()).expect("ascii");
         let stream = stream.split_whitespace().collect::<Vec<_>>().join(" ");

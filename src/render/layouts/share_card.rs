@@ -38,7 +38,7 @@ const GAP: f32 = 22.0;
 
 /// What a block of text on the card is: it decides the face, size, lines and ink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
+pub enum BlockRole {
     /// The title (or a game's players): bold, large.
     Title,
     /// The subtitle (or a game's event and year).
@@ -49,38 +49,38 @@ pub enum Role {
     Note,
 }
 
-impl Role {
+impl BlockRole {
     fn px(self) -> f32 {
         match self {
-            Role::Title => 50.0,
-            Role::Subtitle => 32.0,
-            Role::Result => 40.0,
-            Role::Note => 30.0,
+            BlockRole::Title => 50.0,
+            BlockRole::Subtitle => 32.0,
+            BlockRole::Result => 40.0,
+            BlockRole::Note => 30.0,
         }
     }
 
     fn bold(self) -> bool {
-        matches!(self, Role::Title | Role::Result)
+        matches!(self, BlockRole::Title | BlockRole::Result)
     }
 
     fn max_lines(self) -> usize {
         match self {
-            Role::Title | Role::Subtitle => MAX_LINES,
-            Role::Result | Role::Note => 1,
+            BlockRole::Title | BlockRole::Subtitle => MAX_LINES,
+            BlockRole::Result | BlockRole::Note => 1,
         }
     }
 
     fn muted(self) -> bool {
-        matches!(self, Role::Subtitle | Role::Note)
+        matches!(self, BlockRole::Subtitle | BlockRole::Note)
     }
 
     /// Its name in cache keys.
     pub fn name(self) -> &'static str {
         match self {
-            Role::Title => "title",
-            Role::Subtitle => "subtitle",
-            Role::Result => "result",
-            Role::Note => "note",
+            BlockRole::Title => "title",
+            BlockRole::Subtitle => "subtitle",
+            BlockRole::Result => "result",
+            BlockRole::Note => "note",
         }
     }
 }
@@ -89,7 +89,7 @@ impl Role {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     /// What it is.
-    pub role: Role,
+    pub role: BlockRole,
     /// The text, one paragraph (wrapped here).
     pub text: String,
 }
@@ -164,7 +164,7 @@ fn faces() -> Result<(&'static TextFace, &'static TextFace), RenderError> {
 pub fn layout(blocks: &[Block]) -> Result<Vec<Line>, RenderError> {
     let (book, bold) = faces()?;
     let width = COLUMN_WIDTH as f32;
-    let wrapped: Vec<(Role, Vec<String>)> = blocks
+    let wrapped: Vec<(BlockRole, Vec<String>)> = blocks
         .iter()
         .filter(|b| !b.text.trim().is_empty())
         .map(|b| {
@@ -259,7 +259,7 @@ pub fn png(
 mod tests {
     use super::*;
 
-    fn block(role: Role, text: &str) -> Block {
+    fn block(role: BlockRole, text: &str) -> Block {
         Block {
             role,
             text: text.to_string(),
@@ -270,10 +270,10 @@ mod tests {
     fn every_line_stays_in_the_column_and_long_text_is_cut() {
         let long = "Immortal ".repeat(60);
         let blocks = [
-            block(Role::Title, &long),
-            block(Role::Subtitle, &"x".repeat(300)),
-            block(Role::Result, "1–0"),
-            block(Role::Note, "After 23...Qxf2+"),
+            block(BlockRole::Title, &long),
+            block(BlockRole::Subtitle, &"x".repeat(300)),
+            block(BlockRole::Result, "1–0"),
+            block(BlockRole::Note, "After 23...Qxf2+"),
         ];
         let lines = layout(&blocks).expect("laid out");
         let (book, bold) = faces().expect("fonts");

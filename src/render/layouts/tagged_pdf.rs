@@ -10,7 +10,7 @@ use crate::render::art::font::TextFace;
 use crate::render::art::pdf_font::Fonts;
 use crate::render::ground::RenderError;
 use crate::render::ground::pdf::xobject;
-use crate::render::ground::pdf_tags::{About, Role, Tags};
+use crate::render::ground::pdf_tags::{About, ContentRole, Tags};
 use crate::render::layouts::page_text::PageText;
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str};
 
@@ -267,8 +267,8 @@ impl TaggedPdf {
         self.ensure_page();
         let page = self.current.as_mut().expect("a page is open");
         let role = match kind {
-            TextKind::Heading => Some(Role::Heading),
-            TextKind::Paragraph => Some(Role::Paragraph),
+            TextKind::Heading => Some(ContentRole::Heading),
+            TextKind::Paragraph => Some(ContentRole::Paragraph),
             TextKind::Artifact => None,
         };
         match role {
@@ -307,7 +307,7 @@ impl TaggedPdf {
         let page = self.current.as_mut().expect("a page is open");
         self.last_text = None;
         let name = format!("D{}", page.objects.len());
-        self.tags.begin(&mut page.content, Role::Figure(alt));
+        self.tags.begin(&mut page.content, ContentRole::Figure(alt));
         page.content
             .save_state()
             .transform([dw, 0.0, 0.0, dh, x, h - y - dh])

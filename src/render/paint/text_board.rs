@@ -59,7 +59,7 @@
 //! Black to move
 //! ```
 
-use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
+use crate::chess::fairy::{Figure, FairyMarker, FigureKind, Side};
 use crate::chess::piece::{Color, Piece, Role};
 use crate::chess::position::{Pocket, Position, Square};
 use crate::render::spec::options::{Coordinates, RenderOptions, TextStyle};
@@ -196,23 +196,23 @@ fn figure_cell(figure: &Figure, style: TextStyle) -> String {
         _ => c.to_ascii_uppercase(),
     };
     let (first, mark) = match figure.shape {
-        FigureShape::Text(text) => {
+        FigureKind::Text(text) => {
             let chars = text.chars();
             return match chars {
                 [c] => format!("'{c}"),
                 _ => chars.iter().collect(),
             };
         }
-        FigureShape::Letter(c) => (cased(c), ' '),
-        FigureShape::Marker(m) => {
+        FigureKind::Letter(c) => (cased(c), ' '),
+        FigureKind::Marker(m) => {
             let (sided, neutral): ([[char; 4]; 2], [char; 4]) = match m {
-                Marker::Circle => ([['○'; 4], ['●'; 4]], ['◐'; 4]),
-                Marker::Square => ([['□'; 4], ['■'; 4]], ['◧', '⬒', '◨', '⬓']),
-                Marker::Triangle => (
+                FairyMarker::Circle => ([['○'; 4], ['●'; 4]], ['◐'; 4]),
+                FairyMarker::Square => ([['□'; 4], ['■'; 4]], ['◧', '⬒', '◨', '⬓']),
+                FairyMarker::Triangle => (
                     [['△', '▷', '▽', '◁'], ['▲', '▶', '▼', '◀']],
                     ['◭', '◭', '◭', '◭'],
                 ),
-                Marker::Cross => ([['×'; 4], ['✖'; 4]], ['⊠'; 4]),
+                FairyMarker::Cross => ([['×'; 4], ['✖'; 4]], ['⊠'; 4]),
             };
             let c = match figure.side {
                 Side::White => sided[0][quarters],
@@ -221,7 +221,7 @@ fn figure_cell(figure: &Figure, style: TextStyle) -> String {
             };
             (c, ' ')
         }
-        FigureShape::Piece(role) => {
+        FigureKind::Piece(role) => {
             let piece = Piece {
                 color: match figure.side {
                     Side::Black => Color::Black,

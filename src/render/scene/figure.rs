@@ -19,7 +19,7 @@
 //! onto each other exactly), the SVG backend writes a `rotate`. Where figures stand is
 //! `scene/mod.rs`; what they are is `chess/fairy.rs`.
 
-use crate::chess::fairy::{Figure, Marker, Shape as FigureShape, Side};
+use crate::chess::fairy::{Figure, FairyMarker, FigureKind, Side};
 use crate::chess::piece::{Color, Piece};
 use crate::render::art::font::TextFace;
 use crate::render::scene::parts::{Point, Rect, Shape};
@@ -113,7 +113,7 @@ pub fn face(bold: bool) -> Option<&'static TextFace> {
 /// The pieces `figure` draws from a set's artwork.
 pub fn pieces(figure: &Figure) -> impl Iterator<Item = Piece> {
     let role = match figure.shape {
-        FigureShape::Piece(role) => Some(role),
+        FigureKind::Piece(role) => Some(role),
         _ => None,
     };
     let colors: &[Color] = match figure.side {
@@ -137,15 +137,15 @@ pub fn layers(f: &PlacedFigure) -> Vec<Layer> {
     for &(half, side) in halves {
         let mut put = |ink| out.push(Layer { half, ink });
         match f.figure.shape {
-            FigureShape::Piece(role) => {
+            FigureKind::Piece(role) => {
                 let color = match side {
                     Side::Black => Color::Black,
                     _ => Color::White,
                 };
                 put(Ink::Piece(Piece { color, role }));
             }
-            FigureShape::Marker(m) => marker(m, side, s).into_iter().for_each(|x| put(Ink::Shape(x))),
-            FigureShape::Letter(c) => {
+            FigureKind::Marker(m) => marker(m, side, s).into_iter().for_each(|x| put(Ink::Shape(x))),
+            FigureKind::Letter(c) => {
                 let (rim, disc, letter) = match side {
                     Side::Black => (DARK, DARK, LIGHT),
                     _ => (DARK, LIGHT, DARK),
@@ -162,7 +162,7 @@ pub fn layers(f: &PlacedFigure) -> Vec<Layer> {
                     put(ink);
                 }
             }
-            FigureShape::Text(text) => {
+            FigureKind::Text(text) => {
                 // Text is ink on the square whatever its side: drawn once, whole.
                 if half != Half::Right
                     && let Some(ink) = centred(&text.to_string(), false, s, (0.56, 0.9), f.ink)
@@ -206,7 +206,7 @@ fn centred(text: &str, bold: bool, s: f32, (height, width): (f32, f32), color: R
 }
 
 /// The shapes of `marker` for `side` (white or black) in a square `s` px wide.
-fn marker(marker: Marker, side: Side, s: f32) -> Vec<Shape> {
+fn marker(marker: FairyMarker, side: Side, s: f32) -> Vec<Shape> {
     let t = outline(s);
     let c = s / 2.0;
     let fills: &[(f32, Rgba)] = match side {
@@ -216,18 +216,18 @@ fn marker(marker: Marker, side: Side, s: f32) -> Vec<Shape> {
     fills
         .iter()
         .map(|&(inset, color)| match marker {
-            Marker::Circle => Shape::Disc {
+            FairyMarker::Circle => Shape::Disc {
                 center: (c, c),
                 radius: s * 0.35 - inset,
                 color,
             },
-            Marker::Square => {
+            FairyMarker::Square => {
                 // On whole pixels, so its edges are crisp.
                 let (a, b) = ((s * 0.18).round() + inset, s - (s * 0.18).round() - inset);
                 let points = vec![(a, a), (b, a), (b, b), (a, b)];
                 Shape::Polygon { points, color }
             }
-            Marker::Triangle => {
+            FairyMarker::Triangle => {
                 // Equilateral about the centre; an inset of d takes 2d off its radius.
                 let r = s * 0.4 - 2.0 * inset;
                 let at = |deg: f32| {
@@ -237,7 +237,7 @@ fn marker(marker: Marker, side: Side, s: f32) -> Vec<Shape> {
                 let points = vec![at(-90.0), at(30.0), at(150.0)];
                 Shape::Polygon { points, color }
             }
-            Marker::Cross => Shape::Polygon {
+            FairyMarker::Cross => Shape::Polygon {
                 points: cross(c, s * 0.36 - inset, (s * 0.1).max(1.5) - inset),
                 color,
             },
@@ -287,7 +287,7 @@ mod tests {
     use crate::chess::fairy::{SquareText, Turn};
     use crate::chess::piece::Role;
 
-    fn placed(shape: FigureShape, side: Side) -> PlacedFigure {
+    fn placed(shape: FigureKind, side: Side) -> PlacedFigure {
         let figure = Figure {
             shape,
             side,
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn a_neutral_piece_is_two_halves_of_two_colours() {
-        let l = layers(&placed(FigureShape::Piece(Role::Queen), Side::Neutral));
+        let l = layers(&placed(FigureKind::Piece(Role::Queen), Side::Neutral));
         let halves: Vec<_> = l.iter().map(|l| (l.half, l.ink.clone())).collect();
         let queen = |color| Ink::Piece(Piece { color, role: Role::Queen });
         assert_eq!(
@@ -311,7 +311,7 @@ mod tests {
     #[test]
     fn text_is_centred_and_fits() {
         for t in ["A", "12", "Ж", "Ω"] {
-            let f = placed(FigureShape::Text(SquareText::new(t).unwrap()), Side::White);
+            let f = placed(FigureKind::Text(SquareText::new(t).unwrap()), Side::White);
             let Ink::Text { px, origin, bold, .. } = &layers(&f)[0].ink else {
                 panic!("{t}: not text");
             };

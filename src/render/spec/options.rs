@@ -424,7 +424,7 @@ impl CommentMarks {
 /// the built-in pieces, the `brown` theme).
 ///
 /// ```
-/// use staunton::options::{Arrow, Check, LastMove};
+/// use staunton::render::options::{Arrow, Check, LastMove};
 /// use staunton::render::theme::{MarkColor, Theme};
 /// use staunton::{render_png, Orientation, RenderOptions, Square};
 ///

@@ -21,7 +21,7 @@ pub struct PieceArt {
     /// most piece sets, and of the built-in one). The SVG backend then shares path data
     /// and styles between the pieces of a document.
     pub paths: Option<Vec<ArtPath>>,
-    /// The piece alone as a standalone SVG document (see [`PieceSet::piece_svg`](crate::pieces::PieceSet::piece_svg)), written
+    /// The piece alone as a standalone SVG document (see [`PieceSet::piece_svg`](crate::render::pieces::PieceSet::piece_svg)), written
     /// once at load.
     pub document: bytes::Bytes,
 }

@@ -366,7 +366,7 @@ pub struct PieceSets {
 
 impl PieceSets {
     /// Only the built-in sets: `staunton` (the default) and `staunton-classic` (see
-    /// [`BUILTIN_PIECE_SETS`](crate::pieces::BUILTIN_PIECE_SETS)).
+    /// [`BUILTIN_PIECE_SETS`](crate::render::pieces::BUILTIN_PIECE_SETS)).
     pub fn builtin() -> PieceSets {
         PieceSets {
             sets: vec![
@@ -388,8 +388,8 @@ impl PieceSets {
     /// [`MAX_PIECE_BYTES`], or whose real path (symbolic links followed) leads outside
     /// `dir`, is refused, and so is a set folder that leads outside `dir`; then the
     /// structural checks (nodes, nesting, filters, patterns, markers, drawing work: see
-    /// [`MAX_PIECE_NODES`](crate::pieces::MAX_PIECE_NODES) and the limits beside it); then each piece is drawn at
-    /// [`TRIAL_PX`](crate::pieces::TRIAL_PX) and converted to PDF, and refused if svg2pdf cannot or if that takes
+    /// [`MAX_PIECE_NODES`](crate::render::pieces::MAX_PIECE_NODES) and the limits beside it); then each piece is drawn at
+    /// [`TRIAL_PX`](crate::render::pieces::TRIAL_PX) and converted to PDF, and refused if svg2pdf cannot or if that takes
     /// longer than [`TRIAL_BUDGET`].
     pub fn with_dir(dir: &Path) -> (PieceSets, Vec<String>) {
         let mut sets = PieceSets::builtin();

@@ -10,7 +10,7 @@ use crate::chess::position::{Position, Square};
 
 /// Part of a word in one weight.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Piece {
+pub struct Span {
     /// Bold (the main line's moves) or book weight.
     pub bold: bool,
     /// The text.
@@ -18,7 +18,7 @@ pub struct Piece {
 }
 
 /// Words are set apart by a space; a line breaks only between them.
-pub type Word = Vec<Piece>;
+pub type Word = Vec<Span>;
 
 /// A diagram of the article: the position, the move that led there and its caption.
 #[derive(Debug, Clone, PartialEq)]
@@ -190,7 +190,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn text(&mut self, text: &str) {
         for word in text.split_whitespace() {
-            self.words.push(vec![Piece {
+            self.words.push(vec![Span {
                 bold: false,
                 text: word.to_string(),
             }]);
@@ -255,9 +255,9 @@ impl Builder<'_> {
         if let Some(&n) = suffixes.first() {
             text.push_str(nag_glyph(n).unwrap_or(""));
         }
-        self.words.push(vec![Piece { bold, text }]);
+        self.words.push(vec![Span { bold, text }]);
         for glyph in others.into_iter().filter_map(nag_glyph) {
-            self.words.push(vec![Piece {
+            self.words.push(vec![Span {
                 bold: false,
                 text: glyph.to_string(),
             }]);
@@ -329,7 +329,7 @@ impl Builder<'_> {
 fn glue(words: &mut Vec<Word>, text: &str) {
     match words.last_mut().and_then(|w| w.last_mut()) {
         Some(piece) => piece.text.push_str(text),
-        None => words.push(vec![Piece {
+        None => words.push(vec![Span {
             bold: false,
             text: text.into(),
         }]),
@@ -380,7 +380,7 @@ pub fn flow(game: &Annotated, options: &ArticleOptions) -> Flow {
         }
     }
     if let Some(result) = game.result.as_deref().and_then(result_text) {
-        b.words.push(vec![Piece {
+        b.words.push(vec![Span {
             bold: true,
             text: result.to_string(),
         }]);

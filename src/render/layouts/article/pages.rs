@@ -272,7 +272,7 @@ fn fit(word: &Word, size: f32, width: f32) -> Result<Vec<Word>, RenderError> {
         return Ok(vec![word.clone()]);
     }
     let part = |text: String| {
-        vec![super::flow::Piece {
+        vec![super::flow::Span {
             bold: piece.bold,
             text,
         }]
@@ -352,12 +352,12 @@ pub fn set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::layouts::article::flow::Piece;
+    use crate::render::layouts::article::flow::Span;
 
     #[test]
     fn no_line_is_wider_than_its_column_even_with_a_word_wider_than_one() {
         let word = |text: &str| {
-            vec![Piece {
+            vec![Span {
                 bold: false,
                 text: text.into(),
             }]
