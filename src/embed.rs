@@ -271,11 +271,7 @@ pub fn describe(pairs: Vec<(String, String)>) -> Result<(String, Option<usize>),
 mod tests {
     use super::*;
 
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::request::owned as pairs;
 
     #[test]
     fn a_game_is_described_with_the_options_it_is_animated_with() {
@@ -427,93 +423,5 @@ mod tests {
             "{}",
             game.sentence
         );
-    }
-}
-
-/// The doors' parity corpus (`tests/fixtures/doors.json`): the crate's answer to each case,
-/// which the Python and npm packages' tests hold their doors to (`doors-answers.txt`).
-#[cfg(all(test, feature = "server"))]
-mod parity {
-    use super::*;
-    use serde_json::Value;
-
-    const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
-
-    /// A corpus value as a query value: a list joined by its parameter's separator, a
-    /// `{repeat, times}` text written out.
-    fn query_value(name: &str, value: &Value) -> String {
-        match value {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            Value::Bool(b) => if *b { "1" } else { "0" }.to_string(),
-            Value::Array(items) => {
-                let param = parameters().find(|(p, _)| p.accepts(name)).map(|(p, _)| p);
-                let separator = param.and_then(|p| p.separator).expect("a list parameter");
-                let items: Vec<String> = items.iter().map(|v| query_value(name, v)).collect();
-                items.join(separator)
-            }
-            Value::Object(o) => {
-                let times = o["times"].as_u64().expect("times") as usize;
-                o["repeat"].as_str().expect("repeat").repeat(times)
-            }
-            Value::Null => panic!("{name}: null"),
-        }
-    }
-
-    /// The crate's answer to one case, as a line of `doors-answers.txt`.
-    fn answer(case: &Value) -> String {
-        let name = case["name"].as_str().expect("name");
-        let mut pairs: Vec<(String, String)> = Vec::new();
-        if let Some(fen) = case.get("position").and_then(Value::as_str) {
-            pairs.push(("fen".into(), fen.into()));
-        }
-        for (key, value) in case["options"].as_object().expect("options") {
-            pairs.push((key.clone(), query_value(key, value)));
-        }
-        let pgn = case.get("pgn").map(|v| query_value("pgn", v));
-        let result = match case["call"].as_str().expect("call") {
-            "describe" => describe(pairs).map(|(text, _)| text.into_bytes()),
-            "game_gif" => render_game(pairs, pgn.as_deref(), "gif"),
-            "text" => render(pairs, "txt"),
-            format => render(pairs, format),
-        };
-        match result {
-            Ok(bytes) => format!("{name}\tok\t{:016x}", crate::hash::fnv1a(bytes)),
-            Err(f) => format!(
-                "{name}\tfails\t{}\t{}\t{}",
-                f.param,
-                f.suggestion.unwrap_or(""),
-                f.sentence
-            ),
-        }
-    }
-
-    #[test]
-    fn the_recorded_answers_are_the_crates() {
-        let corpus = std::fs::read_to_string(format!("{FIXTURES}doors.json")).expect("corpus");
-        let corpus: Value = serde_json::from_str(&corpus).expect("JSON");
-        let cases = corpus["cases"].as_array().expect("cases");
-        let answers: String = cases.iter().map(|c| answer(c) + "\n").collect();
-        let path = format!("{FIXTURES}doors-answers.txt");
-        if std::env::var_os("STAUNTON_UPDATE_DOORS").is_some() {
-            std::fs::write(&path, &answers).expect("write");
-            panic!("{path} written: look at it, then run again without STAUNTON_UPDATE_DOORS");
-        }
-        let recorded = std::fs::read_to_string(&path).expect("doors-answers.txt");
-        assert_eq!(
-            recorded, answers,
-            "STAUNTON_UPDATE_DOORS=1 writes the crate's answers"
-        );
-        // Lists as arrays and as strings are one request.
-        for (list, string) in [
-            ("arrows-list", "arrows-string"),
-            ("moves-list", "moves-string"),
-        ] {
-            let hash = |n: &str| {
-                let line = answers.lines().find(|l| l.starts_with(&format!("{n}\t")));
-                line.expect("case").split('\t').nth(2).map(str::to_string)
-            };
-            assert_eq!(hash(list), hash(string), "{list}");
-        }
     }
 }

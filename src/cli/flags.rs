@@ -146,10 +146,7 @@ pub(super) fn of(
     names: &'static [&'static str],
     needs: Option<&'static str>,
 ) -> impl Iterator<Item = (&'static Param, Option<&'static str>)> {
-    table
-        .iter()
-        .filter(move |p| names.contains(&p.name))
-        .map(move |p| (p, needs))
+    chosen(table, move |name| names.contains(&name), needs)
 }
 
 /// The parameters of `table` except those named in `names`, each needing `needs`.
@@ -158,9 +155,18 @@ pub(super) fn all_but(
     names: &'static [&'static str],
     needs: Option<&'static str>,
 ) -> impl Iterator<Item = (&'static Param, Option<&'static str>)> {
+    chosen(table, move |name| !names.contains(&name), needs)
+}
+
+/// The parameters of `table` whose names `keep`, each needing `needs`.
+fn chosen(
+    table: &'static [Param],
+    keep: impl Fn(&str) -> bool,
+    needs: Option<&'static str>,
+) -> impl Iterator<Item = (&'static Param, Option<&'static str>)> {
     table
         .iter()
-        .filter(move |p| !names.contains(&p.name))
+        .filter(move |p| keep(p.name))
         .map(move |p| (p, needs))
 }
 

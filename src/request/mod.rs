@@ -48,6 +48,8 @@ pub use page::{BACKGROUNDS, MAX_CAPTION_CHARS};
 #[cfg(feature = "server")]
 pub(crate) use params::named;
 pub use params::{GAME_PARAMS, PARAMS, Param, ParamKind};
+#[cfg(test)]
+pub(crate) use query::owned;
 pub use query::{Query, names as query_names};
 pub use unknown::{Known, SERVICE_PARAMS, Unknown, Unknowns, warning};
 pub(crate) use values::parse_flag;

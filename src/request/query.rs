@@ -203,6 +203,14 @@ impl Query {
     }
 }
 
+/// `list` as owned query pairs: the shape tests give a request in.
+#[cfg(test)]
+pub(crate) fn owned(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::params::named;

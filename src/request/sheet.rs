@@ -348,11 +348,7 @@ fn entries(
 mod tests {
     use super::*;
 
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use super::super::query::owned as pairs;
 
     fn parse(list: &[(&str, &str)]) -> Result<SheetRequest, RequestError> {
         SheetRequest::from_pairs(

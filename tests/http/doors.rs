@@ -99,3 +99,65 @@ async fn every_case_of_the_doors_corpus_is_answered_as_the_crate_answers() {
         }
     }
 }
+
+/// The crate's answer to one case (through `staunton::embed`, the door the packages call),
+/// as a line of `doors-answers.txt`.
+fn crate_answer(case: &Value) -> String {
+    use staunton::embed::{describe, render, render_game};
+    let name = case["name"].as_str().expect("name");
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    if let Some(fen) = case.get("position").and_then(Value::as_str) {
+        pairs.push(("fen".into(), fen.into()));
+    }
+    for (key, value) in case["options"].as_object().expect("options") {
+        pairs.push((key.clone(), query_value(key, value)));
+    }
+    let pgn = case.get("pgn").map(|v| query_value("pgn", v));
+    let result = match case["call"].as_str().expect("call") {
+        "describe" => describe(pairs).map(|(text, _)| text.into_bytes()),
+        "game_gif" => render_game(pairs, pgn.as_deref(), "gif"),
+        "text" => render(pairs, "txt"),
+        format => render(pairs, format),
+    };
+    match result {
+        Ok(bytes) => format!("{name}\tok\t{:016x}", fnv1a(&bytes)),
+        Err(f) => format!(
+            "{name}\tfails\t{}\t{}\t{}",
+            f.param,
+            f.suggestion.unwrap_or(""),
+            f.sentence
+        ),
+    }
+}
+
+/// `doors-answers.txt` is the crate's answers to the corpus, which every door's test holds
+/// its door to (`STAUNTON_UPDATE_DOORS=1` writes it).
+#[test]
+fn the_recorded_answers_are_the_crates() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
+    let corpus = std::fs::read_to_string(format!("{fixtures}doors.json")).expect("corpus");
+    let corpus: Value = serde_json::from_str(&corpus).expect("JSON");
+    let cases = corpus["cases"].as_array().expect("cases");
+    let answers: String = cases.iter().map(|c| crate_answer(c) + "\n").collect();
+    let path = format!("{fixtures}doors-answers.txt");
+    if std::env::var_os("STAUNTON_UPDATE_DOORS").is_some() {
+        std::fs::write(&path, &answers).expect("write");
+        panic!("{path} written: look at it, then run again without STAUNTON_UPDATE_DOORS");
+    }
+    let recorded = std::fs::read_to_string(&path).expect("doors-answers.txt");
+    assert_eq!(
+        recorded, answers,
+        "STAUNTON_UPDATE_DOORS=1 writes the crate's answers"
+    );
+    // Lists as arrays and as strings are one request.
+    for (list, string) in [
+        ("arrows-list", "arrows-string"),
+        ("moves-list", "moves-string"),
+    ] {
+        let hash = |n: &str| {
+            let line = answers.lines().find(|l| l.starts_with(&format!("{n}\t")));
+            line.expect("case").split('\t').nth(2).map(str::to_string)
+        };
+        assert_eq!(hash(list), hash(string), "{list}");
+    }
+}
