@@ -73,6 +73,8 @@ pub trait Endpoint: std::fmt::Debug + Sync {
 
 /// The diagram parameters ([`PARAMS`]) named in `names`, in the table's order: for a
 /// route that reads some of them.
-pub(super) fn diagram_params(names: &'static [&'static str]) -> impl Iterator<Item = &'static Param> {
+pub(super) fn diagram_params(
+    names: &'static [&'static str],
+) -> impl Iterator<Item = &'static Param> {
     PARAMS.iter().filter(move |p| names.contains(&p.name))
 }

@@ -10,7 +10,8 @@
 //! `diagram`, `image` (lila-gif's still GIF), `game`, `move_list` (`/game.json`), `piece`,
 //! `sheet`, `article`, `card`, `describe`, `openapi`, `health` (and readiness), `metrics`.
 //!
-//! A new route is a new file here that implements [`Endpoint`], and one line in [`ROUTES`].
+//! A new route is a new file here that implements [`Endpoint`], its `mod` line below, and
+//! one line in [`ROUTES`].
 
 mod article;
 mod card;
