@@ -2,7 +2,7 @@
 //! WebAssembly (`js/dist/staunton.wasm`) and the npm package's browser glue (`js/lib/web.js`,
 //! `js/lib/core.js`), embedded in the binary and served as page files under `/js/`.
 //!
-//! The route table (`api`) serves them; the front page finds them in `/openapi.json` and
+//! The route table serves them (`routes::page`); the front page finds them in `/openapi.json` and
 //! then draws its previews itself (see docs/src/composer.md). The wasm is built, not
 //! committed: run `npm run build` in `js/` before `cargo build --features composer-wasm`; a
 //! missing `js/dist/staunton.wasm` stops the build at the `include_bytes!` below, which

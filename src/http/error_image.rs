@@ -9,9 +9,9 @@
 //! the render pool, admitted like a plain diagram of its size and format; when it cannot
 //! be (the pool is full), the text answer goes out as it was.
 
-use super::api::{self, Animation, Handler};
 use super::error::{AppError, Sentence};
 use super::pool::{Deadline, run_job};
+use super::routes::{ROUTES, Route};
 use super::state::AppState;
 use crate::render::layouts::card;
 use crate::render::options::{DEFAULT_SIZE, Format, MIN_SIZE, RenderOptions};
@@ -95,12 +95,13 @@ pub(super) async fn answer(
         headers.insert(header::ACCEPT, accept);
     }
     let max_size = images.state.config.limits.max_size;
-    let wanted = route_format(route, &query).map(|f| match wanted(&headers, &query, f, max_size) {
-        // A share card takes no size: its error is a square as tall as the card.
-        Wanted::Image(format, _) if route.handler == Handler::Card => {
-            Wanted::Image(format, crate::render::share_card::HEIGHT)
+    let fixed_size = route.endpoint.error_size();
+    let wanted = route_format(route, &query).map(|f| {
+        match (wanted(&headers, &query, f, max_size), fixed_size) {
+            // A route that takes no size (a share card) fixes its error's.
+            (Wanted::Image(format, _), Some(size)) => Wanted::Image(format, size),
+            (w, _) => w,
         }
-        w => w,
     });
     let (Some(Wanted::Image(format, size)), Some(Sentence(sentence))) =
         (wanted, response.extensions().get::<Sentence>().cloned())
@@ -179,40 +180,20 @@ fn as_image(response: Response, format: Format, bytes: Bytes) -> Response {
 }
 
 /// The route at `path` if it answers images (its format may still be one that is not).
-fn image_route(path: &str) -> Option<&'static api::Route> {
-    api::ROUTES.iter().find(|r| {
-        r.path == path
-            && matches!(
-                r.handler,
-                Handler::Diagram(_)
-                    | Handler::Sheet(_)
-                    | Handler::Game(_)
-                    | Handler::Image
-                    | Handler::Piece
-                    | Handler::Card
-            )
-    })
+fn image_route(path: &str) -> Option<&'static Route> {
+    ROUTES
+        .iter()
+        .find(|r| r.path == path && r.endpoint.image(None).is_some())
 }
 
 /// The image format `route` answers for `query`: fixed by the path, or `format` in the
 /// query (the route's default when missing or not a format); `None` when that format is
 /// not an image (PDF, text).
-fn route_format(route: &api::Route, query: &Query) -> Option<Format> {
-    let asked = || {
-        query
-            .last(named("format"))
-            .and_then(|v| Format::from_extension(v.trim()))
-    };
-    let format = match route.handler {
-        Handler::Diagram(Some(format)) | Handler::Sheet(Some(format)) => format,
-        Handler::Diagram(None) => asked().unwrap_or(Format::Png),
-        Handler::Sheet(None) => asked().unwrap_or(Format::Pdf),
-        Handler::Game(Animation::Gif) | Handler::Image => Format::Gif,
-        Handler::Game(Animation::Apng) => Format::Png,
-        Handler::Piece => Format::Svg,
-        Handler::Card => Format::Png,
-        _ => return None,
-    };
+fn route_format(route: &Route, query: &Query) -> Option<Format> {
+    let asked = query
+        .last(named("format"))
+        .and_then(|v| Format::from_extension(v.trim()));
+    let format = route.endpoint.image(asked)?;
     card::draws(format).then_some(format)
 }
 

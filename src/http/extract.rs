@@ -52,7 +52,7 @@ impl FromRequestParts<Arc<AppState>> for Asked {
             .extensions
             .get::<MatchedPath>()
             .map(MatchedPath::as_str);
-        if let Some((route, known)) = route.and_then(|r| Some((r, state.known.get(r)?))) {
+        if let Some((route, known)) = route.and_then(|r| Some((r, state.known(r)?))) {
             known
                 .check_strict(&query, route)
                 .map_err(AppError::bad_request)?;
@@ -87,12 +87,15 @@ impl Asked {
     }
 }
 
+/// The header every answer of a route that reads a query may carry: see [`warning`].
+pub(super) const WARNING_HEADER: &str = "staunton-warning";
+
 /// The `Staunton-Warning` of a request to `route` (as the router matched it) with `query`:
 /// the names it gives that the route does not read, which it ignores, each with the
 /// nearest parameter name. `None` when every name is known, or the route reads no query;
 /// then nothing is allocated.
 pub(super) fn warning(state: &AppState, route: &str, query: Option<&str>) -> Option<HeaderValue> {
-    let (known, query) = (state.known.get(route)?, query?);
+    let (known, query) = (state.known(route)?, query?);
     if query.len() > state.config.max_query_bytes {
         return None; // answered 414, and not worth reading
     }

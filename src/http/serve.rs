@@ -1,6 +1,6 @@
 //! The server loop: connections, the shutdown signal, the drain period and the grace.
 
-use super::routes::app;
+use super::app::app;
 use super::state::AppState;
 use std::sync::Arc;
 use std::time::Duration;

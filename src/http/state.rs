@@ -1,7 +1,6 @@
 //! What the service shares between requests: its limits ([`Config`]) and its state
 //! ([`AppState`]: the renderer, the image cache, the render pool's counters, the metrics).
 
-use super::api;
 use super::metrics::Metrics;
 use super::pace::Pace;
 use crate::render::Renderer;
@@ -9,8 +8,8 @@ use crate::request::{Known, Request};
 use bytes::Bytes;
 use moka::future::Cache;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -90,10 +89,19 @@ pub struct AppState {
     pub(super) text_hook: Option<TextHook>,
     /// Set once the shutdown signal arrived: `/ready` answers 503.
     pub(super) draining: AtomicBool,
-    /// `/openapi.json`, generated once: the routes, parameters, limits and piece sets.
-    pub(super) openapi: Bytes,
+    /// What the route table tells the requests: set by `app` when it first builds a router
+    /// over this state (the table stands above the state, whose routes use it).
+    pub(super) described: OnceLock<Described>,
+}
+
+/// What the route table tells the requests (see [`AppState::openapi`] and
+/// [`AppState::known`]), made from it once.
+#[derive(Debug)]
+pub(super) struct Described {
+    /// `/openapi.json`: the routes, parameters, limits and piece sets.
+    pub openapi: Bytes,
     /// The parameter names each route reads, by path (routes that read a query only).
-    pub(super) known: HashMap<&'static str, Known>,
+    pub known: HashMap<&'static str, Known>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -119,16 +127,7 @@ impl AppState {
 
     /// State over `renderer` with `config`'s limits.
     pub fn with_config(renderer: Arc<Renderer>, config: Config) -> AppState {
-        let sets: Vec<String> = renderer.piece_sets().names().map(str::to_string).collect();
-        let openapi = Bytes::from(api::openapi(&config.limits, &sets).to_string());
-        let known = api::ROUTES
-            .iter()
-            .map(|route| (route.path, api::reads(route.handler)))
-            .filter(|(_, params)| !params.is_empty())
-            .map(|(path, params)| (path, Known::new(params)))
-            .collect();
         AppState {
-            known,
             renderer,
             cache: Cache::builder()
                 .max_capacity(config.cache_bytes)
@@ -136,7 +135,6 @@ impl AppState {
                     crate::cache::entry_weight(key.capacity(), value.len())
                 })
                 .build(),
-            openapi,
             renders: AtomicU64::new(0),
             inline_renders: AtomicU64::new(0),
             pool: Arc::new(Semaphore::new(config.workers.max(1))),
@@ -148,6 +146,7 @@ impl AppState {
             fault: None,
             text_hook: None,
             draining: AtomicBool::new(false),
+            described: OnceLock::new(),
         }
     }
 
@@ -192,6 +191,20 @@ impl AppState {
     /// How many of [`AppState::renders`] ran on the async worker because they were quick.
     pub fn inline_renders(&self) -> u64 {
         self.inline_renders.load(Ordering::Relaxed)
+    }
+
+    /// `/openapi.json` (empty before `app` built a router over this state).
+    pub(super) fn openapi(&self) -> Bytes {
+        self.described
+            .get()
+            .map(|d| d.openapi.clone())
+            .unwrap_or_default()
+    }
+
+    /// The parameter names `route` (a path of the route table) reads; `None` for a route
+    /// that reads no query (or before `app` built a router over this state).
+    pub(super) fn known(&self, route: &str) -> Option<&Known> {
+        self.described.get()?.known.get(route)
     }
 
     /// Bytes held by the image cache (after pending maintenance).

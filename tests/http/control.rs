@@ -3,9 +3,10 @@
 //! SVG, a header or an error's body, on any route, in any parameter.
 
 use crate::support::{self, Answer, state};
+use crate::support::{Kind, kind};
 use axum::http::{StatusCode, header};
 use staunton::http::AppState;
-use staunton::http::api::{self, Handler, ROUTES};
+use staunton::http::routes::ROUTES;
 use std::sync::Arc;
 
 /// A value with a NUL, an ESC, a DEL, a C1 control and U+FFFF in it.
@@ -114,13 +115,13 @@ async fn describe_never_echoes_nul_or_esc() {
 }
 
 /// What every request of a route carries, less what `name` stands in for.
-fn base(handler: Handler, name: &str) -> Vec<(&'static str, &'static str)> {
+fn base(kind: Kind, name: &str) -> Vec<(&'static str, &'static str)> {
     let game = ["fen", "pgn", "moves"].contains(&name);
-    match handler {
-        Handler::Piece => vec![("piece", "wK")],
+    match kind {
+        Kind::Piece => vec![("piece", "wK")],
         _ if game => Vec::new(),
-        Handler::Game(_) | Handler::MoveList => vec![("moves", "e2e4 e7e5")],
-        Handler::Article(_) => vec![("pgn", "1. e4 e5 2. Nf3 {[#]} Nc6 *")],
+        Kind::Game | Kind::MoveList => vec![("moves", "e2e4 e7e5")],
+        Kind::Article => vec![("pgn", "1. e4 e5 2. Nf3 {[#]} Nc6 *")],
         _ => vec![("fen", "start")],
     }
 }
@@ -129,9 +130,9 @@ fn base(handler: Handler, name: &str) -> Vec<(&'static str, &'static str)> {
 async fn no_parameter_of_any_route_carries_a_control_character_into_its_answer() {
     let s = state();
     for route in ROUTES {
-        let reads = api::reads(route.handler);
+        let reads = route.endpoint.reads();
         for param in reads.into_iter().chain(staunton::request::SERVICE_PARAMS) {
-            let mut query: String = base(route.handler, param.name)
+            let mut query: String = base(kind(route.path), param.name)
                 .iter()
                 .map(|(k, v)| format!("{k}={}&", encode(v)))
                 .collect();

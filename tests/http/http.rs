@@ -467,6 +467,29 @@ async fn openapi_describes_every_route_the_router_answers() {
     );
 }
 
+/// Every route of the table is routed (it is not the fallback's 404), answers POST exactly
+/// when it says it does, and is in `/openapi.json` with exactly those operations.
+#[tokio::test]
+async fn every_route_of_the_table_is_routed_and_described_with_its_methods() {
+    use staunton::http::routes::ROUTES;
+    let s = state();
+    let doc: serde_json::Value =
+        serde_json::from_slice(&get(&s, "/openapi.json").await.body).expect("JSON");
+    let paths = doc["paths"].as_object().expect("paths");
+    assert_eq!(paths.len(), ROUTES.len(), "one path a route");
+    for route in ROUTES {
+        let (path, posts) = (route.path, route.endpoint.posts());
+        let item = &paths[path];
+        assert!(item["get"].is_object(), "{path} is described: {item}");
+        assert_eq!(item["post"].is_object(), posts, "{path}: POST described");
+        let answer = get(&s, path).await;
+        assert_ne!(answer.status, StatusCode::NOT_FOUND, "{path} is routed");
+        let answer = post(&s, path, Vec::new()).await;
+        let allowed = answer.status != StatusCode::METHOD_NOT_ALLOWED;
+        assert_eq!(allowed, posts, "{path}: POST answers {}", answer.status);
+    }
+}
+
 #[tokio::test]
 async fn the_classic_built_in_set_is_served_by_name() {
     let s = state();

@@ -1,5 +1,5 @@
 //! Every parameter reaches every key: for each route of the route table and each parameter
-//! it reads (`api::reads`, built from the parameter tables), two requests that differ only
+//! it reads (`Endpoint::reads`, built from the parameter tables), two requests that differ only
 //! in that parameter get two ETags (an ETag is its cache key's hash), or for `/describe`
 //! two texts. A parameter that changes nothing on a route is in [`changes_nothing`] with
 //! its reason; any other needs a sample in [`sample`], so a new parameter without one fails
@@ -8,10 +8,10 @@
 //! The requests carry `If-None-Match: *`: the answer is a 304 with the ETag, and nothing is
 //! drawn.
 
-use crate::support::{self, Answer, state};
+use crate::support::{self, Answer, Kind, kind, state};
 use axum::http::{StatusCode, header};
 use staunton::http::AppState;
-use staunton::http::api::{self, Handler, ROUTES};
+use staunton::http::routes::ROUTES;
 use staunton::request::SERVICE_PARAMS;
 use std::sync::Arc;
 
@@ -65,20 +65,20 @@ fn instead(
 }
 
 /// What every request of a route carries.
-fn base(handler: Handler) -> Vec<(&'static str, &'static str)> {
-    match handler {
-        Handler::Game(_) | Handler::MoveList => vec![("moves", "e2e4 e7e5")],
-        Handler::Piece => vec![("piece", "wK")],
-        Handler::Article(_) => vec![("pgn", ARTICLE)],
+fn base(kind: Kind) -> Vec<(&'static str, &'static str)> {
+    match kind {
+        Kind::Game | Kind::MoveList => vec![("moves", "e2e4 e7e5")],
+        Kind::Piece => vec![("piece", "wK")],
+        Kind::Article => vec![("pgn", ARTICLE)],
         _ => vec![("fen", "start")],
     }
 }
 
-/// Why `name` changes nothing on a route of `handler`, if it does not.
-fn changes_nothing(handler: Handler, name: &str) -> Option<&'static str> {
-    use Handler::*;
-    let text = matches!(handler, Diagram(Some(staunton::Format::Txt)));
-    let fixed = match handler {
+/// Why `name` changes nothing on a route of `kind`, if it does not.
+fn changes_nothing(kind: Kind, name: &str) -> Option<&'static str> {
+    use Kind::*;
+    let text = matches!(kind, Diagram(Some(staunton::Format::Txt)));
+    let fixed = match kind {
         Diagram(f) | Sheet(f) => f.is_some(),
         _ => true,
     };
@@ -104,57 +104,53 @@ fn changes_nothing(handler: Handler, name: &str) -> Option<&'static str> {
         "dpi",
         "turn",
     ];
-    Some(match (handler, name) {
+    Some(match (kind, name) {
         (_, "strict") => {
             "strict refuses unknown names; a request it lets through is answered the same"
         }
         (_, "errors") => {
             "errors chooses how an error is answered (text or image), not a good answer"
         }
-        (Diagram(_) | Sheet(_) | Game(_) | Image, "format") if fixed => {
+        (Diagram(_) | Sheet(_) | Game | StillGif, "format") if fixed => {
             "the path fixes the format; format may only repeat it"
         }
         (Diagram(_), "style") if !text && fixed => "only a text board (format=txt) has a style",
-        (Image | Game(_), "style") => "only a text board (format=txt) has a style",
-        (Diagram(_), "dpi")
-            if !matches!(handler, Diagram(Some(staunton::Format::Pdf))) && fixed =>
-        {
+        (StillGif | Game, "style") => "only a text board (format=txt) has a style",
+        (Diagram(_), "dpi") if !matches!(kind, Diagram(Some(staunton::Format::Pdf))) && fixed => {
             "only a PDF has a print size"
         }
-        (Image | Game(_), "dpi") => "only a PDF has a print size",
-        (Diagram(_), "svg")
-            if !matches!(handler, Diagram(Some(staunton::Format::Svg))) && fixed =>
-        {
+        (StillGif | Game, "dpi") => "only a PDF has a print size",
+        (Diagram(_), "svg") if !matches!(kind, Diagram(Some(staunton::Format::Svg))) && fixed => {
             "only an SVG has an SVG form"
         }
-        (Image | Game(_), "svg") => "only an SVG has an SVG form",
+        (StillGif | Game, "svg") => "only an SVG has an SVG form",
         (Diagram(_), n) if text && drawn.contains(&n) => {
             "a text board has no pixels, colours, marks or caption"
         }
         (_, "board") => {
             "board lets a FEN of another shape (8×7) be read; a FEN that reads without it reads the same with it, and the key holds the board's size"
         }
-        (Game(_), "dialect") => "a game's start is standard FEN (its [FEN] tag, or fen with moves)",
-        (Game(_), "caption") => "an animation has no caption (it is refused)",
+        (Game, "dialect") => "a game's start is standard FEN (its [FEN] tag, or fen with moves)",
+        (Game, "caption") => "an animation has no caption (it is refused)",
         (Card, "caption") => "a card has no caption (it is refused: title and subtitle say it)",
-        (Image, "comment") => "comment is accepted for lila-gif's URLs and not drawn",
+        (StillGif, "comment") => "comment is accepted for lila-gif's URLs and not drawn",
         (Sheet(Some(staunton::Format::Pdf)), "pageNumber") => "a PDF has every page",
         _ => return None,
     })
 }
 
-/// Two requests that differ in `name` on a route of `handler`, when the parameter changes
+/// Two requests that differ in `name` on a route of `kind`, when the parameter changes
 /// its answer there.
-fn sample(handler: Handler, name: &str) -> Option<Sample> {
-    use Handler::*;
-    Some(match (handler, name) {
+fn sample(kind: Kind, name: &str) -> Option<Sample> {
+    use Kind::*;
+    Some(match (kind, name) {
         (Piece, "piece") => instead(&[], "wK", "wQ"),
-        (Game(_) | MoveList, "fen") => {
+        (Game | MoveList, "fen") => {
             value("rnbqkbnr/1ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         }
-        (Game(_) | MoveList, "moves") => value("d2d4"),
-        (Game(_) | MoveList, "pgn") => instead(&[], "1. e4", "1. d4"),
-        (Article(_), "pgn") => instead(&[], ARTICLE, "1. d4 d5 2. c4 {[#]} *"),
+        (Game | MoveList, "moves") => value("d2d4"),
+        (Game | MoveList, "pgn") => instead(&[], "1. e4", "1. d4"),
+        (Article, "pgn") => instead(&[], ARTICLE, "1. d4 d5 2. c4 {[#]} *"),
         (Sheet(_), "fen") => value("8/8/8/8/8/8/8/K6k w - - 0 1"),
         (Sheet(_), "caption") => value("Mate in two"),
         (Sheet(_), "solution") => value("1. Qh7+"),
@@ -174,32 +170,32 @@ fn sample(handler: Handler, name: &str) -> Option<Sample> {
             instead(&context, "1", "2")
         }
         (Sheet(_), "dpi") => value("300"),
-        (Article(_), "columns") => value("2"),
-        (Article(_), "page") => value("letter"),
-        (Article(_), "size") => value("300"),
-        (Article(_), "every") => value("2"),
-        (Article(_), "end") => value("1"),
-        (Article(_), "markers") => value("0"),
-        (Article(_), "fenUnder") => value("1"),
-        (Article(_), "notation") => value("letters"),
-        (Article(_), "lang") => value("de"),
+        (Article, "columns") => value("2"),
+        (Article, "page") => value("letter"),
+        (Article, "size") => value("300"),
+        (Article, "every") => value("2"),
+        (Article, "end") => value("1"),
+        (Article, "markers") => value("0"),
+        (Article, "fenUnder") => value("1"),
+        (Article, "notation") => value("letters"),
+        (Article, "lang") => value("de"),
         (Card, "title") => value("The Immortal Game"),
         (Card, "subtitle") => value("London 1851"),
-        (Image, "white") => value("Carlsen"),
-        (Image, "black") => value("Nakamura"),
-        (Game(_), "delay") => value("50"),
-        (Game(_), "lastDelay") => value("100"),
-        (Game(_), "loop") => value("0"),
-        (Game(_), "from") => value("1"),
-        (Game(_), "to") => value("1"),
-        (Game(_), "players") => value("1"),
-        (Game(_), "glyph") => with(&[("lastMove", "e2e4")], "!!"),
-        (_, name) => diagram_sample(handler, name)?,
+        (StillGif, "white") => value("Carlsen"),
+        (StillGif, "black") => value("Nakamura"),
+        (Game, "delay") => value("50"),
+        (Game, "lastDelay") => value("100"),
+        (Game, "loop") => value("0"),
+        (Game, "from") => value("1"),
+        (Game, "to") => value("1"),
+        (Game, "players") => value("1"),
+        (Game, "glyph") => with(&[("lastMove", "e2e4")], "!!"),
+        (_, name) => diagram_sample(kind, name)?,
     })
 }
 
 /// The samples of the diagram parameters, on every route that reads them.
-fn diagram_sample(handler: Handler, name: &str) -> Option<Sample> {
+fn diagram_sample(kind: Kind, name: &str) -> Option<Sample> {
     let game = [("moves", "e2e4 e7e5")];
     Some(match name {
         "fen" => value("8/8/8/8/8/8/8/K6k w - - 0 1"),
@@ -234,8 +230,8 @@ fn diagram_sample(handler: Handler, name: &str) -> Option<Sample> {
         "svg" => with(&[("format", "svg")], "portable"),
         "turn" => value("1"),
         "region" => value("a1-d4"),
-        "lang" => match handler {
-            Handler::Describe => value("de"),
+        "lang" => match kind {
+            Kind::Describe => value("de"),
             _ => instead(&[("pgn", TWO_LANGS)], "en", "it"),
         },
         _ => return None,
@@ -251,12 +247,12 @@ fn query(pairs: &[(&str, &str)]) -> String {
     out.finish()
 }
 
-/// The two queries of `sample` for `name` on a route of `handler`: the sample's context
+/// The two queries of `sample` for `name` on a route of `kind`: the sample's context
 /// wins over the route's base (one fen, one game), and only `name` differs.
-fn queries(handler: Handler, name: &'static str, sample: &Sample) -> [String; 2] {
+fn queries(kind: Kind, name: &'static str, sample: &Sample) -> [String; 2] {
     let mut common = match sample.alone {
         true => Vec::new(),
-        false => base(handler),
+        false => base(kind),
     };
     common.retain(|(k, _)| !sample.context.iter().any(|(c, _)| c == k));
     common.extend(sample.context.iter().copied());
@@ -288,21 +284,28 @@ async fn every_parameter_of_every_route_reaches_its_key() {
     let mut missing = Vec::new();
     let mut failures = Vec::new();
     for route in ROUTES {
-        let reads = api::reads(route.handler);
+        let reads = route.endpoint.reads();
         if reads.is_empty() {
             continue;
         }
+        let kind = kind(route.path);
+        assert_ne!(
+            kind,
+            Kind::Other,
+            "{}: a route that reads a query",
+            route.path
+        );
         let names = reads.into_iter().chain(SERVICE_PARAMS).map(|p| p.name);
         for name in names {
-            if changes_nothing(route.handler, name).is_some() {
+            if changes_nothing(kind, name).is_some() {
                 continue;
             }
-            let Some(sample) = sample(route.handler, name) else {
+            let Some(sample) = sample(kind, name) else {
                 missing.push(format!("{} {name}", route.path));
                 continue;
             };
-            let describe = route.handler == Handler::Describe;
-            let [a, b] = queries(route.handler, name, &sample);
+            let describe = kind == Kind::Describe;
+            let [a, b] = queries(kind, name, &sample);
             let (a, b) = (format!("{}?{a}", route.path), format!("{}?{b}", route.path));
             match (
                 identity(&s, &a, describe).await,

@@ -71,3 +71,51 @@ pub async fn get_with(
     }
     send(state, request.body(Body::empty()).expect("request")).await
 }
+
+/// A route as the tests over every route tell them apart (what base query it needs, which
+/// parameters change nothing on it), read from its path; the route table itself names no
+/// kinds: each route is a type of its own behind one trait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `/diagram`, or a path that fixes its format (`/diagram.svg`, `/board.png`, …).
+    Diagram(Option<staunton::Format>),
+    /// `/image.gif`, lila-gif's still GIF.
+    StillGif,
+    /// `/game.gif`, `/game.png`.
+    Game,
+    /// `/game.json`.
+    MoveList,
+    /// `/piece.svg`.
+    Piece,
+    /// `/sheet`, or a path that fixes its format.
+    Sheet(Option<staunton::Format>),
+    /// `/article.pdf`, `.html`, `.svg`.
+    Article,
+    /// `/card.png`.
+    Card,
+    /// `/describe`.
+    Describe,
+    /// A route that reads no query (a page, `/health`, …).
+    Other,
+}
+
+/// The kind of the route at `path`.
+pub fn kind(path: &str) -> Kind {
+    let (stem, extension) = match path.split_once('.') {
+        Some((stem, extension)) => (stem, Some(extension)),
+        None => (path, None),
+    };
+    let format = extension.and_then(staunton::Format::from_extension);
+    match stem {
+        "/diagram" | "/board" => Kind::Diagram(format),
+        "/sheet" => Kind::Sheet(format),
+        "/image" => Kind::StillGif,
+        "/game" if extension == Some("json") => Kind::MoveList,
+        "/game" => Kind::Game,
+        "/piece" => Kind::Piece,
+        "/article" => Kind::Article,
+        "/card" => Kind::Card,
+        "/describe" => Kind::Describe,
+        _ => Kind::Other,
+    }
+}

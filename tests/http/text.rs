@@ -5,10 +5,11 @@
 //! sentence repeats such a character as itself, only as its code point.
 
 use crate::support::{self, Answer, state};
+use crate::support::{Kind, kind};
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use staunton::http::AppState;
-use staunton::http::api::{self, Handler, ROUTES};
+use staunton::http::routes::ROUTES;
 use std::sync::Arc;
 
 fn encode(value: &str) -> String {
@@ -61,11 +62,11 @@ fn assert_refused(uri: &str, a: &Answer, starts: &str, words: &[&str]) {
 }
 
 /// What every request of a route carries (its position or game).
-fn base(handler: Handler) -> &'static str {
-    match handler {
-        Handler::Piece => "piece=wK",
-        Handler::Game(_) | Handler::MoveList => "moves=e2e4",
-        Handler::Article(_) => "pgn=1.+e4+e5+*",
+fn base(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Piece => "piece=wK",
+        Kind::Game | Kind::MoveList => "moves=e2e4",
+        Kind::Article => "pgn=1.+e4+e5+*",
         _ => "fen=start",
     }
 }
@@ -75,10 +76,10 @@ async fn a_query_that_is_not_utf8_is_refused_on_every_route_naming_the_parameter
     let s = state();
     let mut routes = 0;
     for route in ROUTES {
-        let reads = api::reads(route.handler);
+        let reads = route.endpoint.reads();
         let Some(param) = reads
             .iter()
-            .find(|p| !base(route.handler).starts_with(p.name))
+            .find(|p| !base(kind(route.path)).starts_with(p.name))
         else {
             continue; // a page, /health: no query is read
         };
@@ -86,13 +87,13 @@ async fn a_query_that_is_not_utf8_is_refused_on_every_route_naming_the_parameter
         // A lone surrogate, an overlong `/`, Latin-1's é.
         for bad in ["%ED%A0%80", "%C0%AF", "%E9"] {
             let name = param.name;
-            let uri = format!("{}?{}&{name}=caf{bad}", route.path, base(route.handler));
+            let uri = format!("{}?{}&{name}=caf{bad}", route.path, base(kind(route.path)));
             let a = get(&s, &uri).await;
             let starts =
                 format!("{name} has a value that is not UTF-8 text: the bytes {bad} at byte 4");
             assert_refused(&uri, &a, &starts, &["(é is %C3%A9)"]);
         }
-        let uri = format!("{}?{}&x%FF=1", route.path, base(route.handler));
+        let uri = format!("{}?{}&x%FF=1", route.path, base(kind(route.path)));
         let a = get(&s, &uri).await;
         assert_refused(
             &uri,
