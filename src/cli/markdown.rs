@@ -9,18 +9,17 @@ use clap::Args;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The formats a fence's image is written in, the default first: every format but text.
-const IMAGE_FORMATS: [Format; 5] = [
-    Format::Svg,
-    Format::Png,
-    Format::Pdf,
-    Format::Webp,
-    Format::Gif,
-];
+/// The formats a fence's image is written in: every format but text.
+fn image_formats() -> Vec<Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|&f| f != Format::Txt)
+        .collect()
+}
 
 /// `--format`'s help, its names from the format table.
 fn format_help() -> String {
-    let words = Format::words(&IMAGE_FORMATS);
+    let words = Format::words(&image_formats());
     format!("Images only: their format, {words} (svg the default)")
 }
 
@@ -99,7 +98,7 @@ impl FenceOptions {
             Some(f) if f != Format::Txt => Ok(f),
             _ => bail!(
                 "--format {value:?} is not allowed: expected {}",
-                Format::words(&IMAGE_FORMATS)
+                Format::words(&image_formats())
             ),
         }
     }

@@ -324,8 +324,8 @@ impl ArticleRequest {
 
     /// The cache key: everything that decides the output bytes.
     pub fn cache_key(&self) -> String {
-        let o = &self.options;
         let mut key = KeyWriter::new("article");
+        let o = &self.options;
         key.field(self.format.extension())
             .field(o.paper.name())
             .field(o.columns)

@@ -66,7 +66,8 @@ pub(super) fn check_format(theme: &Theme, format: Format) -> Result<(), RequestE
         return Err(RequestError::new(
             "background",
             format!(
-                "background=transparent needs PNG, SVG or PDF, and this request asks for {}, drawn from a palette of opaque colours: pick a colour for the background, or another format",
+                "background=transparent needs {}, and this request asks for {}, drawn from a palette of opaque colours: pick a colour for the background, or another format",
+                Format::labels(&Format::transparent()),
                 format.extension()
             ),
         ));
@@ -167,9 +168,12 @@ fn check_text(value: &str, text: &str) -> Result<(), RequestError> {
 /// for words: no transparent background, no caption.
 pub(super) fn check_animation(options: &RenderOptions) -> Result<(), RequestError> {
     if options.theme.margin.a != 255 {
+        let formats = Format::labels(&Format::transparent());
         return Err(RequestError::new(
             "background",
-            "background=transparent is for one diagram (PNG, SVG or PDF): an animation's frames are drawn from a palette of opaque colours, so pick a colour",
+            format!(
+                "background=transparent is for one diagram ({formats}): an animation's frames are drawn from a palette of opaque colours, so pick a colour"
+            ),
         ));
     }
     if options.caption.is_some() {

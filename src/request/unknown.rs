@@ -4,7 +4,7 @@
 //!
 //! Owns the service-wide parameters ([`SERVICE_PARAMS`]: `strict`, `errors`), known on
 //! every route that reads a query. Which parameters a route reads is the route table's to
-//! say (`http::api`); this module only compares names.
+//! say (`http::routes`); this module only compares names.
 
 use super::error::RequestError;
 use super::params::{Param, ParamKind, param};

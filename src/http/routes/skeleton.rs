@@ -43,14 +43,16 @@ pub(super) trait Made: Send + 'static {
     ) -> impl Future<Output = Result<Bytes, AppError>> + Send;
 }
 
+/// The drawing of an image on the blocking pool, with the renderer.
+pub(super) trait Draw: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static {}
+
+impl<J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static> Draw for J {}
+
 /// Any image but a diagram: its price in units, its labels in the metrics (route, format),
 /// and the job that draws it on the blocking pool.
 pub(super) struct Job<J>(pub u64, pub (&'static str, &'static str), pub J);
 
-impl<J> Made for Job<J>
-where
-    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
-{
+impl<J: Draw> Made for Job<J> {
     fn made(
         self,
         state: Arc<AppState>,
@@ -70,10 +72,7 @@ pub(super) struct Outlined<J>(pub Job<J>, pub (Glyphs, Format), pub &'static str
 /// 128 MiB), so that no few answers fill it.
 pub(super) const ANSWER_SHARE: u64 = 8;
 
-impl<J> Made for Outlined<J>
-where
-    J: FnOnce(&Renderer) -> Result<Vec<u8>, RenderError> + Send + 'static,
-{
+impl<J: Draw> Made for Outlined<J> {
     fn made(
         self,
         state: Arc<AppState>,

@@ -92,6 +92,9 @@ pub struct FormatInfo {
     pub label: &'static str,
     /// The MIME type of its bytes.
     pub content_type: &'static str,
+    /// Whether it is drawn with an alpha channel, so `background=transparent` can show
+    /// through (GIF and WebP come from a palette of opaque colours; text has no pixels).
+    pub transparent: bool,
 }
 
 /// Every format, in the order the API lists them: the one table of formats. Every list of
@@ -99,12 +102,12 @@ pub struct FormatInfo {
 /// ([`Format::words`], [`Format::files`], [`Format::NAMES`]), so a new format is a new
 /// variant, a row here, and its encoder.
 pub const FORMATS: [FormatInfo; 6] = [
-    row(Format::Png, "png", "PNG", "image/png"),
-    row(Format::Svg, "svg", "SVG", "image/svg+xml"),
-    row(Format::Pdf, "pdf", "PDF", "application/pdf"),
-    row(Format::Webp, "webp", "WebP", "image/webp"),
-    row(Format::Gif, "gif", "GIF", "image/gif"),
-    row(Format::Txt, "txt", "text", "text/plain; charset=utf-8"),
+    row(Format::Png, "png", "PNG", "image/png", true),
+    row(Format::Svg, "svg", "SVG", "image/svg+xml", true),
+    row(Format::Pdf, "pdf", "PDF", "application/pdf", true),
+    row(Format::Webp, "webp", "WebP", "image/webp", false),
+    row(Format::Gif, "gif", "GIF", "image/gif", false),
+    row(Format::Txt, "txt", "text", "text/plain; charset=utf-8", false),
 ];
 
 const fn row(
@@ -112,12 +115,14 @@ const fn row(
     name: &'static str,
     label: &'static str,
     content_type: &'static str,
+    transparent: bool,
 ) -> FormatInfo {
     FormatInfo {
         format,
         name,
         label,
         content_type,
+        transparent,
     }
 }
 
@@ -163,6 +168,12 @@ impl Format {
     /// Its name in sentences: `PNG`, `WebP`, `text`.
     pub fn label(self) -> &'static str {
         self.info().label
+    }
+
+    /// The formats drawn with an alpha channel ([`FormatInfo::transparent`]).
+    pub fn transparent() -> Vec<Format> {
+        let rows = FORMATS.iter().filter(|row| row.transparent);
+        rows.map(|row| row.format).collect()
     }
 
     /// The format of a file extension (case-insensitive), if it is one.
