@@ -1,5 +1,6 @@
-//! The one door for embedders: the Python package's native module (`python/src/lib.rs`) and
-//! the npm package's WebAssembly module (`js/src/lib.rs`) call this and only marshal.
+//! The one door for embedders: the Python package's native module (`python/src/lib.rs`),
+//! the npm package's WebAssembly module (`js/src/lib.rs`) and the command line's `render`
+//! (with a renderer of its own, [`render_with`]) call this and only marshal.
 //!
 //! Query pairs in (the service's parameters, as a door spells a call), bytes or a
 //! [`Failure`] out: the parameter at fault, the sentence the service answers with a 400,
