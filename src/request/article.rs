@@ -8,7 +8,7 @@ use super::error::RequestError;
 use super::key::KeyWriter;
 use super::limits::Limits;
 use super::marks::{parse_mark_commands, within};
-use super::params::{Param, ParamKind, named, param, text};
+use super::params::{Param, ParamKind, named, param, text, with_look};
 use super::query::Query;
 use super::values::{parse_annotations, parse_flag, parse_lang, whole_number};
 use crate::chess::annotated::{self, Annotated, Letters};
@@ -124,16 +124,7 @@ pub const ARTICLE_PARAMS: &[Param] = &[
 
 /// The diagram parameters an article applies to all its diagrams (and `lang`, its
 /// language: captions, letters, the document's language).
-pub const DIAGRAM_PARAMS: &[&str] = &[
-    "orientation",
-    "coordinates",
-    "pieces",
-    "theme",
-    "light",
-    "dark",
-    "lang",
-    "region",
-];
+pub const DIAGRAM_PARAMS: &[&str] = &with_look::<2, 8>(["lang", "region"]);
 
 /// A validated article request.
 #[derive(Debug, Clone)]

@@ -109,6 +109,38 @@ const fn list(
     }
 }
 
+/// The diagram parameters that give a page's diagrams (a worksheet's, an article's) one
+/// look: the board's side, labels, pieces and colours. Each page adds its own
+/// ([`with_look`]).
+pub const PAGE_LOOK: [&str; 6] = [
+    "orientation",
+    "coordinates",
+    "pieces",
+    "theme",
+    "light",
+    "dark",
+];
+
+/// [`PAGE_LOOK`] and then `more`: `N` names in all.
+pub(super) const fn with_look<const M: usize, const N: usize>(
+    more: [&'static str; M],
+) -> [&'static str; N] {
+    assert!(
+        PAGE_LOOK.len() + M == N,
+        "N is the look's names and the others"
+    );
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = match i < PAGE_LOOK.len() {
+            true => PAGE_LOOK[i],
+            false => more[i - PAGE_LOOK.len()],
+        };
+        i += 1;
+    }
+    names
+}
+
 /// Every query parameter of a diagram request. The parser looks names up here, and the API
 /// description (`/openapi.json`) is generated from it, so the two cannot drift.
 pub const PARAMS: &[Param] = &[
@@ -413,6 +445,16 @@ mod tests {
                 let err = Request::from_pairs(pairs, None).expect_err(p.name);
                 assert_eq!(err.param, p.name, "{err}");
             }
+        }
+    }
+
+    #[test]
+    fn a_pages_diagram_parameters_are_the_look_and_its_own() {
+        let names: [&str; 8] = with_look(["turn", "region"]);
+        assert_eq!(&names[..6], PAGE_LOOK);
+        assert_eq!(&names[6..], ["turn", "region"]);
+        for name in names {
+            named(name);
         }
     }
 

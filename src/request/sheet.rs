@@ -9,7 +9,7 @@ use super::diagram::Request;
 use super::error::{ONE_LINE, RequestError};
 use super::key::KeyWriter;
 use super::limits::Limits;
-use super::params::{Param, ParamKind, named, param, text};
+use super::params::{Param, ParamKind, named, param, text, with_look};
 use super::query::Query;
 use super::values::{parse_fen, parse_flag, parse_reading, whole_number};
 use crate::echo::Echo;
@@ -99,16 +99,7 @@ pub const SHEET_PARAMS: &[Param] = &[
 
 /// The diagram parameters a sheet applies to all its diagrams. Per-position marks (arrows,
 /// last move, …) do not apply to a whole sheet and are ignored.
-pub const DIAGRAM_PARAMS: &[&str] = &[
-    "orientation",
-    "coordinates",
-    "pieces",
-    "theme",
-    "light",
-    "dark",
-    "turn",
-    "region",
-];
+pub const DIAGRAM_PARAMS: &[&str] = &with_look::<2, 8>(["turn", "region"]);
 
 /// The diagram parameters that say how every `fen` of a sheet is read: its dialect and,
 /// for a board neither square nor 8 ranks tall, its size.
