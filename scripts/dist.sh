@@ -80,6 +80,12 @@ wasm() {
 part_npm() {
   echo "== npm: npm ci, npm run build (the wasm), npm pack"
   wasm
+  # The package carries the licences, and names the repository it is published from (npm
+  # checks provenance against it): the placeholder's owner is the release's own.
+  cp LICENSE-MIT LICENSE-APACHE js/
+  if [[ -n ${GITHUB_REPOSITORY:-} ]]; then
+    (cd js && npm pkg set "repository.url=git+${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_REPOSITORY.git")
+  fi
   (cd js && npm pack --silent --pack-destination "$dist" > /dev/null)
   echo "   staunton-$version.tgz: $(wc -c < "$dist/staunton-$version.tgz") bytes"
 }

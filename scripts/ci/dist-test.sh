@@ -139,5 +139,9 @@ tgz=$dist/staunton-$version.tgz
 [[ -f $tgz ]] || fail "no $tgz"
 tar -xzOf "$tgz" package/package.json | grep -q "\"version\": \"$version\"" || fail "the npm package is not $version"
 tar -tzf "$tgz" | grep -qx package/dist/staunton.wasm || fail "the npm package lacks dist/staunton.wasm"
+for licence in LICENSE-MIT LICENSE-APACHE; do
+  tar -tzf "$tgz" | grep -qx "package/$licence" || fail "the npm package lacks $licence"
+done
+tar -xzOf "$tgz" package/package.json | grep -q '"repository"' || fail "the npm package names no repository"
 echo "   $(wc -c < "$tgz") bytes"
 echo "dist-test: passed"
