@@ -57,6 +57,8 @@ test("a bad fence fails the file at the line the fault stands on, in the service
     return true;
   });
   await assert.rejects(remark("```fen\norientaton: black\n```\n", {}, "typo.md"), /did you mean orientation/);
+  // A fence cannot choose its format: the advice names the plugin's option, not a flag only.
+  await assert.rejects(remark("```fen\nstart\nformat: png\n```\n", {}, "f.md"), /a Markdown plugin's format option/);
 });
 
 test("files mode writes each distinct image once and links it with the prefix", async () => {

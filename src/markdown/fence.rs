@@ -469,7 +469,7 @@ fn format_in_fence(value: &str) -> RequestError {
     RequestError::new(
         "format",
         format!(
-            "format {} is not allowed in a fence: the command chooses the format of every diagram (--format)",
+            "format {} is not allowed in a fence: one format is chosen for every diagram of the document (the command line's --format, a Markdown plugin's format option)",
             request::Echo(value)
         ),
     )
@@ -647,6 +647,20 @@ mod tests {
 
     fn pairs(info: &str, body: &str) -> Vec<(&'static str, String)> {
         diagram(info, body).unwrap().pairs
+    }
+
+    #[test]
+    fn a_fence_that_names_a_format_is_told_where_formats_are_chosen() {
+        for (info, body) in [
+            ("fen", "start\nformat: png\n"),
+            ("fen format=png", "start\n"),
+        ] {
+            let error = diagram(info, body).expect_err("no format in a fence");
+            assert_eq!(error.param, "format");
+            let said = error.to_string();
+            assert!(said.contains("the command line's --format"), "{said}");
+            assert!(said.contains("a Markdown plugin's format option"), "{said}");
+        }
     }
 
     #[test]
