@@ -54,6 +54,13 @@ export function settings(options = {}) {
   for (const [key, value] of Object.entries(options.defaults ?? {})) {
     defaults[key] = Array.isArray(value) ? value.join(",") : String(value);
   }
+  // The defaults go to every fence: a misspelt name or a bad value among them is this
+  // option's fault, said here, not at the line of the first fence (which has no such word).
+  try {
+    fence("fen", "start", { format: "svg", defaults });
+  } catch (error) {
+    throw bad("defaults", error.message);
+  }
   const count = (name, fallback) => {
     const value = options[name] ?? fallback;
     if (!Number.isInteger(value) || value < 1) throw bad(name, "expected a whole number above 0");

@@ -105,6 +105,8 @@ test("options are checked, naming the one at fault", async () => {
     [{ format: "gif", mode: "data" }, /option format: expected "svg" or "png"/],
     [{ maxDiagrams: 0 }, /option maxDiagrams: expected a whole number/],
     [{ sise: 3 }, /option sise: unknown/],
+    [{ defaults: { orientaton: "black" } }, /option defaults: "orientaton" is not a fence option: did you mean orientation\?/],
+    [{ defaults: { size: 9000 } }, /option defaults: size "9000" is not allowed/],
   ];
   for (const [options, message] of wrong) {
     await assert.rejects(remark("```fen\nstart\n```\n", options), message);
