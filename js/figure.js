@@ -30,6 +30,21 @@ export function isDiagram(info) {
   return INFO_WORDS.includes(word.toLowerCase());
 }
 
+/**
+ * For a fence whose source lines (`lines`, its opening marker first) run to the end of the
+ * document or of its list or quote without a closing marker, the sentence the command line
+ * says of it: the fence opened at `line` is never closed, so all after it was its body,
+ * then `sentence` (what its body's reading found); null for a closed fence.
+ */
+export function neverClosed(lines, line, sentence) {
+  const open = /^[\s>]*(`{3,}|~{3,})/.exec(lines[0] ?? "");
+  if (!open) return null;
+  const marker = open[1];
+  const last = lines.length > 1 ? lines[lines.length - 1].replace(/^[\s>]*/, "").trimEnd() : "";
+  if (last.length >= marker.length && [...last].every((c) => c === marker[0])) return null;
+  return `the ${marker} fence opened at line ${line} is never closed (end it with a line of ${marker}), so all that follows it was read as its body: ${sentence}`;
+}
+
 /** A plugin option that is wrong: an Error naming it. */
 function bad(name, why) {
   const error = new Error(`staunton plugin option ${name}: ${why}`);

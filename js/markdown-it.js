@@ -3,7 +3,7 @@
 // fence rule that was there. Works with markdown-it, VitePress and Eleventy.
 
 import { readFileSync } from "node:fs";
-import { Session, html, isDiagram, settings } from "./figure.js";
+import { Session, html, isDiagram, neverClosed, settings } from "./figure.js";
 
 /**
  * markdown-it plugin: diagram fences (```fen, ```chess, ```chessboard, ```pgn) become
@@ -43,11 +43,17 @@ export default function markdownItStaunton(md, options) {
 function located(error, state, token) {
   const env = state.env ?? {};
   const file = env.relativePath ?? env.path ?? env.page?.inputPath;
-  // The fence's first line, plus the body line fence() says the fault stands on.
-  const line = (token.map?.[0] ?? 0) + 1 + (error.line ?? 0) + frontMatterLines(env, state.src);
+  // The fence's first line, plus the body line fence() says the fault stands on; a fence
+  // never closed (it runs to the end) is told at its opening, as the likely cause.
+  const [first, end] = token.map ?? [0, 0];
+  const opening = first + 1 + frontMatterLines(env, state.src);
+  const lines = state.src.split("\n").slice(first, end);
+  const never = token.map ? neverClosed(lines, opening, error.message) : null;
+  const line = never ? opening : opening + (error.line ?? 0);
+  const sentence = never ?? error.message;
   const where = file ? `${file}:${line}` : `line ${line}`;
-  const located = new Error(`${where}: ${error.message}`, { cause: error });
-  Object.assign(located, { file, line, param: error.param, sentence: error.message });
+  const located = new Error(`${where}: ${sentence}`, { cause: error });
+  Object.assign(located, { file, line, param: error.param, sentence });
   return located;
 }
 

@@ -2,7 +2,7 @@
 // becomes a <figure> drawn at build time, as hast elements (no raw HTML), through the
 // package's fence(). Works with unified/remark-rehype, MDX, Docusaurus, Astro and Gatsby.
 
-import { Session, hast, isDiagram, settings } from "./figure.js";
+import { Session, hast, isDiagram, neverClosed, settings } from "./figure.js";
 
 /**
  * remark plugin: diagram fences (```fen, ```chess, ```chessboard, ```pgn) become figures.
@@ -41,9 +41,14 @@ function figure(session, node, file, className) {
   } catch (error) {
     // vfile's fail() at the line the fault stands on (the fence's first line plus the
     // body line fence() names): the message is named path:line:column.
+    // A fence never closed runs to the end: that is most likely why, said at its opening.
     const start = node.position?.start;
-    const place = start ? { line: start.line + (error.line ?? 0), column: start.column } : node;
-    file.fail(error.message, place, `staunton:${error.param ?? "fence"}`);
+    const end = node.position?.end;
+    const source = start && end ? String(file.value ?? "").slice(start.offset, end.offset) : "";
+    const never = start ? neverClosed(source.split("\n"), start.line, error.message) : null;
+    const line = start && (never ? start.line : start.line + (error.line ?? 0));
+    const place = start ? { line, column: start.column } : node;
+    file.fail(never ?? error.message, place, `staunton:${error.param ?? "fence"}`);
   }
   const element = hast(made, className);
   return {

@@ -59,6 +59,11 @@ test("a bad fence throws naming the file and the line the fault stands on", () =
   // Eleventy's env names the page; without any name the line alone.
   assert.throws(() => markdownIt("```fen\nsize: 1\n```\n", {}, { page: { inputPath: "./posts/a.md" } }), /^Error: \.\/posts\/a\.md:2: size "1"/);
   assert.throws(() => markdownIt("\n```fen\nsize: 1\n```\n"), /^Error: line 3: size "1"/);
+  // A fence never closed is told at its opening line, in the command line's words.
+  assert.throws(
+    () => markdownIt("# T\n\n~~~~chess\nstart\nsize: 300\n\nSome words after it.\n", {}, { relativePath: "open.md" }),
+    /^Error: open\.md:3: the ~~~~ fence opened at line 3 is never closed \(end it with a line of ~~~~\), so all that follows it was read as its body: /,
+  );
 });
 
 test("the line counts the front matter a tool cut off (VitePress, Eleventy)", () => {

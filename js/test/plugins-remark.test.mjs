@@ -57,6 +57,12 @@ test("a bad fence fails the file at the line the fault stands on, in the service
     return true;
   });
   await assert.rejects(remark("```fen\norientaton: black\n```\n", {}, "typo.md"), /did you mean orientation/);
+  // A fence never closed is told at its opening line, in the command line's words.
+  await assert.rejects(remark("# T\n\n```fen\nstart\nsize: 300\n\nSome words after it.\n", {}, "open.md"), (error) => {
+    assert.equal(error.line, 3);
+    assert.match(error.message, /^the ``` fence opened at line 3 is never closed \(end it with a line of ```\), so all that follows it was read as its body: /);
+    return true;
+  });
   // A fence cannot choose its format: the advice names the plugin's option, not a flag only.
   await assert.rejects(remark("```fen\nstart\nformat: png\n```\n", {}, "f.md"), /a Markdown plugin's format option/);
 });
