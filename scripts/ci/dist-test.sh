@@ -138,10 +138,14 @@ echo "== the npm tarball"
 tgz=$dist/staunton-$version.tgz
 [[ -f $tgz ]] || fail "no $tgz"
 tar -xzOf "$tgz" package/package.json | grep -q "\"version\": \"$version\"" || fail "the npm package is not $version"
-tar -tzf "$tgz" | grep -qx package/dist/staunton.wasm || fail "the npm package lacks dist/staunton.wasm"
+# The list and the manifest read whole first: `grep -q` leaving a pipe early would fail
+# tar (pipefail).
+files=$(tar -tzf "$tgz")
+grep -qx package/dist/staunton.wasm <<< "$files" || fail "the npm package lacks dist/staunton.wasm"
 for licence in LICENSE-MIT LICENSE-APACHE; do
-  tar -tzf "$tgz" | grep -qx "package/$licence" || fail "the npm package lacks $licence"
+  grep -qx "package/$licence" <<< "$files" || fail "the npm package lacks $licence"
 done
-tar -xzOf "$tgz" package/package.json | grep -q '"repository"' || fail "the npm package names no repository"
+manifest=$(tar -xzOf "$tgz" package/package.json)
+grep -q '"repository"' <<< "$manifest" || fail "the npm package names no repository"
 echo "   $(wc -c < "$tgz") bytes"
 echo "dist-test: passed"
