@@ -116,7 +116,7 @@ export class Session {
     const key = `${info}\n${body}`;
     let made = this.made.get(key);
     if (made === undefined) {
-      const format = config.mode === "inline" ? "svg" : config.format;
+      const format = config.mode === "inline" ? "inline" : config.format;
       const result = fence(info, body, { format, defaults: config.defaults });
       made = { ...image(config, result), alt: result.alt, caption: result.caption };
       made.width = result.width;
@@ -140,11 +140,9 @@ function limit(sentence) {
 /** The image of a rendered fence in the mode's form: `{ svg }` (inline) or `{ src }`. */
 function image(config, result) {
   switch (config.mode) {
-    case "inline": {
-      const prefix = `d${result.fileName.slice(0, 6)}-`;
-      const svg = scoped(result.data, prefix, result.alt).replace(/[\n\r]/g, " ");
-      return { svg, image: svg };
-    }
+    case "inline":
+      // The crate's page form: no style sheet, ids of its own, named by the alt text.
+      return { svg: result.data, image: result.data };
     case "data": {
       const type = result.format === "svg" ? "image/svg+xml" : "image/png";
       const src = `data:${type};base64,${Buffer.from(result.data).toString("base64")}`;
@@ -161,26 +159,6 @@ function image(config, result) {
       return { src, image: src };
     }
   }
-}
-
-/**
- * An SVG document made ready to share a page with others, as `staunton markdown --inline`
- * makes it: its ids and classes prefixed, `role="img"` and the alt text as `aria-label`.
- */
-export function scoped(svg, prefix, label) {
-  // The page's label replaces the document's own role and name (as the crate's scoped()).
-  const body = svg
-    .replace(' role="img"', "")
-    .replace(' aria-labelledby="title"', "")
-    .replaceAll(' id="', ` id="${prefix}`)
-    .replaceAll('href="#', `href="#${prefix}`)
-    .replaceAll("url(#", `url(#${prefix}`)
-    .replaceAll(' class="', ` class="${prefix}`)
-    .replaceAll("<style>.", `<style>.${prefix}`)
-    .replaceAll("{.", `{.${prefix}`)
-    .replaceAll("}.", `}.${prefix}`);
-  if (!body.startsWith("<svg ")) return body;
-  return `<svg role="img" aria-label="${escape(label)}" ${body.slice(5)}`;
 }
 
 /** `link` and a file `name` joined with one `/`. */

@@ -247,7 +247,7 @@ export function api(current) {
   };
 }
 
-/** `fence(info, body, { format, defaults })`: one Markdown fence read and rendered. */
+/** `fence(info, body, { format, defaults })`: one Markdown fence read and rendered (`inline`: the SVG element a page holds). */
 function fence(call, info, body, options = {}) {
   if (typeof info !== "string" || typeof body !== "string") {
     throw failure("fence() takes the info string and the body as strings", "fence", TypeError);
@@ -258,8 +258,8 @@ function fence(call, info, body, options = {}) {
     }
   }
   const format = options?.format ?? "svg";
-  if (format !== "svg" && format !== "png") {
-    throw failure(`fence() option format is ${JSON.stringify(format)}: expected "svg" or "png"`, "format", TypeError);
+  if (format !== "svg" && format !== "png" && format !== "inline") {
+    throw failure(`fence() option format is ${JSON.stringify(format)}: expected "svg", "png" or "inline"`, "format", TypeError);
   }
   const defaults = [];
   for (const [key, value] of Object.entries(options?.defaults ?? {})) {
@@ -272,7 +272,7 @@ function fence(call, info, body, options = {}) {
   const text = (i) => decoder.decode(f[i]);
   return {
     format: text(0),
-    data: format === "svg" ? text(1) : f[1],
+    data: format === "png" ? f[1] : text(1),
     alt: text(2),
     caption: text(3) === "1" ? text(4) : null,
     width: Number(text(5)),

@@ -72,8 +72,12 @@ export type Game = string | { pgn(): string } | null | undefined;
 
 /** What fence() takes besides the fence. */
 export interface FenceOptions {
-  /** The output: "svg" (the default) or "png". */
-  format?: "svg" | "png";
+  /**
+   * The output: "svg" (the default) or "png", an image file; or "inline", the SVG element
+   * an HTML page holds (svg=inline on the page's colours unless given, named by the alt
+   * text), as `staunton markdown --inline` writes it.
+   */
+  format?: "svg" | "png" | "inline";
   /** Options given before the fence's own (e.g. { size: "320" }). */
   defaults?: Record<string, string | number | boolean>;
 }
@@ -81,7 +85,7 @@ export interface FenceOptions {
 /** One Markdown fence read and rendered. */
 export interface Fence {
   format: "svg" | "png";
-  /** The SVG document, or the PNG's bytes. */
+  /** The SVG document (or element, for "inline"), or the PNG's bytes. */
   data: string | Uint8Array;
   /** The fence's alt, or the position described. */
   alt: string;

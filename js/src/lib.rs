@@ -12,7 +12,8 @@
 
 use staunton::Format;
 use staunton::embed::{self, Failure};
-use staunton::markdown::fence;
+use staunton::markdown::{emit, fence};
+use staunton::SvgForm;
 use std::cell::RefCell;
 
 /// The operations of [`call`], numbered as `lib/core.js` numbers them.
@@ -145,31 +146,36 @@ fn run(op: u32, args: &[String]) -> Result<Fields, Fault> {
 }
 
 /// Read a Markdown fence (`info`, `body`) with the crate's grammar over `defaults` and
-/// render it as `format` (svg or png). The fields: format, data, alt, caption (empty
-/// field and a flag), width, height, file name, the service's query string.
+/// render it as `format`: `svg` or `png` (an image file), or `inline` (the SVG element a
+/// page holds, as `staunton markdown --inline` writes it). The fields: format, data, alt,
+/// caption (empty field and a flag), width, height, file name, the service's query string.
 fn read_fence(
     info: &str,
     body: &str,
     format: &str,
     defaults: &[(String, String)],
 ) -> Result<Fields, Fault> {
-    let format = match format {
-        "svg" => Format::Svg,
-        "png" => Format::Png,
+    let read = |e| {
+        let line = fence::error_line(info, body, &e);
+        Fault(Failure::from(e), line)
+    };
+    let (diagram, format) = match format {
+        "svg" => (fence::read(info, body, defaults, Format::Svg).map_err(read)?, Format::Svg),
+        "png" => (fence::read(info, body, defaults, Format::Png).map_err(read)?, Format::Png),
+        "inline" => (fence::read_for_page(info, body, defaults).map_err(read)?, Format::Svg),
         other => {
-            let sentence = format!("format {other:?} is not allowed: expected svg or png");
+            let sentence = format!("format {other:?} is not allowed: expected svg, png or inline");
             return Err(Failure::input("format", sentence).into());
         }
     };
-    let diagram = fence::read(info, body, defaults, format).map_err(|e| {
-        let line = fence::error_line(info, body, &e);
-        Fault(Failure::from(e), line)
-    })?;
     let request = &diagram.request;
     request.within_cost().map_err(Failure::from)?;
-    let bytes = embed::renderer()
-        .render(&request.position, &request.options, format)
-        .map_err(Failure::from)?;
+    let renderer = embed::renderer();
+    let bytes = match request.options.svg_form {
+        SvgForm::Inline => emit::page_svg(renderer, &diagram).map(String::into_bytes),
+        _ => renderer.render(&request.position, &request.options, format),
+    }
+    .map_err(Failure::from)?;
     let (width, height) = match format {
         Format::Png => png_size(&bytes),
         _ => svg_size(&bytes),

@@ -4,9 +4,9 @@
 
 use super::fence::Diagram;
 use super::settings::{MarkdownError, Mode, Report, Settings};
-use crate::render::Renderer;
 use crate::render::layouts::card::Card;
 use crate::render::options::{DEFAULT_SIZE, Format, MAX_SIZE, MIN_SIZE};
+use crate::render::{RenderError, Renderer};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -116,8 +116,8 @@ impl<'a> Emitter<'a> {
             .collect();
         let renderer = self.renderer;
         let results = parallel(&todo, |d| {
-            let svg = renderer.svg(&d.request.position, &d.request.options);
-            svg.map(|svg| inline(&svg, &d.key, &d.alt))
+            page_svg(renderer, d)
+                .map(|svg| block(&svg))
                 .map_err(|e| e.to_string())
         });
         for (d, result) in todo.into_iter().zip(results) {
@@ -187,8 +187,8 @@ impl<'a> Emitter<'a> {
         })?;
         let alt = format!("{heading}: {sentence}");
         let Mode::Images { dir, link, format } = &self.settings.mode else {
-            let key = format!("error {line} {sentence}");
-            return Ok(framed(inline(&card.svg(Some(sentence)), &key, &alt), None));
+            let svg = crate::render::paint::svg::labelled(&card.svg(Some(sentence)), &alt);
+            return Ok(framed(block(&svg), None));
         };
         let hash = crate::hash::fnv1a(format!("{size} {heading} {sentence}").bytes());
         let name = format!(
@@ -318,14 +318,16 @@ fn service_url(base: &str, d: &Diagram) -> String {
     format!("{}/{route}?{}", base.trim_end_matches('/'), query.finish())
 }
 
-/// An SVG document as one line of HTML: its ids and classes prefixed by a hash of `key`,
-/// in a `<div>` (an HTML block: Markdown leaves what is inside alone).
-fn inline(svg: &str, key: &str, alt: &str) -> String {
-    let prefix = format!(
-        "d{}-",
-        crate::hash::base36(crate::hash::fnv1a(key.bytes()), 6)
-    );
-    let svg = crate::render::paint::svg::scoped(svg, &prefix, alt).replace(['\n', '\r'], " ");
+/// A diagram read for a page ([`crate::markdown::fence::read_for_page`]) as the SVG element
+/// a page holds: drawn in the inline form, named by its alt text (`role="img"`,
+/// `aria-label`), on one line. The plugins of the npm package take theirs from here.
+pub fn page_svg(renderer: &Renderer, d: &Diagram) -> Result<String, RenderError> {
+    let svg = renderer.svg(&d.request.position, &d.request.options)?;
+    Ok(crate::render::paint::svg::labelled(&svg, &d.alt))
+}
+
+/// An SVG element as an HTML block (a `<div>`: Markdown leaves what is inside alone).
+fn block(svg: &str) -> String {
     format!(r#"<div class="staunton-diagram">{svg}</div>"#)
 }
 

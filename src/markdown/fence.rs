@@ -6,7 +6,7 @@
 //! validation ([`Request::read`]), so a fence and a URL accept the same values and are
 //! refused in the same words.
 
-use crate::render::options::Format;
+use crate::render::options::{Format, SvgForm};
 use crate::request::{self, Known, Limits, PARAMS, Param, ParamKind, Query, Request, RequestError};
 
 /// The info-string words that make a fence a diagram (the first word, any case).
@@ -198,6 +198,37 @@ pub fn read(
     let mut pairs = pairs.joined();
     place(&mut pairs, kind, position)?;
     finish(pairs, format)
+}
+
+/// What a diagram inlined in an HTML page starts from, before the caller's defaults: the
+/// form no site framework can break, and the page's own colours.
+pub const PAGE_DEFAULTS: [(&str, &str); 2] = [("svg", "inline"), ("background", "page")];
+
+/// [`read`] for a diagram inlined in an HTML page (`staunton markdown --inline`, the
+/// plugins' inline mode): an SVG in the `inline` form, on the page's colours unless
+/// `defaults` or the fence name a background. A fence asking for another form is refused:
+/// a style sheet or shared ids in a page are what frameworks break.
+pub fn read_for_page(
+    info: &str,
+    body: &str,
+    defaults: &[(String, String)],
+) -> Result<Diagram, RequestError> {
+    let page = PAGE_DEFAULTS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+    let defaults: Vec<(String, String)> = page.chain(defaults.iter().cloned()).collect();
+    let diagram = read(info, body, &defaults, Format::Svg)?;
+    let form = diagram.request.options.svg_form;
+    if form != SvgForm::Inline {
+        return Err(RequestError::new(
+            "svg",
+            format!(
+                "svg={} cannot be inlined in a page: a diagram in the page is always svg=inline (no style sheet, ids of its own, which site frameworks cannot break); leave svg out, or write image files",
+                form.name()
+            ),
+        ));
+    }
+    Ok(diagram)
 }
 
 /// Where in a fence `error` (what [`read`] gave for `info` and `body`) stands: 1 for the

@@ -114,7 +114,8 @@ fn rewrite_with(
                     continue;
                 };
                 let mut line = lines.line_at(document, range.start);
-                let diagram = fence::read(&info, &body, &defaults, settings.format())
+                let diagram = settings
+                    .read(&info, &body, &defaults)
                     .map_err(|e| match unclosed(document, &range) {
                         // CommonMark runs an unclosed fence to the end of the document (or
                         // of its container): a diagram when it reads as one, but when it

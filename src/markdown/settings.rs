@@ -68,7 +68,24 @@ impl Settings {
     /// Whether the options every fence is given (`lang`, `defaults`) are good, checked once
     /// before a rewrite so that a bad one is not blamed on the first fence.
     pub fn check(&self) -> Result<(), crate::request::RequestError> {
-        fence::read("fen", "start", &self.fence_defaults(), self.format()).map(|_| ())
+        self.read("fen", "start", &self.fence_defaults())
+            .map(|_| ())
+    }
+
+    /// A fence read over `defaults` for this mode: for a page ([`fence::read_for_page`])
+    /// inline, else as an image in the mode's format.
+    pub(super) fn read(
+        &self,
+        info: &str,
+        body: &str,
+        defaults: &[(String, String)],
+    ) -> Result<fence::Diagram, crate::request::RequestError> {
+        match self.mode {
+            Mode::Inline => fence::read_for_page(info, body, defaults),
+            Mode::Images { .. } | Mode::Url { .. } => {
+                fence::read(info, body, defaults, self.format())
+            }
+        }
     }
 }
 

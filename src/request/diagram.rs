@@ -230,6 +230,9 @@ impl Request {
         if let Some(page) = t.dark_page {
             key.field("auto").field(page.background).field(page.label);
         }
+        if t.page_ink {
+            key.field("page");
+        }
         if let Some(caption) = &o.caption {
             key.field("caption").field(caption);
         }

@@ -16,7 +16,7 @@ use crate::render::theme::{DARK_PAGE, Rgba, Theme, label_for};
 pub const MAX_CAPTION_CHARS: usize = 200;
 
 /// The words `background` takes besides a colour.
-pub const BACKGROUNDS: [&str; 4] = ["light", "dark", "transparent", "auto"];
+pub const BACKGROUNDS: [&str; 5] = ["light", "dark", "transparent", "auto", "page"];
 
 /// `background` and `labels` over `theme`: the margin's colour, and the labels' ink (the
 /// one asked for, or the theme's when it keeps 4.5:1 against the background, else a light
@@ -35,12 +35,18 @@ pub(super) fn apply<'a>(
             // The theme's own margin colour, invisible: a PNG keeps no colour under alpha 0.
             "transparent" | "none" => theme.margin = Rgba::hex(0xffffff).with_alpha(0),
             "auto" => theme.dark_page = Some(DARK_PAGE),
+            // An inline SVG on a site: the site's background shows through, and the
+            // labels take its text colour, light or dark as the site's theme switches.
+            "page" => {
+                theme.margin = Rgba::hex(0xffffff).with_alpha(0);
+                theme.page_ink = true;
+            }
             _ => {
                 let colour = parse_color("background", value).map_err(|_| {
                     RequestError::bad_value(
                         "background",
                         value,
-                        "expected light, dark, transparent, auto or a colour #rgb or #rrggbb",
+                        "expected light, dark, transparent, auto, page or a colour #rgb or #rrggbb",
                     )
                 })?;
                 theme.margin = colour;
@@ -58,10 +64,20 @@ pub(super) fn apply<'a>(
     Ok(())
 }
 
-/// `background=auto` follows the reader's colour scheme through a style sheet, which only
-/// an SVG carries; a transparent one needs an alpha channel, which GIF and WebP are not
-/// drawn with here (they come from a palette of opaque colours).
+/// `background=auto` follows the reader's colour scheme through a style sheet, and
+/// `background=page` the page's through `currentColor`, which only an SVG carries; a
+/// transparent one needs an alpha channel, which GIF and WebP are not drawn with here
+/// (they come from a palette of opaque colours).
 pub(super) fn check_format(theme: &Theme, format: Format) -> Result<(), RequestError> {
+    if theme.page_ink && format != Format::Svg {
+        return Err(RequestError::new(
+            "background",
+            format!(
+                "background=page takes the labels' colour from the HTML page around an inline SVG, which only an SVG can do, and this request asks for {}: use format=svg (or /diagram.svg), or background=transparent with labels=… for the page's ink",
+                format.extension()
+            ),
+        ));
+    }
     if theme.margin.a != 255 && matches!(format, Format::Gif | Format::Webp) {
         return Err(RequestError::new(
             "background",

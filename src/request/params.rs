@@ -195,8 +195,8 @@ pub const PARAMS: &[Param] = &[
     param(
         "svg",
         &["svg"],
-        ParamKind::Choice(&["compact", "portable"]),
-        "SVG only (`format=svg`): `compact` (the default, the fewest bytes: pieces as `<symbol>`s placed with `<use>`, styles as CSS) or `portable` (every piece written out where it stands, styles as attributes: also drawn by QtSvg and NanoSVG, e.g. PyQt and pygame).",
+        ParamKind::Choice(&["compact", "portable", "inline"]),
+        "SVG only (`format=svg`): `compact` (the default, the fewest bytes: pieces as `<symbol>`s placed with `<use>`, styles as CSS), `portable` (every piece written out where it stands, styles as attributes: also drawn by QtSvg and NanoSVG, e.g. PyQt and pygame) or `inline` (for pasting into an HTML page: no style sheet, no class, ids prefixed by the diagram's hash, at most as wide as its column).",
     ),
     param(
         "pieces",
@@ -226,7 +226,7 @@ pub const PARAMS: &[Param] = &[
         "background",
         &["background", "bg"],
         "transparent",
-        "Everything outside the squares (margin, pocket strips, the turn marker's strip): `light` (white, the default), `dark` (near-black with light labels), `transparent`, a colour (`#1e1e1e`), or in SVG `auto`, which follows the reader's light or dark colour scheme. Labels keep at least 4.5:1 against it.",
+        "Everything outside the squares (margin, pocket strips, the turn marker's strip): `light` (white, the default), `dark` (near-black with light labels), `transparent`, a colour (`#1e1e1e`), or in SVG `auto`, which follows the reader's light or dark colour scheme, or `page` (SVG in an HTML page: no margin colour, labels in the page's text colour, so they follow the site's own light and dark themes). Labels keep at least 4.5:1 against it.",
     ),
     param(
         "labels",

@@ -215,7 +215,7 @@ pub(super) fn parse_svg_form(value: &str) -> Result<SvgForm, RequestError> {
         RequestError::bad_value(
             "svg",
             value,
-            "expected compact or portable (how format=svg is written)",
+            "expected compact, portable or inline (how format=svg is written)",
         )
     })
 }

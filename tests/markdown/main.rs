@@ -238,7 +238,12 @@ fn inline_svgs_are_the_requests_own_drawings_with_ids_of_their_own() {
     let renderer = Renderer::default();
     let mut prefixes = Vec::new();
     for (svg, query) in svgs.iter().zip(&queries) {
-        let request = Request::from_query(query, Some(Format::Svg)).unwrap();
+        // A page's diagram: the inline form, on the page's colours unless the fence chose.
+        let page = match query.contains("background=") {
+            true => format!("{query}&svg=inline"),
+            false => format!("{query}&svg=inline&background=page"),
+        };
+        let request = Request::from_query(&page, Some(Format::Svg)).unwrap();
         let expected = renderer.svg(&request.position, &request.options).unwrap();
         let a = common::rasterise_svg(svg);
         let b = common::rasterise_svg(&expected);
@@ -249,7 +254,11 @@ fn inline_svgs_are_the_requests_own_drawings_with_ids_of_their_own() {
             "{query}"
         );
         assert!(!svg.contains('\n'), "one line");
-        let id = svg.split(" id=\"").nth(1).map(|s| &s[..3]);
+        assert!(
+            !svg.contains("<style") && !svg.contains(" class="),
+            "{query}"
+        );
+        let id = svg.split(" id=\"").nth(1).map(|s| &s[..8]);
         prefixes.push(id.map(str::to_string));
     }
     // Different diagrams' ids start differently (a page holds them side by side).

@@ -1,6 +1,7 @@
 //! The SVG answer's structure: small, every piece drawn once, every reference resolved, by
-//! `xlink:href`; an image with a name for screen readers; and the portable form
-//! (`svg=portable`): no `<symbol>`, `<use>`, CSS or clip path, every piece written out.
+//! `xlink:href`; an image with a name for screen readers; the portable form
+//! (`svg=portable`): no `<symbol>`, `<use>`, CSS or clip path, every piece written out; the
+//! inline form (`svg=inline`) and the page's colours (`background=page`).
 
 use staunton::SvgForm;
 use staunton::render::Renderer;
@@ -302,4 +303,127 @@ fn the_portable_form_costs_bytes_and_the_compact_one_stays_the_default() {
         compact.len()
     );
     assert_eq!(RenderOptions::default().svg_form, SvgForm::Compact);
+}
+
+/// `query` drawn as an SVG in `form`.
+fn svg_of(query: &str, form: &str) -> String {
+    use staunton::request::Request;
+    let request =
+        Request::from_query(&format!("{query}&svg={form}&format=svg"), None).expect("valid");
+    Renderer::default()
+        .svg(&request.position, &request.options)
+        .expect("renders")
+}
+
+/// The inline form (`svg=inline`, for HTML pages): nothing a site framework rewrites or
+/// drops (no style sheet, no class, no `xlink`), every id under one prefix of its own and
+/// every reference resolved, the root at most as wide as its column; and drawn as the
+/// compact form is.
+#[test]
+fn the_inline_form_has_no_style_sheet_and_ids_of_its_own() {
+    let mut prefixes = Vec::new();
+    for query in PORTABLE {
+        let text = svg_of(query, "inline");
+        for banned in ["<style", " class=", "xlink", "<text"] {
+            assert!(!text.contains(banned), "{query}: {banned}");
+        }
+        assert!(
+            text.starts_with("<svg ")
+                && text[..text.find('>').unwrap()]
+                    .contains(r#" style="max-width:100%;height:auto""#),
+            "{query}: the root fits its column"
+        );
+        let ids = attribute_values(&text, "id");
+        let prefix = &ids[0][..8];
+        assert!(
+            prefix.starts_with('s') && prefix.ends_with('-'),
+            "{query}: {prefix}"
+        );
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{query}: an id is defined twice");
+        assert!(ids.iter().all(|id| id.starts_with(prefix)), "{query}");
+        let hrefs = attribute_values(&text, "href").into_iter().map(|h| &h[1..]);
+        let urls = text.match_indices("url(#").map(|(i, _)| {
+            let rest = &text[i + 5..];
+            &rest[..rest.find(')').expect("closing bracket")]
+        });
+        let labelled = attribute_values(&text, "aria-labelledby");
+        for target in hrefs.chain(urls).chain(labelled) {
+            assert!(ids.contains(&target), "{query}: #{target} is not defined");
+        }
+        prefixes.push(prefix.to_string());
+        // The same drawing as the compact form, but for `auto`, which a page colours.
+        if !query.contains("background=auto") {
+            let inline = crate::common::rasterise_svg(&text);
+            let compact = crate::common::rasterise_svg(&svg_of(query, "compact"));
+            assert!(
+                inline == compact,
+                "{query}: the inline form draws differently"
+            );
+        }
+        assert_eq!(
+            text,
+            svg_of(query, "inline"),
+            "{query}: the same bytes again"
+        );
+    }
+    let mut distinct = prefixes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), prefixes.len(), "{prefixes:?}");
+}
+
+/// `background=page`: no margin of its own (the page shows through) and the labels and
+/// caption in the page's text colour; the squares as on any other background. `auto` in
+/// the inline form is drawn so, and a format that cannot take the page's colour is told.
+#[test]
+fn the_page_background_lends_the_page_its_colours() {
+    use staunton::request::Request;
+    let query = "fen=start&size=240&caption=After%201.%20e4&background=page";
+    let text = svg_of(query, "compact");
+    assert!(
+        !text.contains("prefers-color-scheme"),
+        "no colour scheme's style sheet"
+    );
+    // Two label runs (files, ranks) and the caption.
+    assert!(
+        text.matches(r#"fill="currentColor""#).count() >= 2,
+        "{text}"
+    );
+    let page = crate::common::rasterise_svg(&text);
+    let clear = crate::common::rasterise_svg(&svg_of(
+        &query.replace("background=page", "background=transparent"),
+        "compact",
+    ));
+    assert_eq!(page.get_pixel(1, 1)[3], 0, "the margin is clear");
+    let (w, h) = (page.width(), page.height());
+    assert_eq!((w, h), clear.dimensions());
+    let squares = |img: &image::RgbaImage| {
+        let mut px = Vec::new();
+        for y in (30..210).step_by(7) {
+            for x in (30..210).step_by(7) {
+                px.push(*img.get_pixel(x, y));
+            }
+        }
+        px
+    };
+    assert!(
+        squares(&page) == squares(&clear),
+        "the squares are the same"
+    );
+    assert_eq!(
+        svg_of("fen=start&background=auto", "inline"),
+        svg_of("fen=start&background=page", "inline"),
+        "auto in the inline form is the page's colours"
+    );
+    let error = Request::from_query("fen=start&background=page&format=png", None).unwrap_err();
+    assert_eq!(error.param, "background");
+    assert!(
+        error
+            .to_string()
+            .starts_with("background=page takes the labels' colour from the HTML page"),
+        "{error}"
+    );
 }

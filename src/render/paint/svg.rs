@@ -16,7 +16,7 @@ use crate::render::art::pieces::{ArtPath, PieceSet};
 use crate::render::scene::{Point, Scene, Shape, circle_curves};
 use crate::render::spec::options::SvgForm;
 use super::svg_number::Fine;
-use super::svg_portable::Part;
+use super::svg_portable::{Attributes, Part};
 use crate::render::spec::theme::Rgba;
 use std::collections::HashMap as StdHashMap;
 use std::collections::HashSet as StdHashSet;
@@ -89,7 +89,10 @@ pub fn write_with(
     };
     // Writing into a String cannot fail; the results are ignored for that reason.
     let _ = write_into(&mut out, &doc, parts);
-    out
+    match form {
+        SvgForm::Inline => super::svg_ids::finish_inline(&out),
+        SvgForm::Compact | SvgForm::Portable => out,
+    }
 }
 
 /// What one document is written from.
@@ -101,69 +104,51 @@ struct Document<'a> {
     form: SvgForm,
 }
 
+impl Document<'_> {
+    /// Where the colours of the page around the board come from.
+    fn paper(&self) -> Paper {
+        match (self.scene.dark_page, self.form) {
+            _ if self.scene.page_ink => Paper::Ink,
+            // A page's own colours are the scheme its reader sees.
+            (Some(_), SvgForm::Inline) => Paper::Ink,
+            (Some(page), _) => Paper::Scheme(page),
+            (None, _) => Paper::Fixed,
+        }
+    }
+}
+
+/// Where the margin's and the labels' colours come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Paper {
+    /// The scene's own.
+    Fixed,
+    /// A style sheet switches them to `Page`'s under a dark colour scheme
+    /// (`background=auto`).
+    Scheme(crate::render::spec::theme::Page),
+    /// The page around the SVG: no margin, the labels in its text colour
+    /// (`currentColor`; `background=page`, and `auto` in the inline form).
+    Ink,
+}
+
+impl Paper {
+    /// What its parts' keys end with: parts written for one paper differ from another's.
+    fn key(self) -> Vec<u8> {
+        match self {
+            Paper::Fixed => Vec::new(),
+            Paper::Scheme(p) => format!("auto{}{}", p.background, p.label).into_bytes(),
+            Paper::Ink => b"ink".to_vec(),
+        }
+    }
+}
+
 /// The id of the `<title>`, which the root's `aria-labelledby` names.
 const TITLE_ID: &str = "title";
 
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<crate::hash::Fnv>>;
 type HashSet<K> = StdHashSet<K, BuildHasherDefault<crate::hash::Fnv>>;
 
-/// A diagram document `svg` (as [`write_with`] writes it) made ready to stand in an HTML
-/// page beside others: every id and CSS class it defines and refers to prefixed with
-/// `prefix` (a style sheet inside inline SVG applies to the whole page), and the root
-/// labelled `label` for screen readers.
-pub fn scoped(svg: &str, prefix: &str, label: &str) -> String {
-    // The page's label replaces the document's own role and name.
-    let svg = svg.replacen(r#" role="img""#, "", 1).replacen(
-        &format!(r#" aria-labelledby="{TITLE_ID}""#),
-        "",
-        1,
-    );
-    let body = svg
-        .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
-        .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
-        .replace("url(#", &format!("url(#{prefix}"))
-        .replace(r#" class=""#, &format!(r#" class="{prefix}"#))
-        .replace("<style>.", &format!("<style>.{prefix}"))
-        .replace("{.", &format!("{{.{prefix}"))
-        .replace("}.", &format!("}}.{prefix}"));
-    match body.strip_prefix("<svg ") {
-        Some(rest) => format!(
-            r#"<svg role="img" aria-label="{}" {rest}"#,
-            escape(label).replace('"', "&quot;")
-        ),
-        None => body,
-    }
-}
-
-/// A diagram document `svg` (as [`write_with`] writes it) made ready to nest in a larger
-/// document: placed at (`x`, `y`), and every id it defines and refers to prefixed with
-/// `prefix`, so several diagrams can share one document.
-pub fn nested(svg: &str, prefix: &str, x: u32, y: u32) -> String {
-    let body = svg
-        .replace(r#" id=""#, &format!(r#" id="{prefix}"#))
-        .replace(r##"href="#"##, &format!(r##"href="#{prefix}"##))
-        .replace("url(#", &format!("url(#{prefix}"))
-        .replace(
-            r#" aria-labelledby=""#,
-            &format!(r#" aria-labelledby="{prefix}"#),
-        );
-    match body.strip_prefix("<svg ") {
-        Some(rest) => format!(r#"<svg x="{x}" y="{y}" {rest}"#),
-        None => body,
-    }
-}
-
-/// Escape text for an XML text node; a character XML cannot hold (a request refuses them,
-/// this is the second wall) becomes U+FFFD.
-fn escape(text: &str) -> String {
-    let text: String = text
-        .chars()
-        .map(|c| if crate::echo::xml_char(c) { c } else { '\u{FFFD}' })
-        .collect();
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
+pub use super::svg_ids::{labelled, nested};
+use super::svg_ids::escape;
 
 fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::Result {
     let (scene, set, title) = (doc.scene, doc.set, doc.title);
@@ -172,7 +157,7 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
     // The shared parts first, so the document is allocated once at about its size.
     let shared = SharedParts::of(doc, parts, square);
     let per_piece = match doc.form {
-        SvgForm::Compact => 40,
+        SvgForm::Compact | SvgForm::Inline => 40,
         SvgForm::Portable => 1200,
     };
     out.reserve(
@@ -194,11 +179,17 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
     if title.is_some() {
         write!(out, r#" aria-labelledby="{TITLE_ID}""#)?;
     }
-    write!(out, r#" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#)?;
+    write!(out, r#" width="{w}" height="{h}" viewBox="0 0 {w} {h}""#)?;
+    // In a page: never wider than its column, its height following (width and height
+    // stay, so the page keeps the room before it is laid out).
+    if doc.form == SvgForm::Inline {
+        out.push_str(r#" style="max-width:100%;height:auto""#);
+    }
+    out.push('>');
     if let Some(title) = title {
         write!(out, r#"<title id="{TITLE_ID}">{}</title>"#, escape(title))?;
     }
-    write_page(out, scene)?;
+    write_page(out, scene, doc.paper())?;
     if let Some(symbols) = &shared.symbols {
         out.push_str(symbols);
     }
@@ -208,7 +199,7 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
         write_shape(out, shape, &mut gradients)?;
     }
     match doc.form {
-        SvgForm::Compact => write_uses(out, scene, square)?,
+        SvgForm::Compact | SvgForm::Inline => write_uses(out, scene, square)?,
         SvgForm::Portable => {
             for p in &scene.pieces {
                 super::svg_portable::write_piece(out, set, p.piece, p.rect, Part::Whole)?;
@@ -222,7 +213,7 @@ fn write_into(out: &mut String, doc: &Document, parts: &dyn Fragments) -> fmt::R
     if let Some(labels) = &shared.labels {
         out.push_str(labels);
     }
-    write_caption(out, scene)?;
+    write_caption(out, scene, doc.paper())?;
     out.push_str("</svg>");
     Ok(())
 }
@@ -234,11 +225,11 @@ const LABEL_CLASS: &str = "pl";
 
 /// The caption's words for screen readers, and the style that gives a dark page its
 /// colours (`background=auto`).
-fn write_page(out: &mut String, scene: &Scene) -> fmt::Result {
+fn write_page(out: &mut String, scene: &Scene, paper: Paper) -> fmt::Result {
     if let Some(text) = scene.caption_text.as_deref().filter(|_| !scene.caption.is_empty()) {
         write!(out, "<desc>{}</desc>", escape(text))?;
     }
-    if let Some(page) = scene.dark_page {
+    if let Paper::Scheme(page) = paper {
         write!(
             out,
             "<style>@media (prefers-color-scheme:dark){{.{MARGIN_CLASS}{{fill:{}}}.{LABEL_CLASS}{{fill:{}}}}}</style>",
@@ -250,15 +241,29 @@ fn write_page(out: &mut String, scene: &Scene) -> fmt::Result {
 
 /// ` class="…"` for what is drawn in `color` on the page, when the page follows the
 /// reader's colour scheme; else nothing.
-fn page_class(scene: &Scene, color: Rgba, class: &str) -> String {
-    match scene.dark_page.is_some() && color == scene.label {
+fn page_class(scene: &Scene, paper: Paper, color: Rgba, class: &str) -> String {
+    match matches!(paper, Paper::Scheme(_)) && color == scene.label {
         true => format!(r#" class="{class}""#),
         false => String::new(),
     }
 }
 
+/// The fill of what is drawn in `color` on the page: `currentColor` when the page lends
+/// its text colour and `color` is the labels', else the colour.
+struct PageInk<'a>(&'a Scene, Paper, Rgba);
+
+impl fmt::Display for PageInk<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let PageInk(scene, paper, color) = *self;
+        match paper == Paper::Ink && color == scene.label {
+            true => f.write_str("currentColor"),
+            false => write!(f, "{color}"),
+        }
+    }
+}
+
 /// The caption's lines as outlines of the built-in face, one path.
-fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
+fn write_caption(out: &mut String, scene: &Scene, paper: Paper) -> fmt::Result {
     let (Some(first), Some(face)) = (scene.caption.first(), crate::render::scene::caption::face()) else {
         return Ok(());
     };
@@ -270,8 +275,8 @@ fn write_caption(out: &mut String, scene: &Scene) -> fmt::Result {
     write!(
         out,
         r#"<path{} fill="{}" d="{}"/>"#,
-        page_class(scene, first.color, LABEL_CLASS),
-        first.color,
+        page_class(scene, paper, first.color, LABEL_CLASS),
+        PageInk(scene, paper, first.color),
         d.trim_end()
     )
 }
@@ -313,7 +318,7 @@ fn write_figures(
     let halved = |f: &&PlacedFigure| f.figure.side == Side::Neutral;
     let mut halves = 0;
     // The portable form paints halves by gradients instead (see `svg_portable.rs`).
-    if doc.form == SvgForm::Compact
+    if doc.form != SvgForm::Portable
         && let Some(f) = scene.figures.iter().find(halved)
     {
         let (px, split) = (f.rect.w, figure::split(f.rect.w));
@@ -423,29 +428,33 @@ impl SharedParts {
         let (scene, set, font) = (doc.scene, doc.set, doc.font);
         let used = used_pieces(scene).fold(0u32, |mask, p| mask | 1 << p.index());
         // The portable form has no symbols: its pieces stand where they are drawn.
-        let symbols = (used != 0 && doc.form == SvgForm::Compact).then(|| {
+        let symbols = (used != 0 && doc.form != SvgForm::Portable).then(|| {
             let mut key = set.shared_name().as_bytes().to_vec();
             key.push(0);
             for v in [used, scene.width, scene.height, square.unwrap_or(0)] {
                 key.extend_from_slice(&v.to_le_bytes());
             }
+            // The inline form's symbols carry their styles as attributes.
+            if doc.form == SvgForm::Inline {
+                key.push(b'I');
+            }
             key.push(b'P');
             parts.fragment(key, &mut || {
                 let mut text = String::with_capacity(8192);
-                let _ = write_pieces(&mut text, scene, set, square);
+                let _ = write_pieces(&mut text, scene, set, square, doc.form);
                 text
             })
         });
-        // A page that follows the colour scheme writes classes into the board and labels.
-        let auto = scene.dark_page.map_or(Vec::new(), |p| {
-            format!("auto{}{}", p.background, p.label).into_bytes()
-        });
+        // A page that follows the colour scheme writes classes into the board and labels,
+        // one that lends its ink `currentColor`.
+        let paper = doc.paper();
+        let auto = paper.key();
         let mut key = crate::render::scene::base_key(scene, false);
         key.extend_from_slice(&auto);
         key.push(b'B');
         let board = parts.fragment(key, &mut || {
             let mut text = String::with_capacity(256 + scene.fills.len() * 16);
-            let _ = write_board(&mut text, scene);
+            let _ = write_board(&mut text, scene, paper);
             text
         });
         let labels = (!scene.labels.is_empty()).then(|| {
@@ -455,7 +464,7 @@ impl SharedParts {
             key.push(b'L');
             parts.fragment(key, &mut || {
                 let mut text = String::with_capacity(64 + scene.labels.len() * 96);
-                let _ = write_labels(&mut text, scene, font);
+                let _ = write_labels(&mut text, scene, font, paper);
                 text
             })
         });
@@ -494,12 +503,17 @@ fn write_uses(out: &mut String, scene: &Scene, square: Option<u32>) -> fmt::Resu
 
 /// The background and the squares: consecutive fills of one colour (the dark squares) as
 /// one path.
-fn write_board(out: &mut String, scene: &Scene) -> fmt::Result {
+fn write_board(out: &mut String, scene: &Scene, paper: Paper) -> fmt::Result {
     let (w, h) = (scene.width, scene.height);
-    if scene.background.a != 0 || scene.dark_page.is_some() {
-        let class = match scene.dark_page {
-            Some(_) => format!(r#" class="{MARGIN_CLASS}""#),
-            None => String::new(),
+    let margin = match paper {
+        Paper::Fixed => scene.background.a != 0,
+        Paper::Scheme(_) => true,
+        Paper::Ink => false,
+    };
+    if margin {
+        let class = match paper {
+            Paper::Scheme(_) => format!(r#" class="{MARGIN_CLASS}""#),
+            Paper::Fixed | Paper::Ink => String::new(),
         };
         write!(
             out,
@@ -548,6 +562,7 @@ fn write_pieces(
     scene: &Scene,
     set: &PieceSet,
     square: Option<u32>,
+    form: SvgForm,
 ) -> fmt::Result {
     let mut used: Vec<_> = used_pieces(scene).collect();
     used.sort();
@@ -555,7 +570,7 @@ fn write_pieces(
     if used.is_empty() {
         return Ok(());
     }
-    let runs = Runs::of(&used, set);
+    let runs = Runs::of(&used, set, form);
     runs.write_styles(out)?;
     out.push_str("<defs>");
     runs.write_shared(out)?;
@@ -600,6 +615,8 @@ struct Runs<'a> {
     loose: HashMap<u32, usize>,
     /// How many distinct shared runs hold each path.
     in_shared: HashMap<u32, usize>,
+    /// Styles as CSS classes (compact), or as attributes (inline).
+    classes: bool,
 }
 
 fn path_ids(run: &[ArtPath]) -> Vec<u32> {
@@ -615,7 +632,7 @@ fn run_name(run: &[ArtPath]) -> String {
 }
 
 impl<'a> Runs<'a> {
-    fn of(used: &[Piece], set: &'a PieceSet) -> Runs<'a> {
+    fn of(used: &[Piece], set: &'a PieceSet, form: SvgForm) -> Runs<'a> {
         let runs: Vec<(usize, &[ArtPath])> = used
             .iter()
             .enumerate()
@@ -656,6 +673,7 @@ impl<'a> Runs<'a> {
             shared,
             loose,
             in_shared,
+            classes: form != SvgForm::Inline,
         }
     }
 
@@ -679,8 +697,11 @@ impl<'a> Runs<'a> {
         self.runs.iter().zip(&self.shared)
     }
 
-    /// One CSS class per style.
+    /// One CSS class per style (none when the styles are attributes).
     fn write_styles(&self, out: &mut String) -> fmt::Result {
+        if !self.classes {
+            return Ok(());
+        }
         let mut classes: HashSet<&str> = HashSet::default();
         let mut css = String::new();
         for (_, run) in &self.runs {
@@ -738,10 +759,10 @@ impl<'a> Runs<'a> {
     /// The runs of the `piece`th piece used, inside its symbol.
     fn write_symbol_body(&self, out: &mut String, piece: usize) -> fmt::Result {
         for ((_, run), is_shared) in self.each().filter(|((r, _), _)| *r == piece) {
-            let class = if run[0].class.is_empty() {
-                String::new()
-            } else {
-                format!(r#" class="{}""#, run[0].class)
+            let class = match (run[0].class.is_empty(), self.classes) {
+                (true, _) => String::new(),
+                (false, true) => format!(r#" class="{}""#, run[0].class),
+                (false, false) => Attributes(&run[0].style, &[]).to_string(),
             };
             if *is_shared {
                 let id = if let [p] = run {
@@ -776,7 +797,12 @@ impl<'a> Runs<'a> {
 
 /// Labels as glyph outlines: consecutive labels of one colour and size in one path, in
 /// units of the glyph grid (scaled by a transform), each glyph placed by a relative move.
-fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Result {
+fn write_labels(
+    out: &mut String,
+    scene: &Scene,
+    font: &LabelFont,
+    paper: Paper,
+) -> fmt::Result {
     for run in scene
         .labels
         .chunk_by(|a, b| a.color == b.color && a.scale == b.scale)
@@ -809,9 +835,9 @@ fn write_labels(out: &mut String, scene: &Scene, font: &LabelFont) -> fmt::Resul
         write!(
             out,
             r#"<path{} transform="scale({})" fill="{}" d="{}"/>"#,
-            page_class(scene, run[0].color, LABEL_CLASS),
+            page_class(scene, paper, run[0].color, LABEL_CLASS),
             unit,
-            run[0].color,
+            PageInk(scene, paper, run[0].color),
             d.finish()
         )?;
     }

@@ -193,7 +193,7 @@ fn write_paths(out: &mut String, paths: &[ArtPath], gradients: &[(&str, String)]
 /// CSS declarations (`fill:#fff;stroke-width:2`), as usvg writes a path's style, written as
 /// the presentation attributes of the same names; a colour of the list painted with the
 /// gradient of its id.
-struct Attributes<'a>(&'a str, &'a [(&'a str, String)]);
+pub(super) struct Attributes<'a>(pub(super) &'a str, pub(super) &'a [(&'a str, String)]);
 
 impl fmt::Display for Attributes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

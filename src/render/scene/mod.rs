@@ -68,6 +68,8 @@ pub struct Scene {
     pub label: Rgba,
     /// The margin and labels on a dark page (`background=auto`, SVG only).
     pub dark_page: Option<Page>,
+    /// The labels and caption in the page's text colour, no margin (`background=page`).
+    pub page_ink: bool,
     /// The board's rectangle (the squares only).
     pub board: Rect,
     /// Side of one square in pixels.
@@ -164,6 +166,7 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         caption_text: options.caption.clone(),
         label: theme.label,
         dark_page: theme.dark_page,
+        page_ink: theme.page_ink,
         board,
         square: sq,
         bottom: grid.bottom,

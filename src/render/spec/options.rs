@@ -251,17 +251,24 @@ pub enum SvgForm {
     /// `<use>`, no CSS but `background=auto`'s. Also drawn by QtSvg (SVG Tiny 1.2) and
     /// NanoSVG (pygame, game engines), at more bytes.
     Portable,
+    /// For an HTML page (`staunton markdown --inline`, the Markdown plugins): the compact
+    /// form with nothing a site framework can break. Styles as attributes (no `<style>`,
+    /// no class), every id prefixed by a hash of the document (so diagrams sharing a page
+    /// cannot take each other's pieces), bare `href`, and `max-width:100%` on the root.
+    /// `background=auto` is drawn as `page` (the page's own colours).
+    Inline,
 }
 
 impl SvgForm {
     /// Every form, the default first.
-    pub const ALL: [SvgForm; 2] = [SvgForm::Compact, SvgForm::Portable];
+    pub const ALL: [SvgForm; 3] = [SvgForm::Compact, SvgForm::Portable, SvgForm::Inline];
 
-    /// Its name in queries and flags: `compact`, `portable`.
+    /// Its name in queries and flags: `compact`, `portable`, `inline`.
     pub fn name(self) -> &'static str {
         match self {
             SvgForm::Compact => "compact",
             SvgForm::Portable => "portable",
+            SvgForm::Inline => "inline",
         }
     }
 

@@ -103,6 +103,9 @@ pub struct Theme {
     /// The margin and labels on a dark page, for an SVG that follows the reader's colour
     /// scheme (`background=auto`); `None` draws `margin` and `label` everywhere.
     pub dark_page: Option<Page>,
+    /// The page lends its colours (`background=page`, SVG only): no margin colour, and the
+    /// labels and caption in the page's text colour (`currentColor`).
+    pub page_ink: bool,
 }
 
 /// The colours of the page around the board: what lies outside the squares, and the
@@ -201,6 +204,7 @@ impl Theme {
             label: Rgba::hex(frame),
             last_move,
             dark_page: None,
+            page_ink: false,
         }
     }
 
@@ -242,6 +246,7 @@ impl Theme {
                 label: Rgba::hex(0x000000),
                 last_move: Rgba::hex(0x000000).with_alpha(0x24),
                 dark_page: None,
+                page_ink: false,
             },
             _ => return None,
         })
