@@ -800,6 +800,29 @@ mod tests {
     }
 
     #[test]
+    fn a_page_takes_the_inline_form_on_its_own_colours_unless_told() {
+        use crate::render::options::SvgForm;
+        let d = read_for_page("fen", "start", &[]).unwrap();
+        assert_eq!(d.request.options.svg_form, SvgForm::Inline);
+        assert!(d.request.options.theme.page_ink);
+        assert!(d.pairs.contains(&("background", "page".to_string())));
+        // A background named by the defaults or the fence wins.
+        let defaults = [("background".to_string(), "dark".to_string())];
+        let dark = read_for_page("fen", "start", &defaults).unwrap();
+        assert!(!dark.request.options.theme.page_ink);
+        let own = read_for_page("fen background=light", "start", &[]).unwrap();
+        assert!(!own.request.options.theme.page_ink);
+        // Another form would bring a style sheet or shared ids into the page.
+        let e = read_for_page("fen svg=compact", "start", &[]).unwrap_err();
+        assert_eq!(e.param, "svg");
+        assert!(
+            e.to_string()
+                .starts_with("svg=compact cannot be inlined in a page"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_fence_past_its_limits_is_refused_before_it_is_read() {
         let at_limit = format!("start\n{}", "# a comment\n".repeat(MAX_FENCE_LINES - 1));
         assert!(diagram("fen", &at_limit).is_ok());
