@@ -130,3 +130,113 @@ fn markers_change_the_image_and_the_key() {
         .expect("renders");
     assert_ne!(a, b);
 }
+
+/// The shape markers, as `marks` items on c3. A label is not among them: it is text on a
+/// plate in the top-right corner, about a third of the square wide, and covers that corner
+/// of a piece.
+const KINDS: [&str; 6] = [
+    "circle:c3",
+    "dotted:Rc3",
+    "square:Gc3",
+    "triangle:Yc3",
+    "dot:Bc3",
+    "ring:c3",
+];
+
+/// The c3 square of a 5×5 board with `piece` on it (none if empty), squares `sq` px wide,
+/// painted in full (no palette), with `extra` parameters: its pixels, row by row.
+fn c3(piece: &str, sq: u32, extra: &str) -> Vec<[u8; 4]> {
+    let rank = if piece.is_empty() {
+        "5".to_string()
+    } else {
+        format!("2{piece}2")
+    };
+    let query = format!("fen=5/5/{rank}/5/5&coordinates=none&size={}{extra}", 5 * sq);
+    let r = Request::from_query(&query, None).expect("valid case");
+    let img = common::from_pixmap(
+        &Renderer::default()
+            .pixmap(&r.position, &r.options)
+            .expect("renders"),
+    );
+    let (x0, y0) = (2 * sq, 2 * sq);
+    (0..sq * sq)
+        .map(|i| img.get_pixel(x0 + i % sq, y0 + i / sq).0)
+        .collect()
+}
+
+/// The largest difference of one channel between two pixels.
+fn apart(a: [u8; 4], b: [u8; 4]) -> u8 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.abs_diff(y))
+        .max()
+        .unwrap_or(0)
+}
+
+/// On an occupied square no marker reaches into the piece's middle (the square's central
+/// 40 %, every pixel as without the marker), and from 60 px squares up (where the bands'
+/// one-pixel floors no longer bite) none covers more than an eighth of the piece's ink.
+#[test]
+fn markers_leave_the_piece_readable() {
+    for sq in [32, 60, 64] {
+        for piece in ["K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"] {
+            let plain = c3(piece, sq, "");
+            let empty = c3("", sq, "");
+            let ink: Vec<usize> = (0..plain.len())
+                .filter(|&i| apart(plain[i], empty[i]) > 48)
+                .collect();
+            for kind in KINDS {
+                let marked = c3(piece, sq, &format!("&marks={kind}"));
+                let (lo, hi) = (sq * 3 / 10, sq * 7 / 10);
+                let middle = (0..plain.len()).filter(|&i| {
+                    let (x, y) = (i as u32 % sq, i as u32 / sq);
+                    (lo..hi).contains(&x) && (lo..hi).contains(&y)
+                });
+                let touched = middle.filter(|&i| marked[i] != plain[i]).count();
+                let covered = ink
+                    .iter()
+                    .filter(|&&i| apart(marked[i], plain[i]) > 48)
+                    .count();
+                let share = covered as f32 / ink.len() as f32;
+                assert_eq!(
+                    touched, 0,
+                    "{kind} on {piece} at {sq} px reaches the middle"
+                );
+                assert!(
+                    sq < 60 || share <= 0.125,
+                    "{kind} on {piece} at {sq} px covers {share:.3} of its ink"
+                );
+            }
+        }
+    }
+}
+
+/// An arrowhead ending on a marked square is drawn over the marker: where the arrow lies,
+/// the marker shows only through its translucency (the arrow colours' 0xcc alpha lets
+/// 20 % through, at most 51 of 255), but for a few anti-aliased pixels at the arrow's edge
+/// (at most one in twenty).
+#[test]
+fn arrowheads_stay_over_markers() {
+    for sq in [32, 64] {
+        for from in ["a3", "c1", "a1", "e4", "e5"] {
+            let arrow = format!("&arrows=G{from}c3");
+            let plain = c3("N", sq, "");
+            let drawn = c3("N", sq, &arrow);
+            let head: Vec<usize> = (0..plain.len())
+                .filter(|&i| apart(drawn[i], plain[i]) > 64)
+                .collect();
+            for kind in KINDS {
+                let marked = c3("N", sq, &format!("{arrow}&marks={kind}"));
+                let hidden = head
+                    .iter()
+                    .filter(|&&i| apart(marked[i], drawn[i]) > 56)
+                    .count();
+                assert!(
+                    hidden * 20 <= head.len(),
+                    "{kind} at {sq} px hides {hidden} of the {} pixels of the arrowhead from {from}",
+                    head.len()
+                );
+            }
+        }
+    }
+}

@@ -32,7 +32,7 @@ use caption::TextLine;
 use figure::PlacedFigure;
 use grid::{Extras, Grid, Layout, layout};
 use labels::{MIN_CAP_PX, in_margin};
-use marks::{badge, overlays, promoted_marks, turn_marker};
+use marks::{badge, promoted_marks, turn_marker};
 use region::Cut;
 
 /// A diagram laid out in pixels. Paint order: background, fills, marks, pieces, figures,
@@ -53,7 +53,8 @@ pub struct Scene {
     pub pieces: Vec<PlacedPiece>,
     /// Figures: neutral and turned pieces, markers, text, letter pieces (`scene/figure.rs`).
     pub figures: Vec<PlacedFigure>,
-    /// Marks over the pieces: arrows, circles, crosses, square markers.
+    /// Marks over the pieces, in paint order: square markers, crosses, arrows and circles,
+    /// promoted pieces' dots, badges.
     pub overlays: Vec<Shape>,
     /// Label glyphs.
     pub labels: Vec<Label>,
@@ -131,9 +132,12 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         .collect();
     let mut marks = marks::marks(position, options, &grid, theme);
     let mut labels = labels::labels(options.coordinates, &grid, &l, theme, font);
-    let mut overlays = overlays(options, &grid);
+    // Square markers first, under the arrows: an arrowhead on a marked square stays whole.
+    let mut overlays = Vec::new();
+    let occupied = |s| position.get(s).is_some() || position.figure(s).is_some();
+    markers::lay_out(&options.markers, &grid, &occupied, font, &mut overlays, &mut labels);
+    overlays.extend(marks::overlays(options, &grid));
     promoted_marks(position, &grid, theme, &mut overlays);
-    markers::lay_out(&options.markers, &grid, font, &mut overlays, &mut labels);
     if let (Some(pocket), None) = (&position.pocket, options.region) {
         let placed = (&mut fills, &mut pieces, &mut labels);
         draw_pockets(pocket, &grid, &l, theme, font, placed);
