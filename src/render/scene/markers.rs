@@ -204,12 +204,12 @@ fn corner_bands(sq: f32) -> (f32, f32, f32) {
     (band(sq, 0.025, 0.75), band(sq, 0.02, 0.75), (sq * 0.02).round())
 }
 
-/// An occupied square's triangle: small, filled, pointing up in the bottom-left corner,
+/// An occupied square's triangle: small, filled, pointing up in the top-left corner,
 /// the colour in an ink rim inside a halo.
 fn corner_triangle(r: Rect, color: MarkColor, out: &mut Vec<Shape>) {
     let sq = r.w as f32;
     let (light, rim, margin) = corner_bands(sq);
-    let w = (sq * 0.26).max(7.0).min(sq * 0.5);
+    let w = (sq * 0.28).max(7.0).min(sq * 0.5);
     let h = w * 0.9;
     let left = r.x as f32 + margin;
     let bottom = r.y as f32 + margin + h;
@@ -243,7 +243,7 @@ fn corner_triangle(r: Rect, color: MarkColor, out: &mut Vec<Shape>) {
 fn corner_dot(r: Rect, color: MarkColor, out: &mut Vec<Shape>) {
     let sq = r.w as f32;
     let (light, rim, margin) = corner_bands(sq);
-    let radius = (sq * 0.085).max(3.5).min(sq * 0.25);
+    let radius = (sq * 0.1).max(3.5).min(sq * 0.25);
     let center = (
         (r.x + r.w) as f32 - margin - radius,
         (r.y + r.h) as f32 - margin - radius,
