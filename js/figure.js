@@ -1,10 +1,11 @@
 // What a diagram fence becomes in both Markdown plugins (remark.js, markdown-it.js): the
 // plugin options read once, each fence rendered through the package's fence() (the
 // crate's own grammar, in the wasm), and the figure built as an HTML string or as hast.
-// It owns the per-document limits, the image files written and the SVG read into hast.
+// It owns the per-document limits, the image files written (and removed when no page uses
+// them any more) and the SVG read into hast.
 
-import { mkdirSync, renameSync, writeFileSync, existsSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync, unlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fence } from "./lib/node.js";
 
 /** The info-string words that make a fence a diagram (the first word, any case). */
@@ -104,6 +105,18 @@ export class Session {
     this.diagrams = 0;
     this.bytes = 0;
     this.made = new Map();
+    /** Files mode: the names of the image files this document links. */
+    this.files = new Set();
+  }
+
+  /**
+   * The document `page` (its file's path) was drawn whole: in files mode, its images are
+   * recorded, and those it linked last time and no page links now are removed from `dir`.
+   * A document with no file on disk (a string given a name) is not recorded.
+   */
+  finish(page) {
+    if (this.config.mode !== "files" || typeof page !== "string" || !existsSync(page)) return;
+    prune(this.config.dir, resolve(page), this.files);
   }
 
   /** The figure of one fence: `{ image, alt, caption, width, height }`; throws the service's sentence. */
@@ -123,6 +136,7 @@ export class Session {
       made.height = result.height;
       this.made.set(key, made);
     }
+    if (made.fileName) this.files.add(made.fileName);
     this.bytes += made.image.length;
     if (this.bytes > config.maxBytes) {
       throw limit(`a document's diagrams may take at most ${config.maxBytes} bytes (the plugin's maxBytes)`);
@@ -151,7 +165,7 @@ function image(config, result) {
     case "files": {
       writeNew(config.dir, result.fileName, result.data);
       const src = joined(config.link, result.fileName);
-      return { src, image: src };
+      return { src, image: src, fileName: result.fileName };
     }
     default: {
       const route = result.format === "svg" ? "diagram.svg" : "diagram";
@@ -159,6 +173,61 @@ function image(config, result) {
       return { src, image: src };
     }
   }
+}
+
+/**
+ * Which image files of `dir` each page links, kept outside `dir` (a site publishes that
+ * folder) in node_modules/.cache/staunton: one JSON file a page, named by a hash of the
+ * folder and of the page's path.
+ */
+function ledger(dir) {
+  return join(process.cwd(), "node_modules", ".cache", "staunton", `files-${hash(resolve(dir))}`);
+}
+
+/**
+ * Record that `page` links the images `names` of `dir`, and remove from `dir` the images
+ * it linked before that no page links now. A page whose file is gone (deleted or renamed)
+ * links nothing any more. Only names this ledger recorded are ever removed: files the
+ * plugin did not write are left alone.
+ */
+function prune(dir, page, names) {
+  const book = ledger(dir);
+  mkdirSync(book, { recursive: true });
+  const own = join(book, `${hash(page)}.json`);
+  const entries = readdirSync(book)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => ({ path: join(book, name), ...read(join(book, name)) }));
+  const before = new Set(entries.find((e) => e.path === own)?.names ?? []);
+  const stale = entries.filter((e) => e.path !== own && !existsSync(e.page ?? ""));
+  for (const e of stale) {
+    for (const name of e.names ?? []) before.add(name);
+    unlinkSync(e.path);
+  }
+  writeFileSync(own, JSON.stringify({ page, names: [...names] }));
+  const linked = new Set(names);
+  for (const e of entries) {
+    if (e.path !== own && !stale.includes(e)) for (const name of e.names ?? []) linked.add(name);
+  }
+  for (const name of before) {
+    const path = join(dir, name);
+    if (!linked.has(name) && /^[0-9a-z]{13}\.(svg|png)$/.test(name) && existsSync(path)) unlinkSync(path);
+  }
+}
+
+/** A ledger entry read, or nothing when it cannot be. */
+function read(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** FNV-1a of a string, eight hex digits: a file name for a path. */
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (const byte of Buffer.from(text)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
 }
 
 /** `link` and a file `name` joined with one `/`. */

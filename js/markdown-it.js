@@ -30,6 +30,8 @@ export default function markdownItStaunton(md, options) {
         throw located(error, state, token);
       }
     }
+    const env = state.env ?? {};
+    session.finish(env.path ?? env.page?.inputPath);
   });
   const fallback = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, idx, opts, env, self) => {

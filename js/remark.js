@@ -29,6 +29,7 @@ export default function remarkStaunton(options) {
         }
       }
     }
+    session.finish(file.path);
   };
 }
 

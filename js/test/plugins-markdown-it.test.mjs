@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import MarkdownIt from "markdown-it";
 import markdownItStaunton from "../markdown-it.js";
@@ -95,4 +95,36 @@ test("the per-document limits: diagrams counted per render, not per process", ()
   assert.throws(() => md.render(`${two}\n\`\`\`pgn\n1. e4\n\`\`\`\n`), /^Error: line 9: a document may hold at most 2 diagrams/);
   const many = "```fen\nstart\n```\n\n".repeat(5_000);
   assert.throws(() => markdownIt(many), /^Error: line 4001: a document may hold at most 1000 diagrams/);
+});
+
+test("files mode removes the images a page no longer links, and only those", () => {
+  const root = scratch();
+  const dir = join(root, "public", "diagrams");
+  const page = (name, body) => {
+    const path = join(root, name);
+    writeFileSync(path, body);
+    return { path, html: markdownIt(body, { mode: "files", dir, link: "/diagrams" }, { path }) };
+  };
+  const names = (html) => [...html.matchAll(/src="\/diagrams\/([0-9a-z]{13}\.svg)"/g)].map((m) => m[1]);
+  const fence = (fen) => "```fen\n" + fen + "\n```\n";
+  const kings = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+  const rooks = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+  const a = page("a.md", fence("start") + fence(kings));
+  const b = page("b.md", fence(kings) + fence(rooks));
+  const [start, kingsFile] = names(a.html);
+  const [, rooksFile] = names(b.html);
+  const unrelated = join(dir, "notes.txt");
+  writeFileSync(unrelated, "the site's own file");
+  assert.deepEqual(readdirSync(dir).sort(), [start, kingsFile, rooksFile, "notes.txt"].sort());
+  // a.md changed: its start diagram goes; the kings stay, b.md links them too.
+  page("a.md", fence(kings));
+  assert.deepEqual(readdirSync(dir).sort(), [kingsFile, rooksFile, "notes.txt"].sort());
+  // b.md deleted: the next page built takes its images with it, but those a.md links.
+  unlinkSync(b.path);
+  page("a.md", fence(kings));
+  assert.deepEqual(readdirSync(dir).sort(), [kingsFile, "notes.txt"].sort());
+  // A document with no file (a string) links its images and removes nothing.
+  markdownIt(fence("start"), { mode: "files", dir, link: "/diagrams" }, { path: join(root, "nowhere.md") });
+  assert.equal(readdirSync(dir).length, 3);
+  assert.ok(existsSync(unrelated));
 });
