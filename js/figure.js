@@ -116,7 +116,7 @@ export class Session {
    */
   finish(page) {
     if (this.config.mode !== "files" || typeof page !== "string" || !existsSync(page)) return;
-    prune(this.config.dir, resolve(page), this.files);
+    prune(this.config, resolve(page), this.files);
   }
 
   /** The figure of one fence: `{ image, alt, caption, width, height }`; throws the service's sentence. */
@@ -184,34 +184,43 @@ function ledger(dir) {
   return join(process.cwd(), "node_modules", ".cache", "staunton", `files-${hash(resolve(dir))}`);
 }
 
+/** The plugin set-ups (their settings) whose ledger was swept for pages that are gone. */
+const swept = new WeakSet();
+
 /**
- * Record that `page` links the images `names` of `dir`, and remove from `dir` the images
- * it linked before that no page links now. A page whose file is gone (deleted or renamed)
- * links nothing any more. Only names this ledger recorded are ever removed: files the
- * plugin did not write are left alone.
+ * Record that `page` links the images `names` of `config.dir`, and remove from it the
+ * images the page linked before that no page links now. Once a set-up (a build), the pages
+ * whose file is gone (deleted or renamed) give up theirs. The other pages' records are
+ * read only when there is something to remove. Only names a record holds are ever
+ * removed: files the plugin did not write are left alone.
  */
-function prune(dir, page, names) {
-  const book = ledger(dir);
+function prune(config, page, names) {
+  const book = ledger(config.dir);
   mkdirSync(book, { recursive: true });
   const own = join(book, `${hash(page)}.json`);
-  const entries = readdirSync(book)
+  const gone = new Set((read(own).names ?? []).filter((name) => !names.has(name)));
+  writeFileSync(own, JSON.stringify({ page, names: [...names] }));
+  if (!swept.has(config)) {
+    swept.add(config);
+    for (const e of entries(book)) {
+      if (existsSync(e.page ?? "")) continue;
+      for (const name of e.names ?? []) gone.add(name);
+      unlinkSync(e.path);
+    }
+  }
+  if (gone.size === 0) return;
+  for (const e of entries(book)) for (const name of e.names ?? []) gone.delete(name);
+  for (const name of gone) {
+    const path = join(config.dir, name);
+    if (/^[0-9a-z]{13}\.(svg|png)$/.test(name) && existsSync(path)) unlinkSync(path);
+  }
+}
+
+/** The records of a ledger folder, each with its path. */
+function entries(book) {
+  return readdirSync(book)
     .filter((name) => name.endsWith(".json"))
     .map((name) => ({ path: join(book, name), ...read(join(book, name)) }));
-  const before = new Set(entries.find((e) => e.path === own)?.names ?? []);
-  const stale = entries.filter((e) => e.path !== own && !existsSync(e.page ?? ""));
-  for (const e of stale) {
-    for (const name of e.names ?? []) before.add(name);
-    unlinkSync(e.path);
-  }
-  writeFileSync(own, JSON.stringify({ page, names: [...names] }));
-  const linked = new Set(names);
-  for (const e of entries) {
-    if (e.path !== own && !stale.includes(e)) for (const name of e.names ?? []) linked.add(name);
-  }
-  for (const name of before) {
-    const path = join(dir, name);
-    if (!linked.has(name) && /^[0-9a-z]{13}\.(svg|png)$/.test(name) && existsSync(path)) unlinkSync(path);
-  }
 }
 
 /** A ledger entry read, or nothing when it cannot be. */
