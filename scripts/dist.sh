@@ -8,6 +8,8 @@
 #            (.zip on Windows)           built with the composer's wasm (--features composer-wasm)
 #   python   staunton-V.tar.gz           the sdist (`maturin sdist`), then the abi3 wheel built
 #            staunton-V-cp39-abi3-….whl  FROM that sdist, unpacked outside the repository
+#   typst    fenster-V.tar.gz            the Typst package (scripts/typst-package.sh): its folder
+#                                        fenster/V/, as Typst Universe takes it, the plugin built
 #   sums     SHA256SUMS                  over every file in dist/
 #
 #   scripts/dist.sh             every part this machine makes (all of them on x86_64 Linux;
@@ -47,7 +49,7 @@ if (($#)); then
   parts=("$@")
 else
   parts=(binary python sums)
-  [[ $os-$arch == linux-x86_64 ]] && parts=(crate npm binary python sums)
+  [[ $os-$arch == linux-x86_64 ]] && parts=(crate npm binary python typst sums)
   rm -rf "$dist"
 fi
 mkdir -p "$dist"
@@ -148,6 +150,12 @@ part_python() {
   ls -l "$dist"/*.whl "$sdist" | awk '{print "   " $NF ": " $5 " bytes"}'
 }
 
+part_typst() {
+  echo "== typst: the package fenster (scripts/typst-package.sh), its folder packed"
+  scripts/typst-package.sh "$scratch/typst"
+  tar -czf "$dist/fenster-$version.tar.gz" -C "$scratch/typst/preview" fenster
+}
+
 part_sums() {
   echo "== sums: SHA256SUMS"
   rm -f "$dist/SHA256SUMS"
@@ -159,8 +167,8 @@ part_sums() {
 
 for part in "${parts[@]}"; do
   case "$part" in
-    crate | npm | binary | python | sums) "part_$part"; took "$part" ;;
-    *) echo "dist: no part \"$part\" (crate, npm, binary, python, sums)" >&2; exit 2 ;;
+    crate | npm | binary | python | typst | sums) "part_$part"; took "$part" ;;
+    *) echo "dist: no part \"$part\" (crate, npm, binary, python, typst, sums)" >&2; exit 2 ;;
   esac
 done
 echo "dist: done ($SECONDS s)"

@@ -35,6 +35,7 @@ pub use art::{font_files, pieces};
 pub use ground::{Indexed, RenderError, RgbaImage};
 pub use layouts::{animate, article, share_card, sheet};
 pub use paint::text_board;
+pub use scene::Frame;
 pub use spec::{options, theme};
 pub use workspace::{KEEP_BYTES, POOL_IDLE, release_buffers};
 
@@ -173,6 +174,12 @@ impl Renderer {
     /// screen readers).
     pub fn svg(&self, position: &Position, options: &RenderOptions) -> Result<String, RenderError> {
         Ok(self.svg_with(self.set(options)?, position, options))
+    }
+
+    /// Where the board lies in `position`'s diagram drawn as `options` ask, and the
+    /// coordinates along its edges (for a document that sets the labels itself).
+    pub fn frame(&self, position: &Position, options: &RenderOptions) -> Frame {
+        scene::frame(position, options)
     }
 
     /// [`Renderer::svg`] in `set`.

@@ -1,6 +1,6 @@
 //! One version: `Cargo.toml`'s is the version of every artifact `scripts/dist.sh` makes (the
 //! Python package's manifest, the npm package's manifest and lock file, the wasm crate, the
-//! container image's label), of `staunton --version`, and of the newest release section of
+//! Typst package's manifest, plugin and documents, the container image's label), of `staunton --version`, and of the newest release section of
 //! `CHANGELOG.md`. A release changes them together, or this test says which one was left.
 
 use std::process::Command;
@@ -47,7 +47,24 @@ fn every_artifact_has_the_crates_version() {
             toml_version("python/Cargo.toml", "package"),
         ),
         ("js/Cargo.toml", toml_version("js/Cargo.toml", "package")),
+        ("typst/typst.toml", toml_version("typst/typst.toml", "package")),
+        (
+            "typst/plugin/Cargo.toml",
+            toml_version("typst/plugin/Cargo.toml", "package"),
+        ),
     ];
+    // The Typst documents that import the package name its version.
+    for path in [
+        "typst/examples/basic.typ",
+        "typst/test/every.typ",
+        "typst/test/same.typ",
+        "typst/test/pages.typ",
+    ] {
+        for import in read(path).split("@preview/fenster:").skip(1) {
+            let v = import.split('"').next().unwrap_or("");
+            found.push((path, v.to_string()));
+        }
+    }
     for v in json_versions("js/package.json", 2) {
         found.push(("js/package.json", v));
     }

@@ -24,7 +24,7 @@ pub use marks::circle_curves;
 pub use parts::{Fill, Label, PlacedPiece, Point, Rect, Run, Shape};
 
 use crate::chess::piece::Color;
-use crate::chess::position::Position;
+use crate::chess::position::{Position, Square};
 use crate::render::art::font::LabelFont;
 use crate::render::spec::options::RenderOptions;
 use crate::render::spec::theme::{Page, Rgba, Theme};
@@ -83,38 +83,11 @@ pub struct Scene {
 /// glyphs.
 pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> Scene {
     let theme = &options.theme;
-    let region = region::on_board(options.region, position.size());
-    let files = u32::from(region.files());
-    let ranks = u32::from(region.ranks());
-    let size = options.size.clamp(
-        crate::render::spec::options::MIN_SIZE,
-        crate::render::spec::options::MAX_SIZE,
-    );
-    let bottom = options.orientation.bottom(position.turn);
-    let cut = Cut::of(region, position.size(), bottom);
-    let extras = Extras {
-        pockets: position.pocket.is_some() && options.region.is_none(),
-        marker: options.turn_marker,
-        cut,
-    };
-    let l = layout(size, files, ranks, options.coordinates, extras);
-    let sq = l.square;
-    let grid = Grid {
-        board: Rect {
-            x: l.left,
-            y: l.top,
-            w: sq * files,
-            h: sq * ranks,
-        },
-        square: sq,
-        region,
-        files,
-        ranks,
-        bottom,
-    };
+    let (grid, l) = lay_out(position, options);
+    let sq = grid.square;
     let board = grid.board;
 
-    let cut = options.region.map(|_| cut);
+    let cut = options.region.map(|_| Cut::of(grid.region, position.size(), grid.bottom));
     let mut fills = board_fills(position, &grid, &l, cut, theme);
 
     let mut pieces: Vec<PlacedPiece> = position
@@ -174,6 +147,84 @@ pub fn build(position: &Position, options: &RenderOptions, font: &LabelFont) -> 
         board,
         square: sq,
         bottom: grid.bottom,
+    }
+}
+
+/// Where `position`'s squares go as `options` ask: the grid, and the margins around it.
+fn lay_out(position: &Position, options: &RenderOptions) -> (Grid, Layout) {
+    let region = region::on_board(options.region, position.size());
+    let files = u32::from(region.files());
+    let ranks = u32::from(region.ranks());
+    let size = options.size.clamp(
+        crate::render::spec::options::MIN_SIZE,
+        crate::render::spec::options::MAX_SIZE,
+    );
+    let bottom = options.orientation.bottom(position.turn);
+    let extras = Extras {
+        pockets: position.pocket.is_some() && options.region.is_none(),
+        marker: options.turn_marker,
+        cut: Cut::of(region, position.size(), bottom),
+    };
+    let l = layout(size, files, ranks, options.coordinates, extras);
+    let sq = l.square;
+    let grid = Grid {
+        board: Rect {
+            x: l.left,
+            y: l.top,
+            w: sq * files,
+            h: sq * ranks,
+        },
+        square: sq,
+        region,
+        files,
+        ranks,
+        bottom,
+    };
+    (grid, l)
+}
+
+/// Where a diagram's board lies in its image, and the coordinates along its edges: for a
+/// document that sets the labels itself, in its own typeface (the Typst package's
+/// `labels: "typst"`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// The image's width.
+    pub width: u32,
+    /// The image's height, a caption's lines included.
+    pub height: u32,
+    /// The squares' rectangle.
+    pub board: Rect,
+    /// The width of the frame drawn around the squares (0: none).
+    pub frame: u32,
+    /// The files' letters, left to right as drawn.
+    pub files: Vec<char>,
+    /// The ranks' numbers, top to bottom as drawn.
+    pub ranks: Vec<u8>,
+}
+
+/// The [`Frame`] of `position` drawn as `options` ask.
+pub fn frame(position: &Position, options: &RenderOptions) -> Frame {
+    let (grid, l) = lay_out(position, options);
+    let region = grid.region;
+    let mut files: Vec<char> = (region.low.file..=region.high.file)
+        .map(|f| Square::new(f, 0).file_char())
+        .collect();
+    let mut ranks: Vec<u8> = (region.low.rank..=region.high.rank).rev().map(|r| r + 1).collect();
+    if grid.bottom == Color::Black {
+        files.reverse();
+        ranks.reverse();
+    }
+    let band = match options.caption.as_deref() {
+        Some(text) => caption::lay_out(text, l.width, l.height, l.margin, options.theme.label).1,
+        None => 0,
+    };
+    Frame {
+        width: l.width,
+        height: l.height + band,
+        board: grid.board,
+        frame: l.frame,
+        files,
+        ranks,
     }
 }
 

@@ -34,13 +34,19 @@ struct Source {
     svg: String,
 }
 
-/// How far a piece is checked as it is loaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Vetting {
-    /// The structural checks only (the built-in set, which is tested).
-    Structure,
-    /// The structural checks, then the trial.
-    Trial,
+/// A set from anywhere but the binary: each piece, once read and checked for structure, is
+/// drawn and converted in a trial ([`trial`]), and refused if that fails or is too slow.
+/// (The built-in sets, which are tested, are not trialled: their loading never reaches
+/// the rasteriser or the PDF converter, so a build that writes SVG only leaves them out.)
+fn trialled(art: &PieceArt, set: &str, file: &str) -> Result<(), PieceSetError> {
+    let took = match trial(art, set, file, TRIAL_BUDGET) {
+        // One trial can be stretched by a busy machine (a build beside the service, the
+        // other pieces' trials): a piece is refused when it is too slow twice.
+        Err(PieceSetError::TooSlow { .. }) => trial(art, set, file, TRIAL_BUDGET)?,
+        tried => tried?,
+    };
+    tracing::debug!(set, file, ms = took.as_secs_f64() * 1000.0, "piece trial");
+    Ok(())
 }
 
 /// Parse one piece SVG, check it, and normalise it into a symbol body.
@@ -48,7 +54,6 @@ fn load_art(
     set: &str,
     piece: Piece,
     source: &Source,
-    vetting: Vetting,
 ) -> Result<PieceArt, PieceSetError> {
     let file = source.file.as_str();
     let broken = |reason: String| PieceSetError::Broken {
@@ -103,15 +108,6 @@ fn load_art(
         paths,
         document,
     };
-    if vetting == Vetting::Trial {
-        let took = match trial(&art, set, file, TRIAL_BUDGET) {
-            // One trial can be stretched by a busy machine (a build beside the service,
-            // the other pieces' trials): a piece is refused when it is too slow twice.
-            Err(PieceSetError::TooSlow { .. }) => trial(&art, set, file, TRIAL_BUDGET)?,
-            tried => tried?,
-        };
-        tracing::debug!(set, file, ms = took.as_secs_f64() * 1000.0, "piece trial");
-    }
     Ok(art)
 }
 
@@ -130,18 +126,18 @@ impl PieceSet {
                     svg,
                 }))
             },
-            Vetting::Trial,
+            trialled,
         )
     }
 
-    /// Build a set named `name`, each piece from `source`, checked as far as `vetting`
-    /// says.
+    /// Build a set named `name`, each piece from `source`, then given to `vet` (with the
+    /// set's name and the piece's file).
     fn load(
         name: &str,
         source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
-        vetting: Vetting,
+        vet: impl Fn(&PieceArt, &str, &str) -> Result<(), PieceSetError>,
     ) -> Result<PieceSet, PieceSetError> {
-        PieceSet::load_hinted(name, source, None::<fn(Piece) -> _>, vetting)
+        PieceSet::load_hinted(name, source, None::<fn(Piece) -> _>, vet)
     }
 
     /// [`PieceSet::load`], with hinted drawings from `hinted` when given (every piece must
@@ -151,7 +147,7 @@ impl PieceSet {
         name: &str,
         mut source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
         hinted: Option<F>,
-        vetting: Vetting,
+        vet: impl Fn(&PieceArt, &str, &str) -> Result<(), PieceSetError>,
     ) -> Result<PieceSet, PieceSetError>
     where
         F: FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
@@ -163,7 +159,9 @@ impl PieceSet {
                         set: name.to_string(),
                         piece: piece.code(),
                     })?;
-                    load_art(name, piece, &svg, vetting)
+                    let art = load_art(name, piece, &svg)?;
+                    vet(&art, name, &svg.file)?;
+                    Ok(art)
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
@@ -216,7 +214,8 @@ impl PieceSet {
             }
         };
         // Tested, so checked for structure only: no trial at every start.
-        let set = PieceSet::load_hinted(name, from(table), hinted.map(from), Vetting::Structure);
+        let untried = |_: &PieceArt, _: &str, _: &str| Ok(());
+        let set = PieceSet::load_hinted(name, from(table), hinted.map(from), untried);
         match set {
             Ok(set) => set,
             // The built-in artwork is tested; failing here is a build defect, not user input.
@@ -342,7 +341,7 @@ fn load_folder(root: &Path, folder: &Path, name: &str) -> Result<PieceSet, Strin
                     svg: svg.to_string(),
                 })),
         },
-        Vetting::Trial,
+        trialled,
     );
     loaded.map_err(|e| match e {
         PieceSetError::Missing { piece, .. } => format!(
