@@ -27,7 +27,7 @@ fi
 work=$(mktemp -d)
 server=
 cleanup() {
-  [[ -n $server ]] && kill "$server" 2> /dev/null || true
+  if [[ -n $server ]]; then kill "$server" 2> /dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT

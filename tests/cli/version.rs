@@ -47,7 +47,10 @@ fn every_artifact_has_the_crates_version() {
             toml_version("python/Cargo.toml", "package"),
         ),
         ("js/Cargo.toml", toml_version("js/Cargo.toml", "package")),
-        ("typst/typst.toml", toml_version("typst/typst.toml", "package")),
+        (
+            "typst/typst.toml",
+            toml_version("typst/typst.toml", "package"),
+        ),
         (
             "typst/plugin/Cargo.toml",
             toml_version("typst/plugin/Cargo.toml", "package"),

@@ -160,7 +160,7 @@ def test_errors():
 # query for the same request.
 SAME = [
     ("start", {}, []),
-    ("start", {"size": {"cm": 5}}, [("size", "189")]),
+    ("start", {"size": {"cm": 5}, "turn": True}, [("size", "189"), ("turn", "true")]),
     ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
      {"last-move": "g1f3", "orientation": "black", "theme": "print", "caption": "Two knights"},
      [("lastMove", "g1f3"), ("orientation", "black"), ("theme", "print"), ("caption", "Two knights")]),

@@ -19,14 +19,19 @@ mod cbor;
 use staunton::embed::{self, Failure};
 use staunton::render::options::Format;
 
-/// The request of `args` (CBOR pairs), read as the service reads a query.
-fn request(args: &[u8]) -> Result<staunton::request::Request, Failure> {
+/// The query pairs of `args` (CBOR), each name as the service spells it.
+fn pairs(args: &[u8]) -> Result<Vec<(String, String)>, Failure> {
     let pairs = cbor::pairs(args)
         .ok_or_else(|| Failure::input("", "the plugin was called with arguments it cannot read"))?;
-    let pairs = pairs
+    Ok(pairs
         .into_iter()
-        .map(|(name, value)| (spelling(name), value));
-    embed::request(pairs.collect(), Some(Format::Svg)).map_err(kebab_suggestion)
+        .map(|(name, value)| (spelling(name), value))
+        .collect())
+}
+
+/// The request of `args`, read as the service reads a query.
+fn request(args: &[u8]) -> Result<staunton::request::Request, Failure> {
+    embed::request(pairs(args)?, Some(Format::Svg)).map_err(kebab_suggestion)
 }
 
 /// A kebab-case name (`last-move`, `legal-moves`) as the service spells it (`last_move`),
@@ -68,12 +73,7 @@ pub fn render(args: &[u8]) -> Result<Vec<u8>, Failure> {
 /// What the service's `/describe` says of the request `args`: the diagram's alternative
 /// text.
 pub fn describe(args: &[u8]) -> Result<Vec<u8>, Failure> {
-    let pairs = cbor::pairs(args)
-        .ok_or_else(|| Failure::input("", "the plugin was called with arguments it cannot read"))?;
-    let pairs = pairs
-        .into_iter()
-        .map(|(name, value)| (spelling(name), value));
-    let (text, _) = embed::describe(pairs.collect()).map_err(kebab_suggestion)?;
+    let (text, _) = embed::describe(pairs(args)?).map_err(kebab_suggestion)?;
     Ok(text.into_bytes())
 }
 
