@@ -11,7 +11,8 @@ tier, baseline y = 90); the part above the foot is drawn and then scaled so each
 box falls inside the proportions of the classic sets (tests/render/piece_proportions.rs holds
 them). Black pieces carry light inner lines where their parts meet.
 
-Then: look at the contact sheets (cargo run --release --example contact_sheet -- docs/src/img),
+Then record the drawings as the binary loads them (usvg's normalised output, in each set's
+normalised.txt: UPDATE_GOLDEN=1 cargo test --lib builtin_normalised), look at the contact sheets (cargo run --release --example contact_sheet -- docs/src/img),
 check the proportions (cargo run --release --example piece_metrics), and rewrite the golden
 images (UPDATE_GOLDEN=1 cargo test --test render golden) after looking at each of them.
 The first design is frozen as assets/pieces/staunton-classic (drawn by this script's

@@ -110,6 +110,10 @@ pub(super) fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let dir = args.pieces_dir.as_deref();
         let renderer = renderer(dir, args.render_cache_size, |p| tracing::warn!("{p}"));
         let names: Vec<&str> = renderer.piece_sets().names().collect();
+        // The built-in sets are parsed when first named: here, before the first request.
+        names
+            .iter()
+            .for_each(|name| _ = renderer.piece_sets().get(name));
         tracing::info!(sets = names.join(", "), "piece sets loaded");
         // The system's fonts scanned now, off the request path: no request waits for it.
         tokio::task::spawn_blocking(crate::render::scan_system_fonts);

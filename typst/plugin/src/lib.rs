@@ -70,6 +70,16 @@ pub fn render(args: &[u8]) -> Result<Vec<u8>, Failure> {
     Ok(svg.into_bytes())
 }
 
+/// The diagram of the request `args` with its alternative text, in one call (a plugin
+/// call costs more than either): the text, a NUL byte, the SVG.
+pub fn figure(args: &[u8]) -> Result<Vec<u8>, Failure> {
+    let pairs = pairs(args)?;
+    let (text, _) = embed::describe(pairs.clone()).map_err(kebab_suggestion)?;
+    let request = embed::request(pairs, Some(Format::Svg)).map_err(kebab_suggestion)?;
+    let svg = embed::renderer().svg(&request.position, &request.options)?;
+    Ok([text.as_bytes(), b"\0", svg.as_bytes()].concat())
+}
+
 /// What the service's `/describe` says of the request `args`: the diagram's alternative
 /// text.
 pub fn describe(args: &[u8]) -> Result<Vec<u8>, Failure> {
@@ -143,6 +153,11 @@ mod protocol {
     #[unsafe(no_mangle)]
     extern "C" fn render(len: usize) -> i32 {
         answer(super::render(&argument(len)))
+    }
+
+    #[unsafe(no_mangle)]
+    extern "C" fn figure(len: usize) -> i32 {
+        answer(super::figure(&argument(len)))
     }
 
     #[unsafe(no_mangle)]

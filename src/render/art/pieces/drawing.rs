@@ -4,15 +4,20 @@
 //! document), and the built-in sets' SVG, compiled into the binary, with their names and
 //! the square size under which a set's hinted drawings are used ([`HINT_BELOW_PX`]).
 //!
-//! Trusts nothing it is given but parses nothing itself either: what it reads is usvg's
-//! own output, after `vetting` accepted the file.
+//! Trusts nothing it is given, and reads only usvg's own output: after `vetting` accepted
+//! the file, or the built-in sets' recorded `normalised.txt` (parsed into a tree only when
+//! a piece is first rasterised, with [`isolated_options`]).
 
 use crate::chess::piece::Piece;
 
 /// One piece's artwork.
 pub struct PieceArt {
-    /// The parsed drawing, for rasterising sprites.
-    pub tree: usvg::Tree,
+    /// The parsed drawing, for rasterising sprites ([`PieceArt::tree`]): parsed at load
+    /// for a set that is vetted, else when first rasterised (an SVG-only build, the Typst
+    /// plugin, never parses it).
+    pub(crate) tree: std::sync::OnceLock<usvg::Tree>,
+    /// The normalised drawing the tree is parsed from.
+    pub(crate) tree_source: String,
     /// `viewBox` of the symbol: `0 0 w h`.
     pub view_box: (f32, f32),
     /// The symbol body: usvg's normalised SVG elements.
@@ -39,6 +44,31 @@ pub struct ArtPath {
     pub name: String,
     /// A short name for the style (a CSS class), derived from it, unique in the set.
     pub class: String,
+}
+
+/// usvg options that read nothing from disk or network: `<image>` references resolve to
+/// nothing, and there is no resources directory.
+pub(super) fn isolated_options() -> usvg::Options<'static> {
+    usvg::Options {
+        resources_dir: None,
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    }
+}
+
+impl PieceArt {
+    /// The parsed drawing, for rasterising: usvg's reading of its own normalised output,
+    /// which every set's loading checked parses (a set from a folder at load, the built-in
+    /// ones in their tests).
+    pub fn tree(&self) -> &usvg::Tree {
+        self.tree.get_or_init(|| {
+            usvg::Tree::from_str(&self.tree_source, &isolated_options())
+                .unwrap_or_else(|e| panic!("a piece's normalised SVG no longer parses: {e}"))
+        })
+    }
 }
 
 impl std::fmt::Debug for PieceArt {
@@ -240,15 +270,41 @@ pub(super) const BUILTIN: &[(&str, &str)] = builtin_svgs!["staunton":
 ];
 
 /// The default set's hinted drawings, for squares under [`HINT_BELOW_PX`]: outlines and
-/// fills only, no inner details.
+/// fills only, no inner details. (What a build draws with is [`BUILTIN_HINTED_NORMALISED`].)
+#[cfg(test)]
 pub(super) const BUILTIN_HINTED: &[(&str, &str)] = builtin_svgs!["staunton/small":
     "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
 ];
 
 /// `staunton-classic`'s SVG sources: the first design of the built-in set, frozen.
+#[cfg(test)]
 pub(super) const BUILTIN_CLASSIC: &[(&str, &str)] = builtin_svgs!["staunton-classic":
     "wK", "wQ", "wR", "wB", "wN", "wP", "wA", "wC", "bK", "bQ", "bR", "bB", "bN", "bP", "bA", "bC",
 ];
+
+macro_rules! normalised {
+    ($dir:literal) => {
+        include_str!(concat!("../../../../assets/pieces/", $dir, "/normalised.txt"))
+    };
+}
+
+/// The built-in sets' drawings as usvg writes them once it has parsed them (what every
+/// set's drawings are made from, see `sets::load_art`), recorded beside each set's SVG in
+/// `normalised.txt`: one line a piece, its code, a space, the document. The test
+/// `builtin_normalised_drawings_are_current` checks them against the SVG
+/// (`UPDATE_GOLDEN=1` records them again), so loading a built-in set parses no SVG.
+pub(super) const BUILTIN_NORMALISED: &str = normalised!("staunton");
+/// [`BUILTIN_HINTED`], normalised.
+pub(super) const BUILTIN_HINTED_NORMALISED: &str = normalised!("staunton/small");
+/// [`BUILTIN_CLASSIC`], normalised.
+pub(super) const BUILTIN_CLASSIC_NORMALISED: &str = normalised!("staunton-classic");
+
+/// The normalised drawing of `piece` in `text` (one of the `*_NORMALISED` records).
+pub(super) fn normalised_in(text: &'static str, piece: Piece) -> Option<&'static str> {
+    let code = piece.code();
+    text.lines()
+        .find_map(|line| line.strip_prefix(code.as_str())?.strip_prefix(' '))
+}
 
 /// The name of the second built-in set: the first design of `staunton`, kept as it was.
 pub const CLASSIC_PIECE_SET: &str = "staunton-classic";

@@ -5,17 +5,17 @@
 //! name.
 
 use super::drawing::{
-    BUILTIN, BUILTIN_CLASSIC, BUILTIN_HINTED, CLASSIC_PIECE_SET, HINT_BELOW_PX,
-    PieceArt, builtin_svg, compact_path_data, flat_paths, intern, piece_document, standalone,
-    svg_in,
+    BUILTIN_CLASSIC_NORMALISED, BUILTIN_HINTED_NORMALISED, BUILTIN_NORMALISED,
+    CLASSIC_PIECE_SET, HINT_BELOW_PX, PieceArt, builtin_svg, compact_path_data, flat_paths,
+    intern, isolated_options, normalised_in, piece_document, standalone,
 };
 use super::vetting::{
-    MAX_PIECE_BYTES, PieceSetError, TRIAL_BUDGET, isolated_options, parse_vetted, trial,
+    MAX_PIECE_BYTES, PieceSetError, TRIAL_BUDGET, parse_vetted, trial,
     vet_tree,
 };
 use crate::chess::piece::{Piece, Role};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A complete set: all 16 pieces (the six standard roles plus archbishop and chancellor).
 #[derive(Debug)]
@@ -37,7 +37,8 @@ struct Source {
 /// A set from anywhere but the binary: each piece, once read and checked for structure, is
 /// drawn and converted in a trial ([`trial`]), and refused if that fails or is too slow.
 /// (The built-in sets, which are tested, are not trialled: their loading never reaches
-/// the rasteriser or the PDF converter, so a build that writes SVG only leaves them out.)
+/// the SVG parser, the rasteriser or the PDF converter, so a build that writes SVG only
+/// leaves them out.)
 fn trialled(art: &PieceArt, set: &str, file: &str) -> Result<(), PieceSetError> {
     let took = match trial(art, set, file, TRIAL_BUDGET) {
         // One trial can be stretched by a busy machine (a build beside the service, the
@@ -50,17 +51,8 @@ fn trialled(art: &PieceArt, set: &str, file: &str) -> Result<(), PieceSetError> 
 }
 
 /// Parse one piece SVG, check it, and normalise it into a symbol body.
-fn load_art(
-    set: &str,
-    piece: Piece,
-    source: &Source,
-) -> Result<PieceArt, PieceSetError> {
+fn load_art(set: &str, piece: Piece, source: &Source) -> Result<PieceArt, PieceSetError> {
     let file = source.file.as_str();
-    let broken = |reason: String| PieceSetError::Broken {
-        set: set.to_string(),
-        piece: piece.code(),
-        reason,
-    };
     if source.svg.len() > MAX_PIECE_BYTES {
         return Err(PieceSetError::TooLarge {
             set: set.to_string(),
@@ -69,45 +61,88 @@ fn load_art(
         });
     }
     let tree = parse_vetted(&source.svg, set, piece, file)?;
-    let size = tree.size();
-    let written = tree.to_string(&usvg::WriteOptions {
+    if tree.root().children().is_empty() {
+        return Err(broken(set, piece, "it draws nothing".to_string()));
+    }
+    art_of(set, piece, &normalised(&tree, set, piece))
+}
+
+/// `set`'s `piece` as usvg writes it once parsed (`tree`): the normalised SVG document
+/// every drawing is made from (and the built-in sets' `normalised.txt` hold).
+pub(super) fn normalised(tree: &usvg::Tree, set: &str, piece: Piece) -> String {
+    tree.to_string(&usvg::WriteOptions {
         id_prefix: Some(format!("{set}-{}-", piece.code())),
         coordinates_precision: 2,
         transforms_precision: 4,
         indent: usvg::Indent::None,
         attributes_indent: usvg::Indent::None,
         ..usvg::WriteOptions::default()
-    });
+    })
+}
+
+/// `set`'s `piece` is not usable, for `reason`.
+fn broken(set: &str, piece: Piece, reason: String) -> PieceSetError {
+    PieceSetError::Broken {
+        set: set.to_string(),
+        piece: piece.code(),
+        reason,
+    }
+}
+
+/// A piece's drawing from its normalised SVG document `written` (usvg's output): the
+/// symbol body, its flat paths, the piece alone as a document. Parses no SVG: the tree is
+/// read from it when first rasterised.
+fn art_of(set: &str, piece: Piece, written: &str) -> Result<PieceArt, PieceSetError> {
     // usvg writes `<svg …attributes…>body</svg>`; keep the body.
-    let body = written
+    let open = written
         .find("<svg")
-        .and_then(|start| written[start..].find('>').map(|end| start + end + 1))
+        .and_then(|start| written[start..].find('>').map(|end| start + end + 1));
+    let (open, close) = open
         .and_then(|open| written.rfind("</svg>").map(|close| (open, close)))
         .filter(|(open, close)| open <= close)
-        .map(|(open, close)| written[open..close].trim().to_string())
-        .ok_or_else(|| broken("usvg wrote no <svg> element".to_string()))?;
-    if tree.root().children().is_empty() {
-        return Err(broken("it draws nothing".to_string()));
-    }
-    let view_box = (size.width(), size.height());
+        .ok_or_else(|| broken(set, piece, "usvg wrote no <svg> element".to_string()))?;
+    let view_box = view_box_of(&written[..open])
+        .ok_or_else(|| broken(set, piece, "usvg wrote no width and height".to_string()))?;
+    let body = written[open..close].trim().to_string();
     let paths = flat_paths(&body);
     let body = compact_path_data(&body);
     // Sprites are rasterised from the normalised text too, so the PNG and SVG backends draw
     // exactly the same geometry.
-    let source = paths
+    let tree_source = paths
         .as_ref()
-        .map_or_else(|| written.clone(), |p| standalone(p, view_box));
-    let tree = usvg::Tree::from_str(&source, &isolated_options())
-        .map_err(|e| broken(format!("usvg cannot re-read its own output: {e}")))?;
-    vet_tree(&tree, set, file)?;
+        .map_or_else(|| written.to_string(), |p| standalone(p, view_box));
     let document = piece_document(paths.as_deref(), &body, view_box).into();
-    let art = PieceArt {
-        tree,
+    Ok(PieceArt {
+        tree: OnceLock::new(),
+        tree_source,
         view_box,
         symbol_body: body,
         paths,
         document,
+    })
+}
+
+/// The `width` and `height` of an `<svg …>` start tag as usvg writes it (its tree's size,
+/// no `viewBox`).
+fn view_box_of(tag: &str) -> Option<(f32, f32)> {
+    let attribute = |name: &str| {
+        let value = tag.split(&format!(" {name}=\"")).nth(1)?.split('"').next()?;
+        value.parse::<f32>().ok().filter(|v| *v > 0.0)
     };
+    Some((attribute("width")?, attribute("height")?))
+}
+
+/// A piece of a set from anywhere but the binary: loaded ([`load_art`]), its normalised
+/// drawing re-read by usvg and checked (nodes, nesting, filters, drawing work), then
+/// [`trialled`].
+fn vetted(set: &str, piece: Piece, source: &Source) -> Result<PieceArt, PieceSetError> {
+    let art = load_art(set, piece, source)?;
+    let tree = usvg::Tree::from_str(&art.tree_source, &isolated_options()).map_err(|e| {
+        broken(set, piece, format!("usvg cannot re-read its own output: {e}"))
+    })?;
+    vet_tree(&tree, set, &source.file)?;
+    let _ = art.tree.set(tree);
+    trialled(&art, set, &source.file)?;
     Ok(art)
 }
 
@@ -126,18 +161,18 @@ impl PieceSet {
                     svg,
                 }))
             },
-            trialled,
+            vetted,
         )
     }
 
-    /// Build a set named `name`, each piece from `source`, then given to `vet` (with the
-    /// set's name and the piece's file).
+    /// Build a set named `name`, each piece from `source`, made into its drawing by
+    /// `make` (given the set's name, the piece and its source).
     fn load(
         name: &str,
         source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
-        vet: impl Fn(&PieceArt, &str, &str) -> Result<(), PieceSetError>,
+        make: impl Fn(&str, Piece, &Source) -> Result<PieceArt, PieceSetError>,
     ) -> Result<PieceSet, PieceSetError> {
-        PieceSet::load_hinted(name, source, None::<fn(Piece) -> _>, vet)
+        PieceSet::load_hinted(name, source, None::<fn(Piece) -> _>, make)
     }
 
     /// [`PieceSet::load`], with hinted drawings from `hinted` when given (every piece must
@@ -147,7 +182,7 @@ impl PieceSet {
         name: &str,
         mut source: impl FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
         hinted: Option<F>,
-        vet: impl Fn(&PieceArt, &str, &str) -> Result<(), PieceSetError>,
+        make: impl Fn(&str, Piece, &Source) -> Result<PieceArt, PieceSetError>,
     ) -> Result<PieceSet, PieceSetError>
     where
         F: FnMut(Piece) -> Result<Option<Source>, PieceSetError>,
@@ -159,9 +194,7 @@ impl PieceSet {
                         set: name.to_string(),
                         piece: piece.code(),
                     })?;
-                    let art = load_art(name, piece, &svg)?;
-                    vet(&art, name, &svg.file)?;
-                    Ok(art)
+                    make(name, piece, &svg)
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
@@ -188,35 +221,33 @@ impl PieceSet {
     pub fn builtin() -> PieceSet {
         PieceSet::compiled(
             crate::render::spec::options::DEFAULT_PIECE_SET,
-            BUILTIN,
-            Some(BUILTIN_HINTED),
+            BUILTIN_NORMALISED,
+            Some(BUILTIN_HINTED_NORMALISED),
         )
     }
 
     /// The built-in set `staunton-classic` ([`CLASSIC_PIECE_SET`]): the first design of
     /// `staunton`, without hinted drawings.
     pub fn builtin_classic() -> PieceSet {
-        PieceSet::compiled(CLASSIC_PIECE_SET, BUILTIN_CLASSIC, None)
+        PieceSet::compiled(CLASSIC_PIECE_SET, BUILTIN_CLASSIC_NORMALISED, None)
     }
 
-    /// A set compiled into the binary, from `table` and, if given, its hinted drawings.
-    fn compiled(
-        name: &str,
-        table: &'static [(&'static str, &'static str)],
-        hinted: Option<&'static [(&'static str, &'static str)]>,
-    ) -> PieceSet {
-        let from = |table| {
+    /// A set compiled into the binary, from its drawings as usvg wrote them (`normalised`)
+    /// and, if given, its hinted drawings' (the same, for small squares).
+    fn compiled(name: &str, normalised: &'static str, hinted: Option<&'static str>) -> PieceSet {
+        let from = |text| {
             move |piece| {
-                Ok(svg_in(table, piece).map(|svg| Source {
+                Ok(normalised_in(text, piece).map(|svg| Source {
                     file: format!("{}.svg", piece.code()),
                     svg: svg.to_string(),
                 }))
             }
         };
-        // Tested, so checked for structure only: no trial at every start.
-        let untried = |_: &PieceArt, _: &str, _: &str| Ok(());
-        let set = PieceSet::load_hinted(name, from(table), hinted.map(from), untried);
-        match set {
+        // Recorded from the SVG by usvg and checked as a folder's set is, in the tests
+        // (`builtin_normalised_drawings_are_current`, `builtin_sets_pass_a_folder_set_s_vetting`):
+        // nothing is parsed at start, and the tree is read when first rasterised.
+        let made = |name: &str, piece, source: &Source| art_of(name, piece, &source.svg);
+        match PieceSet::load_hinted(name, from(normalised), hinted.map(from), made) {
             Ok(set) => set,
             // The built-in artwork is tested; failing here is a build defect, not user input.
             Err(e) => panic!("built-in piece set {name} is broken: {e}"),
@@ -341,7 +372,7 @@ fn load_folder(root: &Path, folder: &Path, name: &str) -> Result<PieceSet, Strin
                     svg: svg.to_string(),
                 })),
         },
-        trialled,
+        vetted,
     );
     loaded.map_err(|e| match e {
         PieceSetError::Missing { piece, .. } => format!(
@@ -357,22 +388,35 @@ fn load_folder(root: &Path, folder: &Path, name: &str) -> Result<PieceSet, Strin
     })
 }
 
-/// The piece sets a renderer knows, by name.
+/// The piece sets a renderer knows, by name: the built-in ones, each loaded (once in the
+/// process) when first asked for, then those loaded from folders.
 #[derive(Debug, Clone)]
 pub struct PieceSets {
     sets: Vec<Arc<PieceSet>>,
 }
 
+/// How a built-in set is loaded.
+type Loader = fn() -> PieceSet;
+
+/// The built-in sets, in order, each with how it is loaded.
+const BUILTIN_SETS: [(&str, Loader); 2] = [
+    (crate::render::spec::options::DEFAULT_PIECE_SET, PieceSet::builtin),
+    (CLASSIC_PIECE_SET, PieceSet::builtin_classic),
+];
+
+/// The built-in set `n` of [`BUILTIN_SETS`], loaded on the first call.
+fn builtin_set(n: usize) -> &'static Arc<PieceSet> {
+    static LOADED: [OnceLock<Arc<PieceSet>>; 2] = [OnceLock::new(), OnceLock::new()];
+    LOADED[n].get_or_init(|| Arc::new(BUILTIN_SETS[n].1()))
+}
+
 impl PieceSets {
     /// Only the built-in sets: `staunton` (the default) and `staunton-classic` (see
-    /// [`BUILTIN_PIECE_SETS`](crate::render::pieces::BUILTIN_PIECE_SETS)).
+    /// [`BUILTIN_PIECE_SETS`](crate::render::pieces::BUILTIN_PIECE_SETS)), each parsed
+    /// when a render first names it (a process that never draws `staunton-classic`
+    /// never parses it).
     pub fn builtin() -> PieceSets {
-        PieceSets {
-            sets: vec![
-                Arc::new(PieceSet::builtin()),
-                Arc::new(PieceSet::builtin_classic()),
-            ],
-        }
+        PieceSets { sets: Vec::new() }
     }
 
     /// The built-in sets plus every set in the subfolders of `dir`, each named after its
@@ -453,12 +497,16 @@ impl PieceSets {
 
     /// The set called `name` (case-insensitive).
     pub fn get(&self, name: &str) -> Option<&Arc<PieceSet>> {
-        self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+        match BUILTIN_SETS.iter().position(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            Some(n) => Some(builtin_set(n)),
+            None => self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name)),
+        }
     }
 
-    /// Names of all sets, in load order.
+    /// Names of all sets: the built-in ones, then the others in load order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.sets.iter().map(|s| s.name())
+        let builtin = BUILTIN_SETS.iter().map(|(name, _)| *name);
+        builtin.chain(self.sets.iter().map(|s| s.name()))
     }
 }
 
@@ -475,6 +523,58 @@ mod tests {
             assert_eq!(art.view_box, (100.0, 100.0), "{}", piece.code());
             assert!(art.symbol_body.starts_with('<'), "{}", piece.code());
             assert!(!art.symbol_body.contains("<svg"));
+        }
+    }
+
+    #[test]
+    fn builtin_normalised_drawings_are_current() {
+        use super::super::drawing::{BUILTIN, BUILTIN_CLASSIC, BUILTIN_HINTED, svg_in};
+        let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+        for (name, dir, table, recorded) in [
+            ("staunton", "staunton", BUILTIN, BUILTIN_NORMALISED),
+            ("staunton", "staunton/small", BUILTIN_HINTED, BUILTIN_HINTED_NORMALISED),
+            ("staunton-classic", "staunton-classic", BUILTIN_CLASSIC, BUILTIN_CLASSIC_NORMALISED),
+        ] {
+            let mut lines = String::new();
+            for piece in Piece::all() {
+                let svg = svg_in(table, piece).expect("a drawing of every piece");
+                let tree = parse_vetted(svg, name, piece, "built in").expect("parses");
+                let written = normalised(&tree, name, piece);
+                assert!(!written.contains('\n'), "{dir}: one line a piece");
+                lines.push_str(&format!("{} {written}\n", piece.code()));
+            }
+            let path = format!("{}/assets/pieces/{dir}/normalised.txt", env!("CARGO_MANIFEST_DIR"));
+            if update {
+                std::fs::write(&path, &lines).expect("writes");
+            } else {
+                assert!(
+                    lines == recorded,
+                    "{path} is not what usvg writes of the SVG beside it: \
+                     UPDATE_GOLDEN=1 cargo test --lib builtin_normalised records it again"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn builtin_sets_pass_a_folder_set_s_vetting() {
+        use super::super::drawing::{BUILTIN, BUILTIN_CLASSIC, BUILTIN_HINTED, svg_in};
+        for (name, table) in [
+            ("staunton", BUILTIN),
+            ("staunton-hinted", BUILTIN_HINTED),
+            ("staunton-classic", BUILTIN_CLASSIC),
+        ] {
+            let set = PieceSet::from_sources(name, |p| svg_in(table, p).map(str::to_string));
+            let set = set.unwrap_or_else(|e| panic!("{name}: {e}"));
+            let lazily = PieceSet::builtin();
+            let piece = Piece::all().next().expect("a piece");
+            assert!(set.art(piece).tree.get().is_some(), "{name}: vetted, so parsed");
+            if name == "staunton" {
+                let art = lazily.art(piece);
+                assert!(art.tree.get().is_none(), "built in: parsed when first drawn");
+                assert_eq!(art.tree().size(), set.art(piece).tree().size());
+                assert_eq!(art.symbol_body, set.art(piece).symbol_body);
+            }
         }
     }
 

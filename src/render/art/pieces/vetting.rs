@@ -8,7 +8,7 @@
 //! usvg reads nothing from disk or network for a piece ([`isolated_options`]). The PDF
 //! conversion is `ground::pdf`, the one the encoders run.
 
-use super::drawing::{PieceArt, standalone};
+use super::drawing::{PieceArt, isolated_options, standalone};
 use crate::chess::piece::Piece;
 use crate::render::ground::{pdf, pdf_tags};
 use thiserror::Error;
@@ -106,19 +106,6 @@ pub enum PieceSetError {
         /// Where it leads.
         target: String,
     },
-}
-
-/// usvg options that read nothing from disk or network: `<image>` references resolve to
-/// nothing, and there is no resources directory.
-pub(super) fn isolated_options() -> usvg::Options<'static> {
-    usvg::Options {
-        resources_dir: None,
-        image_href_resolver: usvg::ImageHrefResolver {
-            resolve_data: Box::new(|_, _, _| None),
-            resolve_string: Box::new(|_, _| None),
-        },
-        ..usvg::Options::default()
-    }
 }
 
 /// The largest piece file read from a folder, in bytes. Real piece SVGs are 1–30 KB; the
@@ -651,7 +638,7 @@ pub(super) fn trial(
     let side = TRIAL_PX as f32;
     if let Some(mut pixmap) = resvg::tiny_skia::Pixmap::new(TRIAL_PX, TRIAL_PX) {
         let transform = resvg::tiny_skia::Transform::from_scale(side / vw, side / vh);
-        resvg::render(&art.tree, transform, &mut pixmap.as_mut());
+        resvg::render(art.tree(), transform, &mut pixmap.as_mut());
     }
     let body = match &art.paths {
         Some(paths) => {

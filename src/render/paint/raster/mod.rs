@@ -142,7 +142,7 @@ fn rasterise(art: &crate::render::art::pieces::PieceArt, px: u32) -> Option<Arc<
     let mut pixmap = Pixmap::new(px, px)?;
     let (vw, vh) = art.view_box;
     let transform = Transform::from_scale(px as f32 / vw, px as f32 / vh);
-    resvg::render(&art.tree, transform, &mut pixmap.as_mut());
+    resvg::render(art.tree(), transform, &mut pixmap.as_mut());
     Some(Arc::new(pixmap))
 }
 
