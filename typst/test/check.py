@@ -2,7 +2,8 @@
 compiler of the `typst` package on PyPI and the package as packed:
 
   every     every.typ compiles (every function, every family of options) and, exported as
-            PDF/UA-1, holds one tagged Figure per diagram whose /Alt is the describe text;
+            PDF/UA-1, holds no raster image (pdfimages) and one tagged Figure per diagram
+            whose /Alt is the describe text;
   raw       the plugin called by hand: CBOR pairs read, every other shape refused;
   errors    a bad FEN, a bad value, a misspelt name and a bad typeface stop the compile
             with the service's sentence (the service's 400 body for the same request);
@@ -84,6 +85,12 @@ def test_every():
     diagrams = source.count("#diagram(") + source.count("#game(")
     pdf = compile_doc(source, pdf_standards=["ua-1"])
     check(pdf.startswith(b"%PDF"), f"every.typ compiles as PDF/UA-1 ({len(pdf):,} bytes)")
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(pdf)
+        f.flush()
+        listed = subprocess.run(["pdfimages", "-list", f.name], check=True,
+                                capture_output=True, text=True).stdout.splitlines()
+    check(len(listed) == 2, f"no raster image in the PDF: the diagrams stay vectors ({len(listed) - 2} images)")
     alts = figures(pdf)
     check(len(alts) == diagrams, f"{len(alts)} tagged figures for {diagrams} diagrams")
     status, start = service("/describe", [("fen", "start")])
