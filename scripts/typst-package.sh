@@ -4,7 +4,7 @@
 # package's pinned devDependency), and lays the package out as Typst Universe wants it:
 #
 #   OUT/preview/fenster/VERSION/  typst.toml lib.typ fenster.wasm README.md LICENSE-MIT
-#                                 LICENSE-APACHE thumbnail.png examples/
+#                                 LICENSE-APACHE LICENSE-DEJAVU thumbnail.png examples/
 #
 # OUT is a package path: `typst compile --package-path OUT` (or the Python package's
 # `package_path=OUT`) finds `#import "@preview/fenster:VERSION"` there, as it would on
@@ -38,6 +38,10 @@ mkdir -p "$package/examples"
 cp typst/typst.toml typst/lib.typ typst/README.md typst/thumbnail.png "$package/"
 cp typst/examples/*.typ "$package/examples/"
 cp LICENSE-MIT LICENSE-APACHE "$package/"
+# The plugin embeds DejaVu Sans (the labels and captions): its licence goes with it.
+dejavu=$(cargo metadata --format-version 1 --locked --manifest-path typst/plugin/Cargo.toml |
+  python3 -c 'import json, sys; print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"] if p["name"] == "dejavu"))')
+cp "$(dirname "$dejavu")"/assets/dejavu-fonts-ttf-*/LICENSE "$package/LICENSE-DEJAVU"
 
 size() { stat -c %s "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 echo "typst-package: cargo $(size "$built") bytes, wasm-opt: fenster.wasm $(size "$package/fenster.wasm") bytes"
