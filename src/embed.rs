@@ -1,11 +1,14 @@
 //! The one door for embedders: the Python package's native module (`python/src/lib.rs`),
-//! the npm package's WebAssembly module (`js/src/lib.rs`) and the command line's `render`
-//! (with a renderer of its own, [`render_with`]) call this and only marshal.
+//! the npm package's WebAssembly module (`js/src/lib.rs`), the Typst plugin
+//! (`typst/plugin/src/lib.rs`) and the command line's `render` and `latex` (with a renderer
+//! of their own, [`render_with`]) call this and only marshal.
 //!
 //! Query pairs in (the service's parameters, as a door spells a call), bytes or a
 //! [`Failure`] out: the parameter at fault, the sentence the service answers with a 400,
 //! and for a name that is no parameter the nearest one ([`suggestion`], the one
-//! "did you mean" of every door). A door turns a list given as items into a query value
+//! "did you mean" of every door; in kebab-case, [`kebab_suggestion`], for the doors that
+//! take kebab-case names through [`service_spelling`]: the Typst plugin and `staunton
+//! latex`). A door turns a list given as items into a query value
 //! with the parameter table's [`Param::separator`] ([`parameters`]). Every call is read
 //! under one set of limits ([`limits`], [`MAX_BODY_BYTES`] for a game's text) and priced
 //! before it renders, so every door refuses what the service refuses, with its sentence.
@@ -169,6 +172,40 @@ pub fn suggestion(name: &str, game: bool) -> Option<&'static str> {
     let game_params = if game { GAME_PARAMS } else { &[] };
     let near = Known::new(PARAMS.iter().chain(game_params)).nearest(name)?;
     (!SERVICE_PARAMS.iter().any(|p| p.name == near)).then_some(near)
+}
+
+/// A name as the service spells it: a kebab-case name (`last-move`, `legal-moves`), the
+/// spelling of Typst's named arguments and of LaTeX's keys, is read as its snake-case
+/// spelling (`last_move`) when that is an image parameter's; any other name as given, for
+/// [`request`] to read or refuse. The doors that take kebab-case (the Typst plugin,
+/// `staunton latex`) spell each name through this, and answer a failure through
+/// [`kebab_suggestion`].
+pub fn service_spelling(name: String) -> String {
+    if !name.contains('-') {
+        return name;
+    }
+    let snake = name.replace('-', "_");
+    let known = parameters().any(|(p, kind)| kind == "image" && p.accepts(&snake));
+    if known { snake } else { name }
+}
+
+/// `failure` with its suggestion, if it has one, in kebab-case in its sentence: "did you
+/// mean last-move?" rather than "lastMove?", for the doors whose names are
+/// [`service_spelling`]'s. The `suggestion` field keeps the canonical name.
+pub fn kebab_suggestion(mut failure: Failure) -> Failure {
+    if let Some(near) = failure.suggestion {
+        let mut kebab = String::new();
+        for ch in near.chars() {
+            if ch.is_ascii_uppercase() {
+                kebab.push('-');
+            }
+            kebab.push(ch.to_ascii_lowercase());
+        }
+        failure.sentence = failure
+            .sentence
+            .replace(&format!("mean {near}?"), &format!("mean {kebab}?"));
+    }
+    failure
 }
 
 /// The format named `name` (one of [`Format::NAMES`]), or the service's sentence for a
@@ -368,6 +405,41 @@ mod tests {
         let failure = render(pairs(&[("fen", "start"), ("delay", "1")]), "png").expect_err("delay");
         assert_eq!(failure.suggestion, None);
         assert!(render_game(pairs(&[("moves", "e2e4"), ("delay", "10")]), None, "gif").is_ok());
+    }
+
+    #[test]
+    fn kebab_case_names_are_read_and_suggested_in_kebab_case() {
+        let spelt = |name: &str| service_spelling(name.to_string());
+        assert_eq!(spelt("last-move"), "last_move");
+        assert_eq!(spelt("legal-moves"), "legal_moves");
+        assert_eq!(spelt("lastMove"), "lastMove", "no hyphen: as given");
+        assert_eq!(spelt("last-mvoe"), "last-mvoe", "no parameter: as given");
+        // A game's parameter is no image parameter: left for the check to refuse.
+        assert_eq!(spelt("last-delay"), "last-delay");
+        let kebab = |list: &[(&str, &str)]| {
+            let pairs = list.iter().map(|(k, v)| (spelt(k), v.to_string()));
+            render(pairs.collect(), "svg").map_err(kebab_suggestion)
+        };
+        let fen = ("fen", "start");
+        let drawn = kebab(&[fen, ("last-move", "e2e4"), ("legal-moves", "e2")]);
+        let canonical = render(
+            pairs(&[fen, ("lastMove", "e2e4"), ("legalMoves", "e2")]),
+            "svg",
+        );
+        assert_eq!(drawn, canonical);
+        let failure = kebab(&[fen, ("last-mvoe", "e2e4")]).expect_err("misspelt");
+        assert_eq!(
+            failure.sentence,
+            "\"last-mvoe\" is not a parameter: did you mean last-move?"
+        );
+        assert_eq!(
+            failure.suggestion,
+            Some("lastMove"),
+            "the field stays canonical"
+        );
+        // A failure without a suggestion is left as it is.
+        let bad = render(pairs(&[("fen", "x")]), "svg").expect_err("bad FEN");
+        assert_eq!(kebab_suggestion(bad.clone()), bad);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! with `--pieces-dir`'s sets, an output file's format) is `shared.rs`.
 //!
 //! Each subcommand has a file beside its flags: `serve.rs`, `render.rs`, `sheet.rs`,
-//! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`), `mdbook.rs` and
-//! `health.rs`.
+//! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`), `mdbook.rs`,
+//! `latex.rs` and `health.rs`.
 //! Options go through the same `Request` validation as HTTP queries, so the command
 //! line and the service accept exactly the same values.
 
@@ -12,6 +12,7 @@ mod article;
 mod compare;
 mod flags;
 mod health;
+mod latex;
 mod markdown;
 mod mdbook;
 mod render;
@@ -92,6 +93,11 @@ enum Command {
     /// An mdBook preprocessor: the diagram fences of every chapter become images
     /// (`[preprocessor.staunton]` in book.toml).
     Mdbook(mdbook::MdbookArgs),
+    /// The LaTeX package's renderer: draw the diagrams a LaTeX run asked for (in JOB.stn,
+    /// or a --requests file) as PDF files, each beside a sidecar the next run reads (its
+    /// alt text, or why it is refused), and write JOB.sto; a diagram already drawn for the
+    /// same query is not drawn again.
+    Latex(Box<latex::LatexArgs>),
     /// Ask a running service for /health (for container health checks: no curl needed):
     /// exit status 0 on a 200, 1 with one sentence otherwise.
     Health(health::HealthArgs),
@@ -169,6 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Markdown(args)) => markdown::markdown(*args),
         Some(Command::Fence(args)) => markdown::fence(*args),
         Some(Command::Mdbook(args)) => mdbook::run(args),
+        Some(Command::Latex(args)) => latex::latex(*args),
         Some(Command::Health(args)) => health::health(&args),
     }
 }

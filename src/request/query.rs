@@ -186,6 +186,12 @@ impl Query {
         Query { pairs }
     }
 
+    /// Its `(name, value)` pairs, in order: what a door hands to `embed` (the command
+    /// line's `latex` reads each request line with [`Query::decode`]).
+    pub fn into_pairs(self) -> Vec<(String, String)> {
+        self.pairs
+    }
+
     /// The names given, in order (repeats included).
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.pairs.iter().map(|(k, _)| k.as_str())

@@ -16,50 +16,23 @@
 
 mod cbor;
 
-use staunton::embed::{self, Failure};
+use staunton::embed::{self, Failure, kebab_suggestion, service_spelling};
 use staunton::render::options::Format;
 
-/// The query pairs of `args` (CBOR), each name as the service spells it.
+/// The query pairs of `args` (CBOR), each name as the service spells it
+/// ([`service_spelling`]: `last-move` is `last_move`).
 fn pairs(args: &[u8]) -> Result<Vec<(String, String)>, Failure> {
     let pairs = cbor::pairs(args)
         .ok_or_else(|| Failure::input("", "the plugin was called with arguments it cannot read"))?;
     Ok(pairs
         .into_iter()
-        .map(|(name, value)| (spelling(name), value))
+        .map(|(name, value)| (service_spelling(name), value))
         .collect())
 }
 
 /// The request of `args`, read as the service reads a query.
 fn request(args: &[u8]) -> Result<staunton::request::Request, Failure> {
     embed::request(pairs(args)?, Some(Format::Svg)).map_err(kebab_suggestion)
-}
-
-/// A kebab-case name (`last-move`, `legal-moves`) as the service spells it (`last_move`),
-/// when that is a parameter; any other name as given.
-fn spelling(name: String) -> String {
-    if !name.contains('-') {
-        return name;
-    }
-    let snake = name.replace('-', "_");
-    let known = embed::parameters().any(|(p, kind)| kind == "image" && p.accepts(&snake));
-    if known { snake } else { name }
-}
-
-/// A misspelt name's suggestion in Typst's spelling: "did you mean last-move?".
-fn kebab_suggestion(mut failure: Failure) -> Failure {
-    if let Some(near) = failure.suggestion {
-        let mut kebab = String::new();
-        for ch in near.chars() {
-            if ch.is_ascii_uppercase() {
-                kebab.push('-');
-            }
-            kebab.push(ch.to_ascii_lowercase());
-        }
-        failure.sentence = failure
-            .sentence
-            .replace(&format!("mean {near}?"), &format!("mean {kebab}?"));
-    }
-    failure
 }
 
 /// The diagram of the request `args`, as SVG text.
