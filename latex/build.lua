@@ -5,7 +5,6 @@ module = "staunton"
 sourcefiles = { "staunton.sty", "staunton-chessboard.tex" }
 installfiles = sourcefiles
 typesetfiles = { "staunton-doc.tex" }
-docfiles = { "staunton-example.pgn" }
 textfiles = { "README.md" }
 checkengines = { "pdftex", "xetex", "luatex" }
 -- The tests run in two-run mode (no shell escape): the requests and the messages are
@@ -14,3 +13,9 @@ checkopts = "-interaction=nonstopmode -no-shell-escape"
 supportdir = "testfiles/support"
 checkruns = 1
 stdengine = "pdftex"
+-- The manual draws its diagrams with Staunton during the run: `staunton` on the PATH.
+typesetexe = "pdflatex"
+typesetopts = "-interaction=nonstopmode -halt-on-error -shell-escape"
+typesetruns = 2
+-- What the CTAN archive holds beside the package: the latexmk rule.
+docfiles = { "latexmkrc", "staunton-example.pgn" }
