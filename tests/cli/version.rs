@@ -1,6 +1,7 @@
 //! One version: `Cargo.toml`'s is the version of every artifact `scripts/dist.sh` makes (the
 //! Python package's manifest, the npm package's manifest and lock file, the wasm crate, the
-//! Typst package's manifest, plugin and documents, the container image's label), of `staunton --version`, and of the newest release section of
+//! Typst package's manifest, plugin and documents, the LaTeX package and its manual, the
+//! container image's label), of `staunton --version`, and of the newest release section of
 //! `CHANGELOG.md`. A release changes them together, or this test says which one was left.
 
 use std::process::Command;
@@ -68,6 +69,22 @@ fn every_artifact_has_the_crates_version() {
             found.push((path, v.to_string()));
         }
     }
+    // The LaTeX package: `\ProvidesExplPackage{staunton}{DATE}{VERSION}`, and its manual.
+    let sty = read("latex/staunton.sty");
+    let provides = sty
+        .split("\\ProvidesExplPackage{staunton}{")
+        .nth(1)
+        .and_then(|rest| rest.split('{').nth(1))
+        .and_then(|rest| rest.split('}').next())
+        .expect("latex/staunton.sty's \\ProvidesExplPackage");
+    found.push(("latex/staunton.sty", provides.to_string()));
+    let manual = read("latex/staunton-doc.tex");
+    let dated = manual
+        .split("\\date{Version ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .expect("latex/staunton-doc.tex's \\date{Version …}");
+    found.push(("latex/staunton-doc.tex", dated.to_string()));
     for v in json_versions("js/package.json", 2) {
         found.push(("js/package.json", v));
     }
