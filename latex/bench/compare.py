@@ -39,6 +39,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "scripts", "ci"))
+import boards  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LATEX = os.path.dirname(HERE)
 ROOT = os.path.dirname(LATEX)
@@ -56,16 +60,7 @@ BRIDGE_LINE = "\\usepackage[chessboard]{staunton}"
 
 def placement(fen):
     """The pieces of a FEN as {square name: letter}."""
-    board = {}
-    for r, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board["abcdefgh"[f] + str(8 - r)] = ch
-                f += 1
-    return board
+    return {"abcdefgh"[f] + str(r + 1): ch for (f, r), ch in boards.placement(fen).items()}
 
 
 def last_move(before, after):

@@ -3,6 +3,7 @@
 //! drawn again, a refused diagram is its sidecar's error (the service's sentence) and no
 //! failure of the run, and a request file that breaks the format writes nothing.
 
+use crate::common::listing;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -37,25 +38,6 @@ fn ok(dir: &Path, args: &[&str]) -> String {
         stderr(&out)
     );
     stderr(&out)
-}
-
-/// Every path under `dir`, relative, with `/` after folders.
-fn listing(dir: &Path) -> BTreeSet<String> {
-    fn walk(root: &Path, dir: &Path, into: &mut BTreeSet<String>) {
-        for entry in std::fs::read_dir(dir).expect("listable") {
-            let path = entry.expect("entry").path();
-            let name = path.strip_prefix(root).expect("under root").display();
-            if path.is_dir() {
-                into.insert(format!("{name}/"));
-                walk(root, &path, into);
-            } else {
-                into.insert(name.to_string());
-            }
-        }
-    }
-    let mut all = BTreeSet::new();
-    walk(dir, dir, &mut all);
-    all
 }
 
 const A: &str = "0123456789abcdef0123456789abcdef";

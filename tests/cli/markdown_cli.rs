@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use crate::common::listing;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -48,25 +49,6 @@ fn stdout_of(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
-
-/// Every path under `dir`, relative, with `/` after folders.
-fn listing(dir: &Path) -> BTreeSet<String> {
-    fn walk(root: &Path, dir: &Path, into: &mut BTreeSet<String>) {
-        for entry in std::fs::read_dir(dir).expect("listable") {
-            let path = entry.expect("entry").path();
-            let name = path.strip_prefix(root).expect("under root").display();
-            if path.is_dir() {
-                into.insert(format!("{name}/"));
-                walk(root, &path, into);
-            } else {
-                into.insert(name.to_string());
-            }
-        }
-    }
-    let mut all = BTreeSet::new();
-    walk(dir, dir, &mut all);
-    all
 }
 
 fn set(names: &[&str]) -> BTreeSet<String> {

@@ -197,3 +197,22 @@ impl Served {
             .expect("clean shutdown");
     }
 }
+
+/// Every path under `dir`, relative, with `/` after folders (what a command left behind).
+pub fn listing(dir: &Path) -> std::collections::BTreeSet<String> {
+    fn walk(root: &Path, dir: &Path, into: &mut std::collections::BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).expect("listable") {
+            let path = entry.expect("entry").path();
+            let name = path.strip_prefix(root).expect("under root").display();
+            if path.is_dir() {
+                into.insert(format!("{name}/"));
+                walk(root, &path, into);
+            } else {
+                into.insert(name.to_string());
+            }
+        }
+    }
+    let mut all = std::collections::BTreeSet::new();
+    walk(dir, dir, &mut all);
+    all
+}

@@ -25,6 +25,10 @@ import urllib.parse
 import urllib.request
 
 import pikepdf
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "scripts", "ci"))
+from boards import placement, ppm, square_at, tile  # noqa: E402
 import typst
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -203,50 +207,6 @@ def test_same():
         check(same, f"plugin SVG == /diagram.svg?{urllib.parse.urlencode(query)[:70]} ({len(served):,} bytes)")
 
 
-def ppm(path):
-    """A binary PPM (P6) as (width, height, bytes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, at = [], 0
-    while len(fields) < 4:
-        while data[at:at + 1].isspace():
-            at += 1
-        start = at
-        while not data[at:at + 1].isspace():
-            at += 1
-        fields.append(data[start:at])
-    assert fields[0] == b"P6" and fields[3] == b"255"
-    return int(fields[1]), int(fields[2]), data[at + 1:]
-
-
-def tile(image, col, row):
-    """Samples of the square at (col, row) of an 8×8 board filling `image`: 16×16 pixels."""
-    width, height, pixels = image
-    side = width / 8
-    out = []
-    for j in range(16):
-        for i in range(16):
-            x = int((col + (i + 0.5) / 16) * side)
-            y = int((row + (j + 0.5) / 16) * side)
-            at = 3 * (y * width + x)
-            out.extend(pixels[at:at + 3])
-    return out
-
-
-def placement(fen):
-    """The pieces of a FEN's placement as {(file, rank): letter}, rank 0 the first."""
-    board = {}
-    for r, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board[(f, 7 - r)] = ch
-                f += 1
-    return board
-
-
 REFERENCES = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white"),
     ("rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1", "white"),
@@ -257,10 +217,6 @@ BOARDS = [
     ("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1", "white"),
     ("2kr3r/ppp2ppp/2n5/2b1q3/4P3/2N5/PPP1QPPP/R1B2RK1 b - - 0 13", "black"),
 ]
-
-
-def square_at(col, row, orientation):
-    return (col, 7 - row) if orientation == "white" else (7 - col, row)
 
 
 def test_pages():
