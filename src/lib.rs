@@ -64,6 +64,8 @@ pub mod chess;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+#[cfg(feature = "dataset")]
+pub mod dataset;
 pub mod embed;
 #[cfg(feature = "server")]
 pub mod http;

@@ -408,6 +408,30 @@ impl Renderer {
         }
     }
 
+    /// The box of `piece`'s ink in a `px` × `px` square of a board of `square` px squares,
+    /// as a render paints it: `[x_min, y_min, x_max, y_max]` in pixels of that square (the
+    /// pixels whose alpha is at least a quarter), `None` when nothing is painted.
+    pub(crate) fn ink_box(
+        &self,
+        set: &PieceSet,
+        piece: crate::chess::piece::Piece,
+        px: u32,
+        square: u32,
+    ) -> Option<[u32; 4]> {
+        let sprite = self.sprites.sprite(set, piece, px, square)?;
+        let w = sprite.width() as usize;
+        let mut bounds: Option<[u32; 4]> = None;
+        for (i, pixel) in sprite.pixels().iter().enumerate() {
+            if pixel.alpha() < 64 {
+                continue;
+            }
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            let b = bounds.get_or_insert([x, y, x + 1, y + 1]);
+            *b = [b[0].min(x), b[1].min(y), b[2].max(x + 1), b[3].max(y + 1)];
+        }
+        bounds
+    }
+
     /// The piece set `options` ask for, or the error naming the sets there are.
     pub fn set(&self, options: &RenderOptions) -> Result<&PieceSet, RenderError> {
         self.shared_set(options).map(Arc::as_ref)

@@ -31,6 +31,33 @@ pub(crate) use board::{
 pub use error::{GameError, GameErrorKind, IllegalMove, Unplayable};
 pub(crate) use san::{read_san, write_san};
 
+/// A position reached by `plies` random legal moves from the start (fewer when the game
+/// ends first), and the last move's squares as drawn: `pick(n)` chooses one of the `n`
+/// legal moves (an index below `n`), so the caller's random numbers decide, and the same
+/// choices always make the same position (moves are taken in cozy-chess's order).
+pub fn random_play(
+    plies: usize,
+    mut pick: impl FnMut(usize) -> usize,
+) -> (Position, Option<(Square, Square)>) {
+    let mut board = cc::Board::default();
+    let mut last = None;
+    let mut moves = Vec::with_capacity(64);
+    for _ in 0..plies {
+        moves.clear();
+        board.generate_moves(|piece_moves| {
+            moves.extend(piece_moves);
+            false
+        });
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[pick(moves.len()).min(moves.len() - 1)];
+        last = Some(move_squares(&board, mv));
+        board = after(&board, mv);
+    }
+    (position_of(&board), last)
+}
+
 /// One half-move as played.
 #[derive(Debug, Clone)]
 struct Ply {
