@@ -4,12 +4,13 @@
 //!
 //! Each subcommand has a file beside its flags: `serve.rs`, `render.rs`, `sheet.rs`,
 //! `article.rs`, `compare.rs`, `markdown.rs` (`markdown` and `fence`), `mdbook.rs`,
-//! `latex.rs` and `health.rs`.
+//! `latex.rs`, `dataset.rs` and `health.rs`.
 //! Options go through the same `Request` validation as HTTP queries, so the command
 //! line and the service accept exactly the same values.
 
 mod article;
 mod compare;
+mod dataset;
 mod flags;
 mod health;
 mod latex;
@@ -98,6 +99,11 @@ enum Command {
     /// alt text, or why it is refused), and write JOB.sto; a diagram already drawn for the
     /// same query is not drawn again.
     Latex(Box<latex::LatexArgs>),
+    /// Training data for board recognition: N images of positions (random legal play, or
+    /// a FEN, EPD or PGN file) in varied styles, with exact labels (FEN, corners, squares,
+    /// piece boxes, marks) as COCO, YOLO and a Hugging Face image folder; resumable and
+    /// shardable. --view IMAGE draws an image's labels over it.
+    Dataset(Box<dataset::DatasetArgs>),
     /// Ask a running service for /health (for container health checks: no curl needed):
     /// exit status 0 on a 200, 1 with one sentence otherwise.
     Health(health::HealthArgs),
@@ -176,6 +182,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Fence(args)) => markdown::fence(*args),
         Some(Command::Mdbook(args)) => mdbook::run(args),
         Some(Command::Latex(args)) => latex::latex(*args),
+        Some(Command::Dataset(args)) => dataset::dataset(*args),
         Some(Command::Health(args)) => health::health(&args),
     }
 }

@@ -75,6 +75,7 @@ fn bracket(text: &str, key: &str) -> Option<String> {
 fn the_chapter_counts_and_names_every_subcommand() {
     let words = [
         "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
     ];
     let commands = subcommands();
     let doc = chapter();
