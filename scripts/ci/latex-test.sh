@@ -9,6 +9,7 @@
 # /tmp).
 #
 #   scripts/ci/latex-test.sh [STAUNTON_BIN]
+#   scripts/ci/latex-test.sh --install-only     # the packages only
 #
 # STAUNTON_BIN defaults to the release binary (scripts/target-dir.sh: target/release, or
 # $CARGO_TARGET_DIR/release), built with `cargo build --release` when it is absent. What
@@ -28,18 +29,33 @@ step() {
 }
 trap 'echo "   (${step_name:-start}: $((SECONDS - step_start)) s; all: $SECONDS s)"' EXIT
 
-step "TeX Live (pdfLaTeX, XeLaTeX, LuaLaTeX, chessboard, latexmk, l3build), poppler-utils"
-# texlive-pstricks: skak loads pst-node under XeLaTeX (xskak, in the l3build tests).
-wanted=(texlive-latex-extra texlive-games texlive-luatex texlive-xetex texlive-pstricks latexmk poppler-utils python3-venv unzip)
-missing=()
-for package in "${wanted[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2> /dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+# What the checks need: TeX Live's packages (apt), and pikepdf (PyPI, pinned) in a venv.
+venv=/tmp/staunton-latex-venv
+install() {
+  # texlive-pstricks: skak loads pst-node under XeLaTeX (xskak, in the l3build tests).
+  local wanted=(texlive-latex-extra texlive-games texlive-luatex texlive-xetex texlive-pstricks latexmk poppler-utils python3-venv unzip)
+  local missing=()
+  for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2> /dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+  fi
+  if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import pikepdf' 2> /dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet pikepdf==10.18.0
+  fi
+}
+# `--install-only`: only that (.ci/run does it in the background while cargo tests).
+if [[ ${1:-} == --install-only ]]; then
+  install
+  exit 0
 fi
+
+step "TeX Live (pdfLaTeX, XeLaTeX, LuaLaTeX, chessboard, latexmk, l3build), poppler-utils, pikepdf"
+install
 pdflatex --version | head -n 1
 
 step "the staunton binary"
@@ -56,13 +72,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; echo "   (${step_name:-start}: $((SECONDS - step_start)) s; all: $SECONDS s)"' EXIT
 mkdir "$work/bin"
 ln -s "$bin" "$work/bin/staunton"
-
-step "pikepdf (PyPI, pinned) in a venv, to read the tagged PDF's structure tree"
-venv=/tmp/staunton-latex-venv
-if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import pikepdf' 2> /dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet pikepdf==10.18.0
-fi
 
 step "latex/test/check.py: three engines, both run modes and latexmk, pages read back, errors, quoting, tagging"
 STAUNTON_BIN_DIR="$work/bin" "$venv/bin/python" latex/test/check.py
