@@ -187,6 +187,74 @@ fn add_fonts(py: Python<'_>, dir: std::path::PathBuf) -> PyResult<Vec<String>> {
         .map_err(|e| StauntonError::new_err(e.to_string()))
 }
 
+/// A dataset of labelled training images (`staunton.Dataset`): image `i` made on demand
+/// from the seed and `i` alone.
+#[pyclass(module = "staunton._native", frozen)]
+struct Dataset {
+    inner: staunton::dataset::Dataset,
+}
+
+/// A dataset's failure as the exception of its parameter.
+fn dataset_error(error: staunton::dataset::DatasetError) -> PyErr {
+    use staunton::dataset::DatasetError;
+    let param = match &error {
+        DatasetError::Input { param, .. } => Some(*param),
+        DatasetError::Variety(_) => Some("vary"),
+        _ => None,
+    };
+    let error = match param {
+        Some(_) => OptionError::new_err(error.to_string()),
+        None => RenderError::new_err(error.to_string()),
+    };
+    Python::attach(|py| {
+        let _ = error.value(py).setattr("param", param);
+    });
+    error
+}
+
+#[pymethods]
+impl Dataset {
+    /// The dataset of `seed`, its variety full (or plain) with `vary`'s parts set, its
+    /// positions from `positions` (a file) or random play, with the sets of `pieces_dir`
+    /// and the pictures of `backgrounds`. Every file is read here, before any image.
+    #[new]
+    #[pyo3(signature = (seed, vary, plain, positions=None, pieces_dir=None, backgrounds=None))]
+    fn new(
+        py: Python<'_>,
+        seed: u64,
+        vary: Vec<(String, String)>,
+        plain: bool,
+        positions: Option<std::path::PathBuf>,
+        pieces_dir: Option<std::path::PathBuf>,
+        backgrounds: Option<std::path::PathBuf>,
+    ) -> PyResult<Dataset> {
+        use staunton::dataset::{Settings, Variety, sources};
+        py.detach(|| {
+            let mut variety = if plain { Variety::plain() } else { Variety::full() };
+            variety.set_all(vary.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+            let settings = Settings {
+                seed,
+                variety,
+                positions: positions.as_deref().map(sources::positions).transpose()?.map(std::sync::Arc::new),
+                piece_sets: pieces_dir.as_deref().map(sources::piece_sets).transpose()?,
+                pictures: backgrounds.as_deref().map(sources::pictures).transpose()?.unwrap_or_default(),
+            };
+            staunton::dataset::Dataset::new(settings).map(|inner| Dataset { inner })
+        })
+        .map_err(dataset_error)
+    }
+
+    /// Image `index`: its encoded bytes (PNG or JPEG), and its labels as the JSON of its
+    /// `metadata.jsonl` line.
+    fn sample<'py>(&self, py: Python<'py>, index: u64) -> PyResult<(Bound<'py, PyBytes>, String)> {
+        let sample = py.detach(|| catch_unwind(AssertUnwindSafe(|| self.inner.sample(index))));
+        let sample = sample
+            .map_err(|_| RenderError::new_err("the image could not be made (an internal error)"))?
+            .map_err(dataset_error)?;
+        Ok((PyBytes::new(py, &sample.image), sample.labels.to_json().to_string()))
+    }
+}
+
 /// The package's version.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -200,6 +268,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suggestion, m)?)?;
     m.add_function(wrap_pyfunction!(snapshot, m)?)?;
     m.add_function(wrap_pyfunction!(add_fonts, m)?)?;
+    m.add_class::<Dataset>()?;
     m.add("SnapshotMismatch", py.get_type::<SnapshotMismatch>())?;
     m.add("StauntonError", py.get_type::<StauntonError>())?;
     m.add("FenError", py.get_type::<FenError>())?;

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _native, _options
+from ._dataset import Dataset
 from ._native import (
     FenError,
     add_fonts,
@@ -45,6 +46,7 @@ __all__ = [
     "game_png",
     "Diagram",
     "Game",
+    "Dataset",
     "StauntonError",
     "FenError",
     "PgnError",

@@ -30,3 +30,15 @@ def snapshot(
     channel: int,
     pixels: int,
 ) -> Tuple[str, bool]: ...
+
+class Dataset:
+    def __init__(
+        self,
+        seed: int,
+        vary: Sequence[Tuple[str, str]],
+        plain: bool,
+        positions: Optional[str] = None,
+        pieces_dir: Optional[str] = None,
+        backgrounds: Optional[str] = None,
+    ) -> None: ...
+    def sample(self, index: int) -> Tuple[bytes, str]: ...
