@@ -15,7 +15,9 @@
 //! exactly rounded IEEE operations (sine, cosine and exponential by series here, not the
 //! platform's maths library), no threads, no hash maps.
 //!
-//! Speed: MEASURED.
+//! Speed (release, this 2-core Xeon shared with other builds, load 4–5): a 400×400 diagram,
+//! margin 40, value-noise ground, rotation 7°, tilt [0.1, −0.08], blur 1, noise 6,
+//! brightness 0.9: 3.6 ms (best mean of 40 batches of 25), ~47 M instructions (callgrind).
 
 use std::fmt;
 use std::io::{Cursor, Read};

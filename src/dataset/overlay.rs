@@ -177,7 +177,12 @@ impl Canvas {
     /// black: where a marker's label says it is.
     fn diamond(&mut self, p: Point, colour: [u8; 4]) {
         let d = 6.0;
-        let tips = [[p[0], p[1] - d], [p[0] + d, p[1]], [p[0], p[1] + d], [p[0] - d, p[1]]];
+        let tips = [
+            [p[0], p[1] - d],
+            [p[0] + d, p[1]],
+            [p[0], p[1] + d],
+            [p[0] - d, p[1]],
+        ];
         if let Some(path) = polygon(&tips) {
             let identity = Transform::identity();
             self.pixmap
@@ -314,7 +319,7 @@ mod tests {
     use super::*;
     use crate::chess::piece::Color as Side;
     use crate::chess::position::Square;
-    use crate::dataset::labels::PieceLabel;
+    use crate::dataset::labels::{MarkerLabel, PieceLabel};
     use serde_json::Map;
 
     /// The test image: a 160 × 160 picture, grey around a board at 16..144 of 16 px
@@ -445,23 +450,41 @@ mod tests {
         let mut l = labels(160);
         l.check = Some(Square::new(4, 0));
         l.last_move = Some((Square::new(0, 0), Square::new(7, 7)));
+        l.markers.push(MarkerLabel {
+            square: Square::new(2, 2),
+            kind: "circle".into(),
+            color: "green".into(),
+        });
         let out = decode(&view(&png(&img), &l).expect("a view"));
-        // e1's centre is (88, 136), a1's (24, 136), h8's (136, 24).
+        let rgb = |c: [u8; 4]| [c[0], c[1], c[2]];
+        // e1's centre is (88, 136), a1's (24, 136), h8's (136, 24), c3's (56, 104).
+        assert!(near(*out.get_pixel(176, 272), rgb(RED), 30));
+        assert!(near(*out.get_pixel(48, 272), rgb(YELLOW), 30));
+        assert!(near(*out.get_pixel(272, 48), rgb(YELLOW), 30));
         assert!(near(
-            *out.get_pixel(176, 272),
-            RED[..3].try_into().unwrap(),
+            *out.get_pixel(112, 208),
+            rgb(mark_colour("green")),
             30
         ));
-        assert!(near(
-            *out.get_pixel(48, 272),
-            YELLOW[..3].try_into().unwrap(),
-            30
-        ));
-        assert!(near(
-            *out.get_pixel(272, 48),
-            YELLOW[..3].try_into().unwrap(),
-            30
-        ));
+    }
+
+    #[test]
+    fn a_highlight_is_outlined_in_its_colour_and_black() {
+        let img = picture(160);
+        let mut l = labels(160);
+        let colour = Rgba {
+            r: 0x20,
+            g: 0x60,
+            b: 0xff,
+            a: 0x80,
+        };
+        l.highlights.push((Square::new(6, 5), colour));
+        let out = decode(&view(&png(&img), &l).expect("a view"));
+        // g6's top edge runs from (224, 96) to (256, 96): a dash of the colour, then black.
+        assert!(near(*out.get_pixel(226, 96), [0x20, 0x60, 0xff], 30));
+        assert!(near(*out.get_pixel(232, 96), [0, 0, 0], 30));
+        // Another square's edge stays the grid's.
+        assert!(!near(*out.get_pixel(194, 96), [0x20, 0x60, 0xff], 60));
     }
 
     #[test]
@@ -473,33 +496,5 @@ mod tests {
             wrong.contains("160 × 160") && wrong.contains("200 × 200"),
             "{wrong}"
         );
-    }
-}
-
-#[cfg(test)]
-mod scratch_views {
-    #[test]
-    #[ignore]
-    fn scratch_write_views() {
-        use crate::dataset::{Dataset, Settings};
-        let mut v = crate::dataset::Variety::full();
-        for (k, x) in [("arrows", "1"), ("check", "1"), ("markers", "1"), ("highlights", "1"), ("rotation", "1"), ("perspective", "1"), ("last-move", "1")] {
-            v.set(k, x).unwrap();
-        }
-        let d = Dataset::new(Settings { seed: 5, variety: v, ..Default::default() }).expect("dataset");
-        for i in 0..8u64 {
-            let s = d.sample(i).expect("sample");
-            std::fs::write(format!("/tmp/overlay-m-raw-{i}.{}", s.encoding.extension()), &s.image).unwrap();
-            let v = super::view(&s.image, &s.labels).expect("view");
-            std::fs::write(format!("/tmp/overlay-m-{i}.png"), v).unwrap();
-            let l = &s.labels;
-            println!("{i}: {}x{} {} {:?} markers={:?} arrows={:?} hl={:?} lm={:?} check={:?} style={}",
-                l.width, l.height, l.fen, l.orientation,
-                l.markers.iter().map(|m| format!("{}:{}:{}", m.square, m.kind, m.color)).collect::<Vec<_>>(),
-                l.arrows.iter().map(|a| format!("{}{}:{}", a.from, a.to, a.color)).collect::<Vec<_>>(),
-                l.highlights.iter().map(|h| h.0.to_string()).collect::<Vec<_>>(),
-                l.last_move.map(|(a, b)| format!("{a}{b}")), l.check.map(|c| c.to_string()),
-                serde_json::Value::Object(l.style.clone()));
-        }
     }
 }
