@@ -332,56 +332,25 @@ impl Labels {
             .iter()
             .map(|(name, q)| Ok((square(name)?, read_quad(q)?)))
             .collect::<Result<Vec<_>, String>>()?;
-        let list = |name: &str| -> Result<Vec<Value>, String> {
-            Ok(field(name)?.as_array().cloned().unwrap_or_default())
+        let list = |name: &str| -> Result<&[Value], String> {
+            Ok(field(name)?.as_array().map_or(&[][..], Vec::as_slice))
         };
-        let pieces = list("pieces")?
-            .iter()
-            .map(|p| {
-                let class = p["class"]
-                    .as_str()
-                    .and_then(|c| c.chars().next())
-                    .ok_or("a piece has no class")?;
-                let b = read_numbers(&p["box"], 4)?;
-                Ok(PieceLabel {
-                    class,
-                    square: square_in(p, "square")?,
-                    bbox: [b[0], b[1], b[2], b[3]],
-                })
+        let pieces = read_all(list("pieces")?, read_piece)?;
+        let arrows = read_all(list("arrows")?, read_arrow)?;
+        let highlights = read_all(list("highlights")?, |h| {
+            let color = h["color"].as_str().and_then(|c| Rgba::parse_hex(c, true));
+            Ok((
+                square_in(h, "square")?,
+                color.ok_or("a highlight has no colour")?,
+            ))
+        })?;
+        let markers = read_all(list("markers")?, |m| {
+            Ok(MarkerLabel {
+                square: square_in(m, "square")?,
+                kind: m["kind"].as_str().unwrap_or("").to_string(),
+                color: m["color"].as_str().unwrap_or("red").to_string(),
             })
-            .collect::<Result<Vec<_>, String>>()?;
-        let arrows = list("arrows")?
-            .iter()
-            .map(|a| {
-                Ok(ArrowLabel {
-                    from: square_in(a, "from")?,
-                    to: square_in(a, "to")?,
-                    color: a["color"].as_str().unwrap_or("green").to_string(),
-                    tail: read_point(&a["tail"])?,
-                    head: read_point(&a["head"])?,
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let highlights = list("highlights")?
-            .iter()
-            .map(|h| {
-                let color = h["color"].as_str().and_then(|c| Rgba::parse_hex(c, true));
-                Ok((
-                    square_in(h, "square")?,
-                    color.ok_or("a highlight has no colour")?,
-                ))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let markers = list("markers")?
-            .iter()
-            .map(|m| {
-                Ok(MarkerLabel {
-                    square: square_in(m, "square")?,
-                    kind: m["kind"].as_str().unwrap_or("").to_string(),
-                    color: m["color"].as_str().unwrap_or("red").to_string(),
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        })?;
         let last_move = match field("last_move")? {
             Value::Null => None,
             m => Some((square_in(m, "from")?, square_in(m, "to")?)),
@@ -416,6 +385,37 @@ impl Labels {
                 .unwrap_or_default(),
         })
     }
+}
+
+/// Every item of `items` read by `read`, or the first error.
+fn read_all<T>(
+    items: &[Value],
+    read: impl Fn(&Value) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    items.iter().map(read).collect()
+}
+
+fn read_piece(p: &Value) -> Result<PieceLabel, String> {
+    let class = p["class"]
+        .as_str()
+        .and_then(|c| c.chars().next())
+        .ok_or("a piece has no class")?;
+    let b = read_numbers(&p["box"], 4)?;
+    Ok(PieceLabel {
+        class,
+        square: square_in(p, "square")?,
+        bbox: [b[0], b[1], b[2], b[3]],
+    })
+}
+
+fn read_arrow(a: &Value) -> Result<ArrowLabel, String> {
+    Ok(ArrowLabel {
+        from: square_in(a, "from")?,
+        to: square_in(a, "to")?,
+        color: a["color"].as_str().unwrap_or("green").to_string(),
+        tail: read_point(&a["tail"])?,
+        head: read_point(&a["head"])?,
+    })
 }
 
 fn square(name: &str) -> Result<Square, String> {

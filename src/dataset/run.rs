@@ -1,7 +1,8 @@
-//! A dataset written to a folder: images made on every core, written in index order with
-//! their labels, so that a run stopped at any moment leaves whole images and a manifest of
-//! them (`metadata.jsonl`), and a second run with the same settings carries on where it
-//! stopped. When every image is there, the COCO and YOLO files are written.
+//! A dataset written to a folder: images made and written on every core, their labels
+//! appended to the manifest (`metadata.jsonl`) in index order, each line after its image is
+//! whole, so that a run stopped at any moment leaves whole images and a manifest of them
+//! (and perhaps a few whole images beyond it, made again on resuming), and a second run
+//! with the same settings carries on where it stopped. When every image is there, the COCO and YOLO files are written.
 //!
 //! Owns the folder's layout, the run's bounds ([`MAX_COUNT`], [`MAX_SHARDS`]), sharding,
 //! resuming and its sentences. What an image is, is `sample`'s; the label files' texts are
@@ -240,7 +241,8 @@ fn resume(dir: &Path, all: &[u64]) -> Result<u64, RunError> {
     Ok(kept as u64)
 }
 
-/// Make the images `todo` on `run.jobs` threads; this thread writes them in order.
+/// Make the images `todo` on `run.jobs` threads, each writing its images and YOLO files;
+/// this thread appends their manifest lines in index order, each after its image is whole.
 fn make(
     dataset: &Dataset,
     run: &Run,
@@ -264,7 +266,7 @@ fn make(
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed) as usize;
                     let Some(&index) = todo.get(k) else { break };
-                    if send.send((k, dataset.sample(index))).is_err() {
+                    if send.send((k, put(dataset, run, index))).is_err() {
                         break;
                     }
                 }
@@ -274,11 +276,13 @@ fn make(
         let mut pending = BTreeMap::new();
         let (mut written, mut bytes) = (0u64, 0u64);
         let result = (|| {
-            for (k, sample) in receive.iter() {
-                pending.insert(k, sample?);
-                while let Some(sample) = pending.remove(&(written as usize)) {
-                    bytes += sample.image.len() as u64;
-                    put(run, &sample, &mut manifest, &manifest_path)?;
+            for (k, made) in receive.iter() {
+                pending.insert(k, made?);
+                while let Some((line, size)) = pending.remove(&(written as usize)) {
+                    manifest
+                        .write_all(line.as_bytes())
+                        .map_err(io_at(&manifest_path))?;
+                    bytes += size;
                     written += 1;
                     progress(written);
                 }
@@ -292,13 +296,10 @@ fn make(
     })
 }
 
-/// Write one image, its YOLO file, then its manifest line: a line names a whole image.
-fn put(
-    run: &Run,
-    sample: &super::sample::Sample,
-    manifest: &mut fs::File,
-    manifest_path: &Path,
-) -> Result<(), RunError> {
+/// Make image `index`, write it and its YOLO file: its manifest line (and the image's
+/// size), for the writer to append.
+fn put(dataset: &Dataset, run: &Run, index: u64) -> Result<(String, u64), RunError> {
+    let sample = dataset.sample(index)?;
     let labels = &sample.labels;
     let image = run.dir.join(&labels.file_name);
     safe_write::write(&image, &sample.image).map_err(io_at(&image))?;
@@ -311,9 +312,7 @@ fn put(
     }
     let mut line = serde_json::to_string(&labels.to_json()).unwrap_or_default();
     line.push('\n');
-    manifest
-        .write_all(line.as_bytes())
-        .map_err(io_at(manifest_path))
+    Ok((line, sample.image.len() as u64))
 }
 
 /// Every image is there: write `coco.json` and `data.yaml`, reading the manifest.
@@ -332,33 +331,33 @@ fn finish(run: &Run) -> Result<(), RunError> {
     Ok(())
 }
 
-/// `coco.json` streamed from the manifest (read twice: images, then annotations), so a
-/// large run is never held in memory.
+/// `coco.json` streamed from the manifest, each line read once: the images go out as they
+/// are read, the annotations to a temporary file beside it, copied after them. A large run
+/// is never held in memory.
 fn write_coco(manifest: &Path, out: &mut dyn Write) -> io::Result<()> {
-    let lines = || -> io::Result<Box<dyn Iterator<Item = io::Result<Labels>>>> {
-        let reader = io::BufReader::new(fs::File::open(manifest)?);
-        Ok(Box::new(reader.lines().map(|line| {
-            let value: Value = serde_json::from_str(&line?).map_err(io::Error::other)?;
-            Labels::from_json(&value).map_err(io::Error::other)
-        })))
-    };
+    let spill_path = manifest.with_file_name(".coco-annotations.tmp");
+    let mut spill = io::BufWriter::new(fs::File::create(&spill_path)?);
     let skeleton = formats::coco(Vec::new(), Vec::new(), "staunton dataset");
     write!(
         out,
         "{{\"info\":{},\"licenses\":[],\"categories\":{},\"images\":[",
         skeleton["info"], skeleton["categories"]
     )?;
-    for (i, labels) in lines()?.enumerate() {
-        let (image, _) = formats::coco_entries(&labels?);
-        write!(out, "{}{image}", if i == 0 { "" } else { "," })?;
-    }
-    write!(out, "],\"annotations\":[")?;
+    let reader = io::BufReader::new(fs::File::open(manifest)?);
     let mut first = true;
-    for labels in lines()? {
-        for a in formats::coco_entries(&labels?).1 {
-            write!(out, "{}{a}", if first { "" } else { "," })?;
+    for (i, line) in reader.lines().enumerate() {
+        let value: Value = serde_json::from_str(&line?).map_err(io::Error::other)?;
+        let labels = Labels::from_json(&value).map_err(io::Error::other)?;
+        let (image, annotations) = formats::coco_entries(&labels);
+        write!(out, "{}{image}", if i == 0 { "" } else { "," })?;
+        for a in annotations {
+            write!(spill, "{}{a}", if first { "" } else { "," })?;
             first = false;
         }
     }
+    drop(spill.into_inner().map_err(|e| e.into_error())?);
+    write!(out, "],\"annotations\":[")?;
+    io::copy(&mut fs::File::open(&spill_path)?, out)?;
+    let _ = fs::remove_file(&spill_path);
     writeln!(out, "]}}")
 }

@@ -315,6 +315,13 @@ impl Dataset {
         } else {
             Encoding::Png
         };
+        // The diagram is opaque: a ground shows only around it (a margin, a turned or tilted
+        // board). Where none shows, the ground is white, so the shot can stay plain.
+        let hidden = shot.margin == 0 && shot.rotation == 0.0 && shot.perspective == [0.0, 0.0];
+        if hidden {
+            shot.ground = Ground::Plain([255, 255, 255]);
+        }
+        let ground = if hidden { None } else { Some(ground) };
         let picture = match &shot.ground {
             Ground::Picture(p) => json!(p.name),
             _ => Value::Null,
@@ -503,9 +510,11 @@ fn marks(v: &Variety, rng: &mut Rng, known: Option<(Square, Square)>, options: &
     }
     if rng.chance(v.chance("highlights")) {
         for _ in 0..rng.between(1, 4) {
-            options
-                .highlights
-                .push((any_square(rng), mark_color(rng).highlight()));
+            let (square, color) = (any_square(rng), mark_color(rng).highlight());
+            // One colour a square: a square listed twice would be tinted twice.
+            if options.highlights.iter().all(|(s, _)| *s != square) {
+                options.highlights.push((square, color));
+            }
         }
     }
     if rng.chance(v.chance("markers")) {
