@@ -77,3 +77,20 @@ done
 
 step "dataset_check.py: COCO, imagefolder, YOLO, shards, a killed run resumed, bad options"
 HF_DATASETS_CACHE="$work/hf-cache" "$venv/bin/python" scripts/ci/dataset_check.py "$bin" "$work" --count "$count" --seed "$seed"
+
+step "examples/dataset/squares.py: a square classifier's input from full/ (each board unwarped by its corners)"
+"$venv/bin/python" examples/dataset/squares.py "$work/full"
+"$venv/bin/python" - "$work/full" <<'PY'
+import json, sys
+from pathlib import Path
+
+import numpy as np
+
+folder = Path(sys.argv[1])
+data = np.load(folder / "squares.npz")
+lines = [json.loads(line) for line in open(folder / "metadata.jsonl")]
+placed = sum(sum(c.isalpha() for c in line["fen"].split()[0]) for line in lines)
+assert data["x"].shape == (64 * len(lines), 32, 32, 3), data["x"].shape
+assert int((data["y"] < 12).sum()) == placed, (int((data["y"] < 12).sum()), placed)
+print(f"squares.py: {len(data['y'])} squares of {len(lines)} images, {placed} with a piece, as the FENs say")
+PY
