@@ -1,6 +1,6 @@
 """Reading rasterised boards back, for the CI checks that compile documents and look at
 the pages (typst/test/check.py, latex/test/check.py) and the LaTeX benchmark: a PPM page
-as pixels, a square's samples, and a FEN's pieces. Imported by path
+as pixels, a square's samples, and a FEN's pieces (also the dataset check's). Imported by path
 (`sys.path.insert(0, …/scripts/ci)`); stdlib only.
 """
 

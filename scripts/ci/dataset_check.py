@@ -86,6 +86,8 @@ import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 from pycocotools.coco import COCO  # noqa: E402
 
+import boards  # noqa: E402  (scripts/ci/boards.py, beside this file: a FEN's pieces)
+
 # FEN letters in COCO id order (id = position + 1; YOLO class = position), and their names.
 CLASSES = "PNBRQKpnbrqk"
 KINDS = ["pawn", "knight", "bishop", "rook", "queen", "king"]
@@ -139,16 +141,7 @@ def read_lines(folder):
 
 def placement(fen):
     """The pieces of a FEN as {square: letter}."""
-    board = {}
-    for r, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                board[FILES[f] + str(8 - r)] = ch
-                f += 1
-    return board
+    return {FILES[f] + str(r + 1): letter for (f, r), letter in boards.placement(fen).items()}
 
 
 def decodes(path):
