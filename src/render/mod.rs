@@ -411,6 +411,7 @@ impl Renderer {
     /// The box of `piece`'s ink in a `px` × `px` square of a board of `square` px squares,
     /// as a render paints it: `[x_min, y_min, x_max, y_max]` in pixels of that square (the
     /// pixels whose alpha is at least a quarter), `None` when nothing is painted.
+    #[cfg(feature = "dataset")]
     pub(crate) fn ink_box(
         &self,
         set: &PieceSet,
