@@ -203,7 +203,7 @@ fn claim(dir: &Path, settings: &Value) -> Result<(), RunError> {
 
 /// How many of `all` an earlier run finished: the whole lines of `metadata.jsonl` that
 /// name them in order, each with its image. The rest of the file (a line cut short) is
-/// dropped, and temporaries left in `images/` are removed.
+/// dropped, and temporaries left in `images/` and `labels/` are removed.
 fn resume(dir: &Path, all: &[u64]) -> Result<u64, RunError> {
     let path = dir.join("metadata.jsonl");
     let text = match fs::read_to_string(&path) {
@@ -230,12 +230,17 @@ fn resume(dir: &Path, all: &[u64]) -> Result<u64, RunError> {
     if end < text.len() {
         safe_write::write(&path, &text.as_bytes()[..end]).map_err(io_at(&path))?;
     }
-    let images = dir.join("images");
-    for entry in fs::read_dir(&images).map_err(io_at(&images))?.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') && name.ends_with(".tmp") {
-            let _ = fs::remove_file(entry.path());
+    // Temporaries a stopped run left, in both folders it writes (images and YOLO files).
+    for folder in [dir.join("images"), dir.join("labels")] {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                let _ = fs::remove_file(entry.path());
+            }
         }
     }
     Ok(kept as u64)
